@@ -1,0 +1,1 @@
+"""Top layer: the ``searchlab`` command line. Imports every layer below; nothing imports it."""

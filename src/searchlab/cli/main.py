@@ -1,0 +1,89 @@
+"""Entry point of the ``searchlab`` command: one subcommand per module of this package.
+
+Every subcommand module exposes ``register(subparsers)``, which adds its parser and sets
+``func`` to a function ``(args) -> int`` (the exit code). Errors that searchlab raises on
+purpose (:class:`~searchlab.core.errors.SearchlabError`) and unreadable files become one line
+on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from searchlab.core.errors import SearchlabError
+
+__all__ = ["build_parser", "main"]
+
+# Subcommand modules, in the order `searchlab --help` lists them.
+SUBCOMMANDS = ("path", "puzzle")
+
+EPILOG = """\
+examples:
+  searchlab path examples/maps/arena.map --from 3,3 --to 45,45 --png arena.png
+  searchlab path MAP.map --scen MAP.map.scen --algorithm jps
+  searchlab puzzle "8 6 7 2 5 4 3 0 1" --goal blank-last
+
+Run `searchlab COMMAND --help` for the options of one command.
+"""
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="searchlab",
+        description="Classical AI search: path finding and puzzles (A*, JPS, IDA*, ...).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    from searchlab import __version__
+
+    parser.add_argument("--version", action="version", version=f"searchlab {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"searchlab.cli.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (also used by ``python -m searchlab``)."""
+    try:
+        parser = build_parser()
+    except ModuleNotFoundError as error:  # an optional extra is missing
+        return _fail(
+            f"{error.name} is not installed; the command line needs the 'cli' extra: "
+            "pip install 'searchlab[cli]'"
+        )
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.func(args))
+    except SearchlabError as error:
+        return _fail(str(error))
+    except FileNotFoundError as error:
+        return _fail(f"no such file: {error.filename}")
+    except IsADirectoryError as error:
+        return _fail(f"is a directory, not a file: {error.filename}")
+    except PermissionError as error:
+        return _fail(f"permission denied: {error.filename}")
+    except UnicodeDecodeError as error:
+        return _fail(f"not a text file ({error.reason})")
+    except KeyboardInterrupt:
+        print("searchlab: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _fail(message: str) -> int:
+    print(f"searchlab: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

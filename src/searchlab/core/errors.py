@@ -1,0 +1,63 @@
+"""The exception hierarchy: every error searchlab raises on purpose is a ``SearchlabError``.
+
+Errors about bad input also subclass :class:`ValueError` (or :class:`LookupError` for unknown
+names), so callers that already catch the builtin keep working. Messages quote the bad input;
+the command line prints them as one line and exits non-zero.
+
+>>> try:
+...     raise MapFormatError("arena.map line 3: expected 'width <W>', got 'wdth 49'")
+... except ValueError as error:
+...     print(error)
+arena.map line 3: expected 'width <W>', got 'wdth 49'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "IllegalMoveError",
+    "InvalidParameterError",
+    "InvalidStateError",
+    "MapFormatError",
+    "NoPathError",
+    "ScenarioFormatError",
+    "SearchlabError",
+    "UnknownNameError",
+    "UnsolvableError",
+]
+
+
+class SearchlabError(Exception):
+    """Base class of every error searchlab raises deliberately."""
+
+
+class InvalidParameterError(SearchlabError, ValueError):
+    """A parameter is impossible: a negative weight, a zero time limit, an unknown option value."""
+
+
+class UnknownNameError(SearchlabError, LookupError):
+    """A name (algorithm, game, agent) is not registered; the message lists the known ones."""
+
+
+class MapFormatError(SearchlabError, ValueError):
+    """A grid map file is missing or malformed (bad header, wrong row length, unknown character)."""
+
+
+class ScenarioFormatError(SearchlabError, ValueError):
+    """A scenario file is malformed or does not match its map (size, bounds)."""
+
+
+class InvalidStateError(SearchlabError, ValueError):
+    """A state is not a legal state of its problem: off the map, on a blocked cell, not a
+    permutation of the puzzle's tiles."""
+
+
+class UnsolvableError(SearchlabError, ValueError):
+    """The instance provably has no solution (a sliding-tile board of the wrong parity)."""
+
+
+class NoPathError(SearchlabError):
+    """The search space was exhausted without reaching a goal: the goal is unreachable."""
+
+
+class IllegalMoveError(SearchlabError, ValueError):
+    """A move is not legal in the position it was applied to."""

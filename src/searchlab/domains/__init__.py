@@ -1,0 +1,1 @@
+"""Layer 1: the domains searched over (grid maps, graphs, sliding-tile puzzles). Imports core."""

@@ -1,0 +1,1 @@
+"""Layer 3: pictures of problems and searches (PNG). Imports core, domains, algorithms."""
