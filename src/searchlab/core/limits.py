@@ -44,18 +44,14 @@ class Limits:
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise InvalidParameterError(
-                    f"Limits.{field.name} must be a number, got {value!r}"
-                )
+                raise InvalidParameterError(f"Limits.{field.name} must be a number, got {value!r}")
             if field.name != "time" and not float(value).is_integer():
                 raise InvalidParameterError(
                     f"Limits.{field.name} must be a whole number, got {value!r}"
                 )
             if value <= 0:
                 unit = " seconds" if field.name == "time" else ""
-                raise InvalidParameterError(
-                    f"Limits.{field.name} must be > 0{unit}, got {value!r}"
-                )
+                raise InvalidParameterError(f"Limits.{field.name} must be > 0{unit}, got {value!r}")
 
     def __repr__(self) -> str:
         parts = [

@@ -81,8 +81,7 @@ class PathResult:
         name = self.algorithm or "search"
         if self.status == "no_path":
             raise NoPathError(
-                f"{name}: no path exists (search space exhausted after "
-                f"{self.expanded} expansions)"
+                f"{name}: no path exists (search space exhausted after {self.expanded} expansions)"
             )
         if self.status == "limit":
             raise SearchlabError(
