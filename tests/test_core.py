@@ -49,7 +49,7 @@ def test_path_result_properties() -> None:
     assert solved.raise_for_status() is solved
     failed = PathResult(status="no_path", expanded=7, algorithm="dijkstra")
     assert not failed.is_solved and failed.length is None and failed.expansions_per_second == 0
-    with pytest.raises(NoPathError, match="dijkstra: no path exists .* after 7 expansions"):
+    with pytest.raises(NoPathError, match=r"dijkstra: no path exists .* after 7 expansions"):
         failed.raise_for_status()
     with pytest.raises(SearchlabError, match="stopped by its limits"):
         PathResult(status="limit", algorithm="astar").raise_for_status()
