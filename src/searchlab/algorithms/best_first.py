@@ -36,7 +36,7 @@ from searchlab.algorithms import _dispatch
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer, Reopen
-from searchlab.core.problem import Problem, zero_heuristic
+from searchlab.core.problem import Problem, ReversibleProblem, zero_heuristic
 from searchlab.core.results import PathResult
 
 __all__ = [
@@ -78,6 +78,21 @@ def check_limits(limits: Any, algorithm: str) -> Limits | None:
             f"{algorithm}: limits must be a searchlab Limits object, got {limits!r}"
         )
     return limits
+
+
+def check_reversible(problem: Any, algorithm: str) -> None:
+    """Raise unless ``problem`` has ``goal_state`` and ``predecessors`` (a ReversibleProblem)."""
+    if isinstance(problem, ReversibleProblem):
+        return
+    missing = [
+        name
+        for name in ("initial_state", "is_goal", "successors", "goal_state", "predecessors")
+        if not callable(getattr(problem, name, None))
+    ]
+    raise InvalidParameterError(
+        f"{algorithm} needs a ReversibleProblem; {type(problem).__name__} lacks "
+        f"{', '.join(missing)}"
+    )
 
 
 def check_tier(tier: Any, algorithm: str) -> None:
