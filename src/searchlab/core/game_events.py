@@ -1,0 +1,84 @@
+"""Events of a game-tree search, for observers (any callable taking one event).
+
+Minimax and alpha-beta report, in the textbook MAX/MIN form (player 0 is MAX, values are
+player 0's):
+
+* :class:`Visit` — a node is entered, with the ``alpha`` and ``beta`` it was given;
+* :class:`Prune` — after a child, ``alpha >= beta``: the remaining children are skipped;
+* :class:`Backup` — a node's value is final and goes back to its parent.
+
+``alpha``/``beta`` are ``-inf``/``+inf`` for minimax, which never prunes. A node is named by
+its ``path``: the actions from the root, so identical positions reached by different lines stay
+apart. Record them with :class:`~searchlab.core.observer.TraceRecorder`:
+
+>>> from searchlab.core.observer import TraceRecorder
+>>> recorder = TraceRecorder()
+>>> recorder(Visit(path=(), key="A", alpha=float("-inf"), beta=float("inf"), depth=0))
+>>> recorder(Prune(path=(1,), key="C", alpha=3, beta=2, pruned=(1, 2)))
+>>> recorder.counts()["prune"], recorder.events[1].pruned
+(1, (1, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["Backup", "GameSearchEvent", "Prune", "Visit"]
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """A node is entered with the window ``(alpha, beta)``; ``depth`` is its ply from the root."""
+
+    path: tuple[int, ...]
+    key: Hashable
+    alpha: float
+    beta: float
+    depth: int
+    kind: Literal["visit"] = field(default="visit", repr=False)
+
+    @property
+    def state(self) -> Hashable:
+        """The node's key (so ``TraceRecorder.states("visit")`` works)."""
+        return self.key
+
+
+@dataclass(frozen=True, slots=True)
+class Prune:
+    """``alpha >= beta`` at a node after one of its children: the actions in ``pruned`` (the
+    remaining children, in order) are not searched."""
+
+    path: tuple[int, ...]
+    key: Hashable
+    alpha: float
+    beta: float
+    pruned: tuple[int, ...]
+    kind: Literal["prune"] = field(default="prune", repr=False)
+
+    @property
+    def state(self) -> Hashable:
+        """The node's key."""
+        return self.key
+
+
+@dataclass(frozen=True, slots=True)
+class Backup:
+    """A node's value (player 0's view) is final; ``action`` is the child it came from
+    (``None`` at a leaf)."""
+
+    path: tuple[int, ...]
+    key: Hashable
+    value: float
+    action: int | None
+    kind: Literal["backup"] = field(default="backup", repr=False)
+
+    @property
+    def state(self) -> Hashable:
+        """The node's key."""
+        return self.key
+
+
+GameSearchEvent = Visit | Prune | Backup
+"""Every event a game-tree search emits."""

@@ -1,0 +1,159 @@
+"""Nim: take any number of counters from one pile; normal play (taking the last counter wins)
+or misere play (taking the last counter loses).
+
+Actions: take ``count`` (>= 1) counters from pile ``pile`` (0-based) is the action
+``pile * stride + count - 1`` where ``stride`` is the largest initial pile (piles never grow).
+Notation: ``"P:C"`` with a 1-based pile number, e.g. ``"1:2"`` takes 2 from the first pile.
+
+>>> game = Nim((3, 4, 5))
+>>> state = game.initial_state().apply(game.string_to_action_any("1:2"))
+>>> state.piles, state.current_player()
+((1, 4, 5), 1)
+>>> state.action_to_string(state.legal_actions()[0])
+'1:1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from searchlab.core.errors import IllegalMoveError, InvalidParameterError
+from searchlab.core.game import GameInfo
+
+__all__ = ["Nim", "NimState", "parse_piles"]
+
+
+def parse_piles(text: str) -> tuple[int, ...]:
+    """Parse ``"3,4,5"`` into ``(3, 4, 5)``; raise ``InvalidParameterError`` quoting bad input.
+
+    >>> parse_piles("3, 4,5")
+    (3, 4, 5)
+    >>> parse_piles("3,x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: malformed piles '3,x': expected ...
+    """
+    try:
+        piles = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        piles = (-1,)
+    if not piles or any(pile < 0 for pile in piles):
+        raise InvalidParameterError(
+            f"malformed piles {text!r}: expected non-negative integers separated by commas, "
+            "like 3,4,5"
+        )
+    return piles
+
+
+class Nim:
+    """Nim on the given piles; ``misere=True`` makes taking the last counter lose."""
+
+    def __init__(self, piles: Sequence[int] = (3, 4, 5), *, misere: bool = False) -> None:
+        piles = tuple(piles)
+        if not piles or any(
+            isinstance(pile, bool) or not isinstance(pile, int) or pile < 0 for pile in piles
+        ):
+            raise InvalidParameterError(
+                f"Nim piles must be a non-empty sequence of integers >= 0, got {piles!r}"
+            )
+        self.piles = piles
+        self.misere = bool(misere)
+        self.stride = max(1, *piles)
+        self.info = GameInfo(name="nim", impartial=True, max_game_length=sum(piles))
+
+    def initial_state(self) -> NimState:
+        """Player 0 to move on the initial piles."""
+        return NimState(self, self.piles, 0)
+
+    def string_to_action_any(self, text: str) -> int:
+        """Parse ``"P:C"`` without checking legality (see :meth:`NimState.string_to_action`)."""
+        parts = text.strip().split(":")
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            pile, count = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise IllegalMoveError(
+                f"malformed Nim move {text!r}: expected PILE:COUNT like 1:2"
+            ) from None
+        if not 1 <= pile <= len(self.piles) or not 1 <= count <= self.stride:
+            raise IllegalMoveError(
+                f"illegal Nim move {text!r}: pile must be 1..{len(self.piles)}, "
+                f"count 1..{self.stride}"
+            )
+        return (pile - 1) * self.stride + count - 1
+
+    def __repr__(self) -> str:
+        return f"Nim({self.piles!r}, misere={self.misere})"
+
+
+class NimState:
+    """A Nim position: the piles and the player to move."""
+
+    __slots__ = ("game", "piles", "player")
+
+    def __init__(self, game: Nim, piles: tuple[int, ...], player: int) -> None:
+        self.game = game
+        self.piles = piles
+        self.player = player
+
+    def current_player(self) -> int:
+        """The player to move."""
+        return self.player
+
+    def legal_actions(self) -> list[int]:
+        """Every ``(pile, count)`` with ``1 <= count <= pile size``, pile by pile."""
+        stride = self.game.stride
+        return [
+            index * stride + count - 1
+            for index, size in enumerate(self.piles)
+            for count in range(1, size + 1)
+        ]
+
+    def apply(self, action: int) -> NimState:
+        """Take the counters; raises ``IllegalMoveError`` if the pile is too small."""
+        index, count = divmod(action, self.game.stride)
+        count += 1
+        if action < 0 or index >= len(self.piles) or count > self.piles[index]:
+            raise IllegalMoveError(f"illegal Nim action {action!r} with piles {self.piles}")
+        piles = list(self.piles)
+        piles[index] -= count
+        return NimState(self.game, tuple(piles), 1 - self.player)
+
+    def is_terminal(self) -> bool:
+        """True when every pile is empty."""
+        return not any(self.piles)
+
+    def returns(self) -> tuple[float, float]:
+        """The player who cannot move loses (normal) or wins (misere)."""
+        if any(self.piles):
+            return (0.0, 0.0)
+        mover_wins = self.game.misere
+        mover = 1.0 if mover_wins else -1.0
+        return (mover, -mover) if self.player == 0 else (-mover, mover)
+
+    def key(self) -> Hashable:
+        """``(piles, player)``."""
+        return (self.piles, self.player)
+
+    def action_to_string(self, action: int) -> str:
+        """``"P:C"``: take C from pile P (1-based)."""
+        index, count = divmod(action, self.game.stride)
+        return f"{index + 1}:{count + 1}"
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``"P:C"`` and check that the pile holds at least C counters."""
+        action = self.game.string_to_action_any(text)
+        index, count = divmod(action, self.game.stride)
+        if count + 1 > self.piles[index]:
+            raise IllegalMoveError(
+                f"illegal Nim move {text!r}: pile {index + 1} holds {self.piles[index]}"
+            )
+        return action
+
+    def __str__(self) -> str:
+        piles = " ".join(str(pile) for pile in self.piles)
+        return f"piles {piles}, player {self.player} to move"
+
+    def __repr__(self) -> str:
+        return f"NimState(piles={self.piles}, player={self.player})"
