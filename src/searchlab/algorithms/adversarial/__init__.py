@@ -1,0 +1,1 @@
+"""Adversarial search: minimax, alpha-beta, the negamax engine, exact solvers, Sprague-Grundy."""

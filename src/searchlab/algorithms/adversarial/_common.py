@@ -1,0 +1,60 @@
+"""Helpers shared by the textbook searches (minimax, alpha-beta): checks and results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.game import Evaluation, Game, State, check_capabilities
+from searchlab.core.search_result import SearchResult
+
+__all__ = ["max_value_of", "prepare_search", "result_of"]
+
+
+def prepare_search(
+    game: Game,
+    state: State | None,
+    algorithm: str,
+    depth: int | None,
+    evaluate: Evaluation | None,
+) -> State:
+    """Check capabilities and parameters shared by the searches; return the root state."""
+    check_capabilities(game, algorithm)
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise InvalidParameterError(f"{algorithm}: depth must be an integer >= 1, got {depth!r}")
+    if depth is not None and evaluate is None:
+        raise InvalidParameterError(
+            f"{algorithm}: a depth limit needs an evaluate(state) function for the horizon"
+        )
+    return game.initial_state() if state is None else state
+
+
+def max_value_of(state: State, evaluate: Evaluation) -> float:
+    """The horizon estimate of ``state`` for MAX (player 0)."""
+    value = float(evaluate(state))
+    return value if state.current_player() == 0 else -value
+
+
+def result_of(
+    algorithm: str,
+    root: State,
+    max_value: float,
+    line: list[int],
+    engine: Any,
+    elapsed: float,
+    depth: int | None,
+    **stats: Any,
+) -> SearchResult:
+    """Package a MAX-view value and line as a result for the player to move at ``root``."""
+    value = max_value if root.current_player() == 0 else -max_value
+    return SearchResult(
+        action=line[0] if line else None,
+        value=value,
+        principal_variation=tuple(line),
+        nodes=engine.nodes,
+        depth=depth if depth is not None else len(line),
+        elapsed=elapsed,
+        is_proven=not engine.hit_horizon,
+        algorithm=algorithm,
+        stats={"max_value": max_value, **stats},
+    )

@@ -1,0 +1,89 @@
+"""Minimax: the value of a game tree when both players play perfectly (textbook MAX/MIN form).
+
+Player 0 is MAX, player 1 is MIN; internally values are player 0's, and the returned
+:class:`~searchlab.core.search_result.SearchResult` gives them for the player to move at the
+root. Every node of the tree is visited (see alpha-beta for the same value with fewer nodes).
+With ``depth``, non-terminal nodes at that ply are scored by ``evaluate`` (value for the player
+to move there) and the result is not proven. Ties go to the first action in
+``legal_actions()`` order; this textbook version does not prefer faster wins (the negamax
+engine and the solver do).
+
+>>> from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
+>>> game = ExplicitTreeGame(ExplicitTree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+>>> result = minimax(game)
+>>> result.value, result.action, result.nodes, result.is_proven
+(3.0, 0, 13, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from searchlab.algorithms.adversarial._common import max_value_of, prepare_search, result_of
+from searchlab.core.game import Evaluation, Game, State
+from searchlab.core.game_events import Backup, Visit
+from searchlab.core.observer import Observer
+from searchlab.core.search_result import SearchResult
+
+__all__ = ["minimax"]
+
+
+class _Minimax:
+    def __init__(
+        self, depth: int | None, evaluate: Evaluation | None, observer: Observer | None
+    ) -> None:
+        self.depth_limit = depth
+        self.evaluate = evaluate
+        self.observer = observer
+        self.nodes = 0
+        self.hit_horizon = False
+
+    def search(self, state: State, path: tuple[int, ...], ply: int) -> tuple[float, list[int]]:
+        self.nodes += 1
+        observer = self.observer
+        if observer is not None:
+            observer(Visit(path, state.key(), -math.inf, math.inf, ply))
+        if state.is_terminal():
+            value, line = float(state.returns()[0]), []
+        elif self.depth_limit is not None and ply >= self.depth_limit:
+            self.hit_horizon = True
+            value, line = max_value_of(state, self.evaluate), []  # type: ignore[arg-type]
+        else:
+            maximizing = state.current_player() == 0
+            value = -math.inf if maximizing else math.inf
+            line = []
+            for action in state.legal_actions():
+                child_value, child_line = self.search(state.apply(action), (*path, action), ply + 1)
+                if (child_value > value) if maximizing else (child_value < value):
+                    value, line = child_value, [action, *child_line]
+        if observer is not None:
+            observer(Backup(path, state.key(), value, line[0] if line else None))
+        return value, line
+
+
+def minimax(
+    game: Game,
+    state: State | None = None,
+    *,
+    depth: int | None = None,
+    evaluate: Evaluation | None = None,
+    observer: Observer | None = None,
+) -> SearchResult:
+    """Minimax value and best action of ``state`` (default: the initial state).
+
+    Args:
+        game: a two-player, zero-sum, deterministic, perfect-information game.
+        state: the root position.
+        depth: plies to search before calling ``evaluate`` (``None``: to the end of the game).
+        evaluate: horizon estimate for the player to move (required with ``depth``).
+        observer: receives :class:`~searchlab.core.game_events.Visit` and ``Backup`` events.
+
+    Raises:
+        InvalidParameterError: the game lacks a capability, or a bad depth / no evaluate.
+    """
+    root = prepare_search(game, state, "minimax", depth, evaluate)
+    engine = _Minimax(depth, evaluate, observer)
+    start = time.perf_counter()
+    value, line = engine.search(root, (), 0)
+    return result_of("minimax", root, value, line, engine, time.perf_counter() - start, depth)
