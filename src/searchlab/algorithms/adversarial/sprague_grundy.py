@@ -1,0 +1,119 @@
+"""Sprague-Grundy values of impartial games under normal play (who cannot move loses).
+
+The Grundy value (nim-value) of a position is the *mex* (minimum excluded non-negative
+integer) of its options' values; the player to move loses iff it is 0. A sum of independent
+games has the XOR of their values (the Sprague-Grundy theorem), so a heap game needs only the
+values of single heaps: :func:`heap_grundy_values`. In Nim a heap of ``n`` has value ``n`` and
+a position the XOR of its piles.
+
+>>> from searchlab.domains.games.nim import Nim
+>>> grundy_value(Nim((3, 4, 5)))
+2
+>>> from searchlab.domains.games.heap_games import kayles
+>>> heap_grundy_values(kayles(), 12)
+[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.game import Game, State, check_capabilities
+
+__all__ = ["grundy_value", "heap_grundy_values", "mex", "winning_moves"]
+
+
+def mex(values: Iterable[int]) -> int:
+    """The minimum excluded value: the least non-negative integer not in ``values``.
+
+    >>> mex([0, 1, 3]), mex([]), mex([1, 2])
+    (2, 0, 0)
+    """
+    seen = set(values)
+    value = 0
+    while value in seen:
+        value += 1
+    return value
+
+
+def heap_grundy_values(game: Game, max_size: int) -> list[int]:
+    """Grundy values of single heaps of size ``0..max_size`` of a heap game (one with
+    ``heap_options(n)``, the heaps a move on a heap of ``n`` leaves), by dynamic programming.
+
+    Raises ``InvalidParameterError`` for a game without ``heap_options`` or a negative size.
+    """
+    check_capabilities(game, "heap_grundy_values", impartial=True)
+    options = getattr(game, "heap_options", None)
+    if options is None:
+        raise InvalidParameterError(f"{game.info.name} is not a heap game (no heap_options)")
+    if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 0:
+        raise InvalidParameterError(f"max_size must be an integer >= 0, got {max_size!r}")
+    values: list[int] = []
+    for n in range(max_size + 1):
+        reachable = set()
+        for heaps in options(n):
+            xor = 0
+            for heap in heaps:
+                xor ^= values[heap]
+            reachable.add(xor)
+        values.append(mex(reachable))
+    return values
+
+
+def grundy_value(game: Game, state: State | None = None) -> int:
+    """The Grundy value of ``state`` (default: the initial state) of an impartial game.
+
+    Heap games (states with ``heaps``) use the XOR of single-heap values; any other impartial
+    game is searched exhaustively with a table keyed by ``state.key()``.
+
+    Raises:
+        InvalidParameterError: the game is not impartial, or a terminal state is not a loss
+            for the player to move (misere play has no Grundy theory of this kind).
+    """
+    check_capabilities(game, "grundy_value", impartial=True)
+    root = game.initial_state() if state is None else state
+    heaps = getattr(root, "heaps", None)
+    if heaps is not None and hasattr(game, "heap_options"):
+        table = heap_grundy_values(game, max(heaps, default=0))
+        xor = 0
+        for heap in heaps:
+            xor ^= table[heap]
+        return xor
+    return _Grundy(game).value(root)
+
+
+class _Grundy:
+    def __init__(self, game: Game) -> None:
+        self.name = game.info.name
+        self.table: dict[Hashable, int] = {}
+
+    def value(self, state: State) -> int:
+        key = state.key()
+        cached = self.table.get(key)
+        if cached is not None:
+            return cached
+        if state.is_terminal():
+            if state.returns()[state.current_player()] >= 0:
+                raise InvalidParameterError(
+                    f"Grundy values need normal play (who cannot move loses); {self.name} "
+                    f"does not lose the player to move at the end ({state})"
+                )
+            result = 0
+        else:
+            result = mex(self.value(state.apply(a)) for a in state.legal_actions())
+        self.table[key] = result
+        return result
+
+
+def winning_moves(game: Game, state: State | None = None) -> list[int]:
+    """The actions that leave a position of Grundy value 0 (empty when the mover loses).
+
+    >>> from searchlab.domains.games.nim import Nim
+    >>> game = Nim((3, 4, 5))
+    >>> [game.initial_state().action_to_string(a) for a in winning_moves(game)]
+    ['1:2']
+    """
+    root = game.initial_state() if state is None else state
+    check_capabilities(game, "winning_moves", impartial=True)
+    return [a for a in root.legal_actions() if grundy_value(game, root.apply(a)) == 0]

@@ -1,0 +1,136 @@
+"""Exact solver and Sprague-Grundy values against the XOR / misere rules and published tables."""
+
+from __future__ import annotations
+
+import csv
+from functools import reduce
+from operator import xor
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from searchlab.algorithms.adversarial.solver import Solver, solve
+from searchlab.algorithms.adversarial.sprague_grundy import (
+    grundy_value,
+    heap_grundy_values,
+    mex,
+    winning_moves,
+)
+from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
+from searchlab.domains.games.heap_games import GrundysGame, OctalGame, dawsons_chess, kayles
+from searchlab.domains.games.nim import Nim
+from searchlab.domains.games.tictactoe import MNKGame, TicTacToe
+
+piles_strategy = st.lists(st.integers(0, 5), min_size=1, max_size=4)
+
+
+def misere_mover_wins(piles: list[int]) -> bool:
+    """Bouton's misere rule: with a pile > 1, play as in normal Nim (win iff XOR != 0);
+    with all piles <= 1, the mover wins iff the number of 1-piles is even (XOR == 0)."""
+    nim_sum = reduce(xor, piles, 0)
+    if any(pile > 1 for pile in piles):
+        return nim_sum != 0
+    return nim_sum == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(piles_strategy)
+def test_nim_solver_and_grundy_follow_the_xor_rule(piles: list[int]) -> None:
+    game = Nim(piles)
+    nim_sum = reduce(xor, piles, 0)
+    result = solve(game)
+    assert result.value == (1.0 if nim_sum else -1.0)
+    assert grundy_value(game) == nim_sum
+    # every winning move leaves XOR 0, and they are exactly the solver's winning moves
+    root = game.initial_state()
+    expected = {a for a in root.legal_actions() if reduce(xor, root.apply(a).piles, 0) == 0}
+    assert set(winning_moves(game)) == expected
+    assert {a for a, v in result.stats["action_values"].items() if v > 0} == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(piles_strategy)
+def test_misere_nim_solver_follows_the_misere_rule(piles: list[int]) -> None:
+    result = solve(Nim(piles, misere=True))
+    assert result.value == (1.0 if misere_mover_wins(piles) else -1.0)
+
+
+def test_grundy_needs_normal_play_and_an_impartial_game() -> None:
+    with pytest.raises(InvalidParameterError, match="normal play"):
+        grundy_value(Nim((1, 2), misere=True))
+    with pytest.raises(InvalidParameterError, match="impartial"):
+        grundy_value(TicTacToe())
+    with pytest.raises(InvalidParameterError, match="not a heap game"):
+        heap_grundy_values(Nim((3,)), 3)
+
+
+def _table(shared_data: Path) -> list[dict[str, str]]:
+    path = shared_data / "small_game_facts" / "grundy_values.tsv"
+    with path.open() as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+@pytest.mark.parametrize(
+    ("column", "game"),
+    [("kayles", kayles()), ("dawsons_chess", dawsons_chess()), ("grundys_game", GrundysGame())],
+)
+def test_heap_grundy_values_match_the_published_table(
+    shared_data: Path, column: str, game: object
+) -> None:
+    expected = [int(row[column]) for row in _table(shared_data) if row[column] != ""]
+    assert len(expected) > 100
+    assert heap_grundy_values(game, len(expected) - 1) == expected  # type: ignore[arg-type]
+
+
+def test_dawsons_kayles_is_dawsons_chess_shifted(shared_data: Path) -> None:
+    chess = [int(row["dawsons_chess"]) for row in _table(shared_data)]
+    values = heap_grundy_values(OctalGame(".07"), len(chess))
+    assert values[1:] == chess
+
+
+@pytest.mark.parametrize("heaps", [(3, 4), (5, 2, 1), (7,), (2, 2, 6)])
+def test_heap_xor_agrees_with_the_exact_solver(heaps: tuple[int, ...]) -> None:
+    for game in (kayles(heaps), dawsons_chess(heaps), GrundysGame(heaps)):
+        won = solve(game).value > 0
+        assert won == (grundy_value(game) != 0), (game.info.name, heaps)
+
+
+def test_mex() -> None:
+    assert mex(iter([2, 0, 1, 4])) == 3
+
+
+def test_tictactoe_draws_and_every_first_move_draws() -> None:
+    result = solve(TicTacToe())
+    assert result.outcome == "draw" and result.is_proven
+    values = result.stats["action_values"]
+    assert sorted(values) == list(range(9)) and set(values.values()) == {0.0}
+
+
+def test_solver_prefers_the_fastest_win_and_the_slowest_loss() -> None:
+    # B (listed first) wins for MAX in 3 plies: A -> B -> C -> leaf 1; w wins at once.
+    fast = ExplicitTreeGame(ExplicitTree.from_text("max A: B w=1\nmin B: C\nmax C: 1"))
+    result = solve(fast)
+    assert result.value == 1 and result.plies_to_end == 1
+    assert fast.initial_state().action_to_string(result.action) == "w"
+    # Both moves lose; the loss through B takes 3 plies, l at once: delay with B.
+    slow = ExplicitTreeGame(ExplicitTree.from_text("max A: l=-1 B\nmin B: C\nmax C: -1"))
+    result = solve(slow)
+    assert result.value == -1 and result.plies_to_end == 3
+    assert slow.initial_state().action_to_string(result.action) == "B"
+
+
+def test_solver_shares_its_table_and_checks_capabilities() -> None:
+    solver = Solver(MNKGame(3, 3, 3))
+    solver.value(MNKGame(3, 3, 3).initial_state())
+    assert len(solver.table) == 5478  # the distinct reachable positions (published)
+
+    class Chance:
+        from searchlab.core.game import GameInfo
+
+        info = GameInfo(name="dice", deterministic=False)
+
+    with pytest.raises(InvalidParameterError, match="deterministic"):
+        solve(Chance())  # type: ignore[arg-type]
