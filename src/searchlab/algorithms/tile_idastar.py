@@ -327,7 +327,7 @@ def compiled_tile_idastar(puzzle: SlidingTilePuzzle, *, limits: Limits | None = 
         if limits.depth is not None and bound > limits.depth:
             return finish("limit", None, expanded, generated)
         stats["iterations"] += 1
-        stats["thresholds"].append(bound)
+        stats["thresholds"].append(float(bound))
         stack = bound + 2
         blank_at = np.zeros(stack, dtype=np.int64)
         next_direction = np.zeros(stack, dtype=np.int64)
