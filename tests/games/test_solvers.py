@@ -16,6 +16,8 @@ from searchlab.algorithms.adversarial.sprague_grundy import (
     grundy_value,
     heap_grundy_values,
     mex,
+    nim_mover_wins,
+    nim_winning_move,
     winning_moves,
 )
 from searchlab.core.errors import InvalidParameterError
@@ -134,3 +136,21 @@ def test_solver_shares_its_table_and_checks_capabilities() -> None:
 
     with pytest.raises(InvalidParameterError, match="deterministic"):
         solve(Chance())  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(piles_strategy, st.booleans())
+def test_nim_rule_helpers_agree_with_the_exact_solver(piles: list[int], misere: bool) -> None:
+    game = Nim(piles, misere=misere)
+    solver = Solver(game)
+    root = game.initial_state()
+    wins = solver.value(root)[0] > 0
+    assert nim_mover_wins(piles, misere=misere) == wins
+    move = nim_winning_move(piles, misere=misere)
+    if not wins or root.is_terminal():  # misere: no counters left means the mover has won
+        assert move is None
+    else:
+        assert move is not None
+        index, take = move
+        action = index * game.stride + take - 1
+        assert solver.action_values(root)[action][0] > 0

@@ -21,7 +21,14 @@ from collections.abc import Hashable, Iterable
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 
-__all__ = ["grundy_value", "heap_grundy_values", "mex", "winning_moves"]
+__all__ = [
+    "grundy_value",
+    "heap_grundy_values",
+    "mex",
+    "nim_mover_wins",
+    "nim_winning_move",
+    "winning_moves",
+]
 
 
 def mex(values: Iterable[int]) -> int:
@@ -117,3 +124,41 @@ def winning_moves(game: Game, state: State | None = None) -> list[int]:
     root = game.initial_state() if state is None else state
     check_capabilities(game, "winning_moves", impartial=True)
     return [a for a in root.legal_actions() if grundy_value(game, root.apply(a)) == 0]
+
+
+def nim_mover_wins(piles: Iterable[int], *, misere: bool = False) -> bool:
+    """Nim by rule, for piles of any size: normal play, the mover wins iff the XOR of the piles
+    is not 0 (Bouton); misere play, the same while some pile has 2 or more counters, else iff
+    the number of non-empty piles is even.
+
+    >>> nim_mover_wins([3, 4, 5]), nim_mover_wins([1, 1]), nim_mover_wins([1, 1], misere=True)
+    (True, False, True)
+    """
+    piles = list(piles)
+    nim_sum = 0
+    for pile in piles:
+        nim_sum ^= pile
+    if misere and all(pile <= 1 for pile in piles):
+        return nim_sum == 0
+    return nim_sum != 0
+
+
+def nim_winning_move(piles: Iterable[int], *, misere: bool = False) -> tuple[int, int] | None:
+    """A winning move ``(pile index, counters to take)`` by the rule of :func:`nim_mover_wins`,
+    or ``None`` when the mover loses (or there is nothing left to take). Takes from the first
+    pile that works, as little as works.
+
+    >>> nim_winning_move([3, 4, 5]), nim_winning_move([1, 2, 3])
+    ((0, 2), None)
+    >>> nim_winning_move([1, 1, 2], misere=True)  # leave 1 1 1: three single counters
+    (2, 1)
+    """
+    piles = list(piles)
+    if not nim_mover_wins(piles, misere=misere):
+        return None
+    for index, size in enumerate(piles):
+        for take in range(1, size + 1):
+            after = [*piles[:index], size - take, *piles[index + 1 :]]
+            if not nim_mover_wins(after, misere=misere):
+                return index, take
+    return None  # pragma: no cover - a winning position always has a winning move
