@@ -46,10 +46,11 @@ def parse_piles(text: str) -> tuple[int, ...]:
 
 
 class Nim:
-    """Nim on the given piles; ``misere=True`` makes taking the last counter lose."""
+    """Nim on the given piles (a sequence, or text like ``"3,4,5"``); ``misere=True`` makes
+    taking the last counter lose."""
 
-    def __init__(self, piles: Sequence[int] = (3, 4, 5), *, misere: bool = False) -> None:
-        piles = tuple(piles)
+    def __init__(self, piles: Sequence[int] | str = (3, 4, 5), *, misere: bool = False) -> None:
+        piles = parse_piles(piles) if isinstance(piles, str) else tuple(piles)
         if not piles or any(
             isinstance(pile, bool) or not isinstance(pile, int) or pile < 0 for pile in piles
         ):

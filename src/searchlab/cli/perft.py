@@ -1,0 +1,88 @@
+"""``searchlab perft GAME --depth D [--divide]``: count the move sequences of D plies.
+
+  searchlab perft tictactoe --depth 9                 # 127872
+  searchlab perft nim -p piles=3,4,5 --depth 3 --divide
+  searchlab perft mnk -p m=4 -p n=4 -p k=3 --depth 4 --moves "b2 c3" --expect 9240
+
+With ``--expect N`` a mismatch prints the per-move divide and exits with 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from searchlab.cli._common import emit_json
+from searchlab.core.errors import InvalidParameterError
+
+__all__ = ["parse_param", "register"]
+
+
+def parse_param(text: str) -> tuple[str, Any]:
+    """``"piles=3,4,5"`` -> ``("piles", (3, 4, 5))``; ``"m=4"`` -> ``("m", 4)``; other values
+    stay strings.
+
+    >>> parse_param("piles=3,4,5"), parse_param("m=4"), parse_param("misere=true")
+    (('piles', (3, 4, 5)), ('m', 4), ('misere', True))
+    """
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise InvalidParameterError(f"-p expects NAME=VALUE, got {text!r}")
+    if value.lower() in ("true", "false"):
+        return name, value.lower() == "true"
+    try:
+        numbers = tuple(int(part) for part in value.split(","))
+    except ValueError:
+        return name, value
+    return name, numbers if "," in value else numbers[0]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``perft`` to the ``searchlab`` command line."""
+    parser = subparsers.add_parser(
+        "perft",
+        help="count the leaves of a game tree by depth (move-generator check)",
+        description="Count the move sequences of exactly D plies (finished games not extended).",
+    )
+    parser.add_argument("game", help="a registered game: nim, tictactoe, mnk, kayles, ...")
+    parser.add_argument("--depth", type=int, required=True, help="plies (>= 1)")
+    parser.add_argument("--divide", action="store_true", help="counts per first move")
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game parameter, e.g. piles=3,4,5 or m=4 (repeatable)",
+    )
+    parser.add_argument("--moves", default="", help="moves to play first, e.g. 'b2 a1'")
+    parser.add_argument("--expect", type=int, help="expected count: mismatch -> divide, exit 1")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Count and print."""
+    from searchlab.core.game import play
+    from searchlab.domains.games import make
+    from searchlab.domains.games.perft import divide, perft, perft_mismatch_report
+
+    if args.depth <= 0:
+        raise InvalidParameterError(f"--depth must be >= 1, got {args.depth}")
+    game = make(args.game, **dict(parse_param(p) for p in args.param))
+    state = play(game.initial_state(), args.moves)
+    counts = divide(state, args.depth) if args.divide else None
+    total = sum(counts.values()) if counts is not None else perft(state, args.depth)
+    if args.json:
+        emit_json({"game": args.game, "depth": args.depth, "leaves": total, "divide": counts})
+    else:
+        for move, count in (counts or {}).items():
+            print(f"{move} {count}")
+        print(total)
+    if args.expect is not None and total != args.expect:
+        report = perft_mismatch_report(state, args.depth, args.expect)
+        import sys
+
+        print(report, file=sys.stderr)
+        return 1
+    return 0
