@@ -278,7 +278,8 @@ def compiled_tile_idastar(puzzle: SlidingTilePuzzle, *, limits: Limits | None = 
         the list of boards (tuples) from the start to the goal; ``expanded`` and
         ``generated`` are totals over all iterations; ``stats`` has ``iterations``,
         ``thresholds`` (the f-bound of each iteration), ``nodes_per_second`` (expanded per
-        second) and ``heuristic``.
+        second) and ``heuristic``. ``elapsed`` leaves out the one-off loading (or compiling)
+        of the kernel on the first call.
 
     >>> from searchlab.domains.sliding_tile import SlidingTilePuzzle
     >>> result = compiled_tile_idastar(SlidingTilePuzzle("8 6 7 2 5 4 3 0 1", goal="blank-last"))
@@ -287,7 +288,12 @@ def compiled_tile_idastar(puzzle: SlidingTilePuzzle, *, limits: Limits | None = 
     >>> result.path[-1]
     (1, 2, 3, 4, 5, 6, 7, 8, 0)
     """
-    limits = limits or Limits()
+    if not _search.signatures:  # load or compile the kernel before the clock starts
+        _solve(SlidingTilePuzzle((1, 0, 2, 3)), Limits())
+    return _solve(puzzle, limits or Limits())
+
+
+def _solve(puzzle: SlidingTilePuzzle, limits: Limits) -> PathResult:
     started = time.perf_counter()
     size = puzzle.size
     heuristic = puzzle.heuristic_name
