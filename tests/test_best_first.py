@@ -357,3 +357,27 @@ def test_bad_limits_tier_and_heuristic_are_rejected() -> None:
         astar(problem, tier="fast")  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError, match="heuristic must be callable"):
         astar(problem, {"s": 1})  # type: ignore[arg-type]
+
+
+def test_reopened_states_count_as_open_again() -> None:
+    # As the reopening example, with a leaf d off a. Expanding a opens d and reopens c while
+    # t is open: three distinct open states.
+    adjacency = {**REOPEN_GRAPH, "a": {"c": 1, "d": 100}}
+    problem = GraphProblem(adjacency, "s", "t", heuristic={**REOPEN_H, "d": 0})
+    result = astar(problem)
+    assert result.reopened == 1 and result.max_open == 3 and result.cost == 5.0
+
+
+def test_stale_entries_are_skipped_even_when_they_pop_first() -> None:
+    # Greedy (f = h): b is generated with g 5, then improved to g 2 via a. Both heap entries
+    # tie on f = h(b); larger g pops first, so the stale entry (g 5) comes out first and
+    # must be skipped: b is expanded once, with g 2.
+    h = {"s": 3, "a": 1, "b": 2, "t": 0}
+    adjacency = {"s": {"b": 5, "a": 1}, "a": {"b": 1}, "b": {"t": 1}}
+    recorder = TraceRecorder()
+    result = greedy_best_first_search(
+        GraphProblem(adjacency, "s", "t", heuristic=h), observer=recorder
+    )
+    expands = [e for e in recorder.events if e.kind == "expand"]
+    assert expands == [Expand("s", 0.0, 3.0), Expand("a", 1.0, 1.0), Expand("b", 2.0, 2.0)]
+    assert result.path == ["s", "a", "b", "t"] and result.cost == 3.0
