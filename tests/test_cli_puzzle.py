@@ -147,6 +147,7 @@ def test_max_expansions_and_time_limits(capsys) -> None:
         (["0 1 2 3 4 5 6 7 9"], ["not a permutation"]),
         (["1 2 3 4 5 6 8 7 0"], ["cannot reach the blank-last goal", "parit"]),
         (["1 2 3 0", "--goal", "blank-first"], ["cannot reach the blank-first goal"]),
+        ([KORF_17], ["cannot reach the blank-last goal", "can reach the blank-first goal"]),
         (["1 2 three 0"], ["cannot read tiles", "'three'"]),
         (["1;2;3;0"], ["cannot read tiles", "'1;2;3;0'"]),
         ([], ["needs the start board"]),

@@ -361,3 +361,19 @@ def test_illegal_moves_raise():
 def test_render_pads_to_the_widest_tile():
     assert render((1, 2, 3, 0)) == "1 2\n3 ."
     assert render(goal_tiles(4, "blank-last")).splitlines()[-1] == "13 14 15  ."
+
+
+def test_fifteen_puzzle_goals_are_in_opposite_classes(shared_data):
+    """A Korf board (blank-first) cannot reach blank-last as it stands; the error says so and
+    names the goal it can reach; the README's isomorphism converts it."""
+    rows = read_tsv(shared_data / "sliding_tile" / "korf100_15puzzle.tsv")
+    for row in rows:
+        board = parse_tiles(row["tiles"])
+        assert is_solvable(board, "blank-first") and not is_solvable(board, "blank-last")
+        assert is_solvable(swap_goal_convention(board), "blank-last")
+    with pytest.raises(UnsolvableError, match="it can reach the blank-first goal instead"):
+        SlidingTilePuzzle(rows[0]["tiles"], goal="blank-last")
+    # On the 8-puzzle both goals are one class: no such hint is possible.
+    with pytest.raises(UnsolvableError) as info:
+        SlidingTilePuzzle("1 2 3 4 5 6 8 7 0", goal="blank-last")
+    assert "instead" not in str(info.value)

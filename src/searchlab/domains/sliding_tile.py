@@ -330,6 +330,9 @@ class SlidingTilePuzzle:
         self._goal = goal_tiles(self.size, goal)
         reason = _parity_mismatch(board, self._goal)
         if reason is not None:
+            other = GOALS[1 - GOALS.index(goal)]
+            if _parity_mismatch(board, goal_tiles(self.size, other)) is None:
+                reason += f"; it can reach the {other} goal instead"
             raise UnsolvableError(
                 f"tiles {_quote(board)} cannot reach the {goal} goal {_quote(self._goal)}: {reason}"
             )
