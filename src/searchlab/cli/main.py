@@ -18,7 +18,7 @@ from searchlab.core.errors import SearchlabError
 __all__ = ["build_parser", "main"]
 
 # Subcommand modules, in the order `searchlab --help` lists them.
-SUBCOMMANDS = ("path", "puzzle")
+SUBCOMMANDS = ("path", "puzzle", "solve", "perft", "tree")
 
 EPILOG = """\
 examples:
