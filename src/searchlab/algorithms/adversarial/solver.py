@@ -47,7 +47,7 @@ class Solver:
             best: tuple[float, int, int | None] | None = None
             for action in state.legal_actions():
                 child_value, child_plies, _ = self.value(state.apply(action))
-                candidate = (-child_value, child_plies + 1, action)
+                candidate = (0.0 - child_value, child_plies + 1, action)  # no -0.0
                 if best is None or _better(candidate, best):
                     best = candidate
             entry = best  # type: ignore[assignment]
@@ -59,7 +59,7 @@ class Solver:
         values = {}
         for action in state.legal_actions():
             child_value, child_plies, _ = self.value(state.apply(action))
-            values[action] = (-child_value, child_plies + 1)
+            values[action] = (0.0 - child_value, child_plies + 1)
         return values
 
     def principal_variation(self, state: State) -> tuple[int, ...]:
