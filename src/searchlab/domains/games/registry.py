@@ -57,7 +57,14 @@ def _grundys_game(**params: Any) -> Game:
     return GrundysGame(**params)
 
 
+def _connect4(**params: Any) -> Game:
+    from searchlab.domains.games.connect4 import Connect4
+
+    return Connect4(**params)
+
+
 GAMES: dict[str, Callable[..., Game]] = {
+    "connect4": _connect4,
     "nim": _nim,
     "tictactoe": _tictactoe,
     "mnk": _mnk,
