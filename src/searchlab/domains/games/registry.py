@@ -63,8 +63,15 @@ def _connect4(**params: Any) -> Game:
     return Connect4(**params)
 
 
+def _othello(**params: Any) -> Game:
+    from searchlab.domains.games.othello import Othello
+
+    return Othello(**params)
+
+
 GAMES: dict[str, Callable[..., Game]] = {
     "connect4": _connect4,
+    "othello": _othello,
     "nim": _nim,
     "tictactoe": _tictactoe,
     "mnk": _mnk,
