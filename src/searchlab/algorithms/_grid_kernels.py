@@ -1,0 +1,271 @@
+"""Compiled (numba) building blocks shared by the grid searches: the open-list heap and the
+searcher that owns the per-map arrays.
+
+Everything here is internal; the public entry points are
+:func:`searchlab.algorithms.grid_astar.compiled_grid_best_first` and
+:func:`searchlab.algorithms.jps.jump_point_search`.
+
+Layout. The map is padded with a one-cell border of blocked cells and flattened row-major, so a
+neighbour is ``cell + offset`` and no bounds test is ever needed: padded cell
+``(y + 1) * (width + 2) + (x + 1)`` is map cell ``(x, y)``.
+
+Reset between queries. Per-cell arrays (``tag``, ``g``, ``parent``) are allocated once per map;
+``tag[cell] = 4 * generation + status``, so a cell is unseen in the current query when its tag
+is below ``4 * generation``, and a new query just increments the generation instead of clearing
+``O(width * height)`` memory. One array read answers "seen?" and "open or closed?".
+
+Open list. A binary heap of int64 triples compared lexicographically: ``bits(f)`` (f >= 0, whose
+bit pattern orders like the float), ``INF_BITS - bits(g)`` (larger g first on ties of f) or
+``-1`` for the goal cell (goals first), and ``counter * CELL_SPAN + cell`` (first in, first
+out; the cell rides along in the low bits, ``CELL_SPAN`` a power of two). This is exactly the
+key ``(f, 0 if goal else 1, -g, counter)`` of the engine semantics, as integers in one row
+(one cache line per heap node instead of three). Goal entries lose their g, which is harmless:
+the first goal entry popped ends the search with the goal's best g, and any stale goal entry
+would have been skipped immediately before the valid one (same f, no expansion in between) in
+the reference order. Lazy deletion: an entry is stale when its cell is closed or its g exceeds
+the cell's best g.
+
+Resumable kernels. A kernel keeps its whole state in these arrays and in ``counters``, and
+returns a code: finished (solved, no path), stopped at ``max_expansions`` (the driver checks the
+clock and calls again when only a time limit is set), or paused because the event log or the
+heap needs room (the driver flushes or grows them and calls again).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from searchlab.domains.grid import DIRECTIONS, GridMap
+
+__all__ = [
+    "CLOSED",
+    "OPEN",
+    "REOPENED",
+    "GridArrays",
+]
+
+# Cell status (valid while stamp == generation).
+OPEN = 1
+CLOSED = 2
+REOPENED = 3  # open again after having been closed (counts as "expanded" for the picture)
+
+# Kernel return codes.
+SOLVED = 0
+NO_PATH = 1
+LIMIT = 2
+PAUSE_LOG = 3
+PAUSE_GROW = 4
+
+# counters[] slots.
+C_HEAP = 0  # heap size
+C_PUSHES = 1  # insertion counter (FIFO tie-break)
+C_EXPANDED = 2
+C_GENERATED = 3
+C_REOPENED = 4
+C_OPEN = 5  # distinct open states
+C_MAX_OPEN = 6
+C_LOG = 7  # events in the log
+N_COUNTERS = 8
+
+# Event kinds in the log.
+EV_EXPAND = 0
+EV_GENERATE = 1
+EV_REOPEN = 2
+
+LOG_CAPACITY = 1 << 14
+
+
+INF_BITS = 0x7FF0000000000000
+"""Bit pattern of +inf: ``INF_BITS - bits(g)`` is positive and decreases as ``g`` grows."""
+GOAL_KEY = -1
+"""Second key of the goal cell's entries (below every other second key: goals first)."""
+
+
+@njit(cache=True)
+def entry_keys(f, g, is_goal):  # pragma: no cover - compiled
+    """The first two heap keys of an entry with priority ``f >= 0`` and path cost ``g``.
+
+    Non-negative float64 values order like their bit patterns read as int64, so the keys are
+    exact integers: ``(bits(f), -1 if goal else INF_BITS - bits(g))``.
+    """
+    k0 = np.float64(f + 0.0).view(np.int64)  # + 0.0 turns -0.0 into +0.0
+    k1 = GOAL_KEY if is_goal else INF_BITS - np.float64(g).view(np.int64)
+    return k0, k1
+
+
+@njit(cache=True)
+def entry_g(k1):  # pragma: no cover - compiled
+    """The path cost ``g`` of a (non-goal) entry from its second key."""
+    return np.int64(INF_BITS - k1).view(np.float64)
+
+
+@njit(cache=True)
+def heap_push(heap, size, k0, k1, k2):  # pragma: no cover - compiled
+    """Insert the entry ``(k0, k1, k2)`` into ``heap`` (int64 ``[capacity, 3]``) holding
+    ``size`` entries, smallest key first (lexicographic); returns the new size."""
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        p0 = heap[p, 0]
+        if p0 < k0 or (p0 == k0 and (heap[p, 1] < k1 or (heap[p, 1] == k1 and heap[p, 2] < k2))):
+            break
+        heap[i, 0] = p0
+        heap[i, 1] = heap[p, 1]
+        heap[i, 2] = heap[p, 2]
+        i = p
+    heap[i, 0] = k0
+    heap[i, 1] = k1
+    heap[i, 2] = k2
+    return size + 1
+
+
+@njit(cache=True)
+def heap_pop(heap, size):  # pragma: no cover - compiled
+    """Remove the top entry (read it first); returns the new size.
+
+    Floyd's variant: move the hole at the top down to a leaf along the smaller children (one
+    comparison per level), then sift the last entry up from there (usually a level or two).
+    Measured 25-30% faster than the textbook sift-down on the A* open lists of 512x512 maps.
+    """
+    size -= 1
+    if size == 0:
+        return 0
+    k0 = heap[size, 0]
+    k1 = heap[size, 1]
+    k2 = heap[size, 2]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        r = c + 1
+        if r < size:
+            c0 = heap[c, 0]
+            r0 = heap[r, 0]
+            if r0 < c0 or (
+                r0 == c0
+                and (
+                    heap[r, 1] < heap[c, 1]
+                    or (heap[r, 1] == heap[c, 1] and heap[r, 2] < heap[c, 2])
+                )
+            ):
+                c = r
+        heap[i, 0] = heap[c, 0]
+        heap[i, 1] = heap[c, 1]
+        heap[i, 2] = heap[c, 2]
+        i = c
+    while i > 0:
+        p = (i - 1) >> 1
+        p0 = heap[p, 0]
+        if p0 < k0 or (p0 == k0 and (heap[p, 1] < k1 or (heap[p, 1] == k1 and heap[p, 2] < k2))):
+            break
+        heap[i, 0] = p0
+        heap[i, 1] = heap[p, 1]
+        heap[i, 2] = heap[p, 2]
+        i = p
+    heap[i, 0] = k0
+    heap[i, 1] = k1
+    heap[i, 2] = k2
+    return size
+
+
+@njit(cache=True)
+def trace_path(parent, start, goal):  # pragma: no cover
+    """Cells from ``start`` to ``goal`` following ``parent`` links (padded indices)."""
+    length = 1
+    c = goal
+    while c != start:
+        c = parent[c]
+        length += 1
+    out = np.empty(length, dtype=np.int64)
+    c = goal
+    for i in range(length - 1, -1, -1):
+        out[i] = c
+        if i > 0:
+            c = parent[c]
+    return out
+
+
+class GridArrays:
+    """The per-map arrays of a compiled grid search, allocated once and reused across queries.
+
+    Attributes:
+        grid: the map.
+        width, height: map size; ``padded_width = width + 2``.
+        free: uint8 ``[(height + 2) * (width + 2)]``, 1 for passable cells, 0 for the border.
+        offsets, dxs, dys: int64 ``[8]`` neighbour offsets and steps in successor order.
+        tag: int32 per cell, ``4 * generation + status`` (status OPEN, CLOSED or REOPENED);
+            a cell is unseen in this query when ``tag < 4 * generation``.
+        g, parent: float64 and int32 per cell, valid for cells seen in this query.
+        heap: int64 ``[capacity, 3]``, the open list (see :func:`heap_push`).
+        order: int32, the cells in expansion order.
+        cell_shift: ``CELL_SPAN = 1 << cell_shift`` exceeds every padded cell index.
+    """
+
+    def __init__(self, grid: GridMap) -> None:
+        self.grid = grid
+        self.width, self.height = grid.width, grid.height
+        self.padded_width = self.width + 2
+        padded = np.zeros((self.height + 2, self.padded_width), dtype=np.uint8)
+        padded[1:-1, 1:-1] = grid.passable
+        self.free = padded.ravel()
+        size = self.free.size
+        self.cell_shift = int(size).bit_length()
+        self.dxs = np.array([dx for dx, _ in DIRECTIONS], dtype=np.int64)
+        self.dys = np.array([dy for _, dy in DIRECTIONS], dtype=np.int64)
+        self.offsets = self.dys * self.padded_width + self.dxs
+        self.tag = np.zeros(size, dtype=np.int32)
+        self.generation = 0
+        self.g = np.zeros(size, dtype=np.float64)
+        self.parent = np.zeros(size, dtype=np.int32)
+        capacity = max(1024, int(grid.passable.sum()) + 64)
+        self._allocate_heap(capacity)
+        self.order = np.zeros(capacity, dtype=np.int32)
+        self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
+        self.log_kind = np.zeros(LOG_CAPACITY, dtype=np.int8)
+        self.log_cell = np.zeros(LOG_CAPACITY, dtype=np.int32)
+        self.log_parent = np.zeros(LOG_CAPACITY, dtype=np.int32)
+        self.log_a = np.zeros(LOG_CAPACITY, dtype=np.float64)
+        self.log_b = np.zeros(LOG_CAPACITY, dtype=np.float64)
+
+    def _allocate_heap(self, capacity: int) -> None:
+        self.heap = np.empty((capacity, 3), dtype=np.int64)
+
+    def grow(self) -> None:
+        """Double the heap and the expansion-order array, keeping their contents."""
+        old = self.heap
+        self._allocate_heap(2 * old.shape[0])
+        self.heap[: old.shape[0]] = old
+        order = np.zeros(2 * self.order.size, dtype=np.int32)
+        order[: self.order.size] = self.order
+        self.order = order
+
+    def new_query(self) -> int:
+        """Start a query: invalidate every cell in O(1) and reset the counters.
+
+        Returns the tag base ``4 * generation`` of the new query.
+        """
+        self.generation += 1
+        if 4 * self.generation + 3 > np.iinfo(np.int32).max:
+            self.tag[:] = 0
+            self.generation = 1
+        self.counters[:] = 0
+        return 4 * self.generation
+
+    def cell(self, x: int, y: int) -> int:
+        """Padded index of map cell ``(x, y)``."""
+        return (y + 1) * self.padded_width + (x + 1)
+
+    def xy(self, cells: npt.NDArray[np.int64]) -> list[tuple[int, int]]:
+        """Map cells ``(x, y)`` of padded indices."""
+        ys, xs = np.divmod(cells, self.padded_width)
+        return list(zip((xs - 1).tolist(), (ys - 1).tolist(), strict=True))
+
+    def expanded_mask(self) -> npt.NDArray[np.bool_]:
+        """Bool ``[height, width]``: the cells expanded by the last query."""
+        expanded = int(self.counters[C_EXPANDED])
+        mask = np.zeros(self.free.size, dtype=bool)
+        mask[self.order[:expanded]] = True
+        return mask.reshape(self.height + 2, self.padded_width)[1:-1, 1:-1]

@@ -1,0 +1,432 @@
+"""Compiled best-first search on grid maps: A*, weighted A*, Dijkstra, breadth-first, greedy.
+
+One numba kernel implements the best-first engine of :mod:`searchlab.algorithms.best_first`
+for :class:`~searchlab.domains.grid.GridProblem`, with the same parameters
+``(g_weight, h_weight, unit_cost, reopen)``, the same priority key
+``(f, goal first, larger g first, first in first out)``, the same successor order and the same
+counters, so both tiers expand exactly the same cells. The public functions (``astar``,
+``dijkstra``, ...) call it through :mod:`searchlab.algorithms._dispatch` when they get a grid
+problem and no user heuristic.
+
+Speed. The arrays of a search (g, parent, status, heap) are allocated once per map and reused:
+a generation counter invalidates them in O(1) between queries (see
+:mod:`searchlab.algorithms._grid_kernels`). The map is padded with a blocked border so a
+neighbour is one addition and no bounds test.
+
+Observers. With ``observer=None`` the kernel records nothing but the expansion order (one store
+per expansion, used for ``stats["expanded_mask"]``). With an observer the kernel also writes
+each event (expand, generate, reopen) into a preallocated log; when the log fills up the kernel
+pauses, the events are delivered to the observer in order, and the search resumes. The observer
+therefore sees exactly the event sequence of the reference tier, a few thousand events late.
+
+>>> from searchlab.domains.grid import GridMap, GridProblem
+>>> grid = GridMap.from_strings(["....", ".@@.", "...."])
+>>> result = compiled_grid_best_first(GridProblem(grid, (0, 0), (3, 2)))
+>>> result.status, round(result.cost, 4), result.path[0], result.path[-1], result.tier
+('solved', 4.8284, (0, 0), (3, 2), 'compiled')
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from searchlab.algorithms import _grid_kernels as K
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.limits import Limits
+from searchlab.core.observer import Expand, Generate, Reopen
+from searchlab.core.results import PathResult
+from searchlab.domains.grid import SQRT2, GridMap, GridProblem
+
+__all__ = ["GridSearcher", "compiled_grid_best_first", "grid_searcher"]
+
+TIME_CHECK_EXPANSIONS = 4096
+"""With a time limit, the clock is read every this many expansions."""
+
+
+@njit(cache=True)
+def _best_first_kernel(  # pragma: no cover - compiled
+    free,
+    offsets,
+    dxs,
+    dys,
+    n_dirs,
+    padded_width,
+    cell_shift,
+    goal,
+    g_weight,
+    h_weight,
+    unit_cost,
+    reopen,
+    base,
+    tag,
+    gval,
+    parent,
+    heap,
+    order,
+    counters,
+    max_expansions,
+    record,
+    log_kind,
+    log_cell,
+    log_parent,
+    log_a,
+    log_b,
+):
+    cell_mask = (1 << cell_shift) - 1
+    goal_x = goal % padded_width
+    goal_y = goal // padded_width
+    octile = n_dirs == 8
+    open_tag = base + 1
+    closed_tag = base + 2
+    reopened_tag = base + 3
+    size = counters[0]
+    pushes = counters[1]
+    expanded = counters[2]
+    generated = counters[3]
+    reopened = counters[4]
+    n_open = counters[5]
+    max_open = counters[6]
+    n_log = counters[7]
+    log_room = log_kind.size - 2 * n_dirs - 2
+    heap_room = heap.shape[0] - n_dirs - 1
+    w = padded_width
+    code = 1  # no path
+    while size > 0:
+        # 1. Look at the best entry; drop stale ones (closed, or a cheaper g was found since).
+        c = heap[0, 2] & cell_mask
+        if c == goal:
+            # 2. Goal test on selection: the search ends, the goal is not counted as expanded.
+            code = 0
+            break
+        g = K.entry_g(heap[0, 1])
+        if tag[c] == closed_tag or g > gval[c]:
+            size = K.heap_pop(heap, size)
+            continue
+        # 3. Budgets and room: stop or pause *before* popping, so a later call resumes here.
+        if expanded >= max_expansions:
+            code = 2
+            break
+        if size > heap_room or expanded >= order.size:
+            code = 4
+            break
+        if record and n_log > log_room:
+            code = 3
+            break
+        size = K.heap_pop(heap, size)
+        # 4. Expand: close the cell, then generate its successors in the fixed order
+        #    N, E, S, W, NE, SE, SW, NW; a diagonal needs both orthogonal cells free.
+        tag[c] = closed_tag
+        n_open -= 1
+        order[expanded] = c
+        expanded += 1
+        x = c % w
+        y = c // w
+        if record:
+            adx = abs(x - goal_x)
+            ady = abs(y - goal_y)
+            h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady) if octile else float(adx + ady)
+            log_kind[n_log] = 0
+            log_cell[n_log] = c
+            log_a[n_log] = g
+            log_b[n_log] = h
+            n_log += 1
+        north = free[c - w]
+        east = free[c + 1]
+        south = free[c + w]
+        west = free[c - 1]
+        mask = north | (east << 1) | (south << 2) | (west << 3)
+        if octile:
+            mask |= (north & east & free[c - w + 1]) << 4
+            mask |= (south & east & free[c + w + 1]) << 5
+            mask |= (south & west & free[c + w - 1]) << 6
+            mask |= (north & west & free[c - w - 1]) << 7
+        for d in range(n_dirs):
+            if not (mask >> d) & 1:
+                continue
+            s = c + offsets[d]
+            generated += 1
+            ng = g + 1.0 if unit_cost or d < 4 else g + SQRT2
+            t = tag[s]
+            if not record and t >= base and gval[s] <= ng:
+                continue  # fast path: seen with a g at least as good (discarded below anyway)
+            # h of the successor (cheap to recompute; keeps one array fewer in cache)
+            adx = abs(x + dxs[d] - goal_x)
+            ady = abs(y + dys[d] - goal_y)
+            h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady) if octile else float(adx + ady)
+            if record:
+                log_kind[n_log] = 1
+                log_cell[n_log] = s
+                log_parent[n_log] = c
+                log_a[n_log] = ng
+                log_b[n_log] = h
+                n_log += 1
+            if t < base:
+                # never seen in this query: record g and parent, push
+                tag[s] = open_tag
+                n_open += 1
+                if n_open > max_open:
+                    max_open = n_open
+            else:
+                old = gval[s]
+                if old <= ng:
+                    continue
+                if t == closed_tag:
+                    if not reopen:
+                        continue
+                    tag[s] = reopened_tag
+                    reopened += 1
+                    n_open += 1
+                    if n_open > max_open:
+                        max_open = n_open
+                    if record:
+                        log_kind[n_log] = 2
+                        log_cell[n_log] = s
+                        log_a[n_log] = old
+                        log_b[n_log] = ng
+                        n_log += 1
+            gval[s] = ng
+            parent[s] = c
+            k0, k1 = K.entry_keys(g_weight * ng + h_weight * h, ng, s == goal)
+            size = K.heap_push(heap, size, k0, k1, (pushes << cell_shift) | s)
+            pushes += 1
+    counters[0] = size
+    counters[1] = pushes
+    counters[2] = expanded
+    counters[3] = generated
+    counters[4] = reopened
+    counters[5] = n_open
+    counters[6] = max_open
+    counters[7] = n_log
+    return code
+
+
+@njit(cache=True)
+def _start_query(start, goal, base, tag, gval, parent, heap, counters, f_start):  # pragma: no cover
+    tag[start] = base + 1
+    gval[start] = 0.0
+    parent[start] = start
+    k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
+    counters[0] = K.heap_push(heap, 0, k0, k1, start)
+    counters[1] = 1
+    counters[5] = 1
+    counters[6] = 1
+
+
+@njit(cache=True)
+def _path_cost(cells, padded_width):  # pragma: no cover - compiled
+    """Sum of the real step costs along a path of padded cells, in path order."""
+    cost = 0.0
+    for i in range(1, cells.size):
+        delta = abs(cells[i] - cells[i - 1])
+        cost += 1.0 if (delta == 1 or delta == padded_width) else SQRT2
+    return cost
+
+
+class GridSearcher(K.GridArrays):
+    """A reusable compiled best-first searcher for one map and connectivity.
+
+    Allocates its arrays once; each :meth:`search` resets them in O(1), so running a whole
+    scenario file does not reallocate. :func:`grid_searcher` keeps one per map.
+
+    >>> from searchlab.domains.grid import GridMap
+    >>> searcher = GridSearcher(GridMap.from_strings(["...", "...", "..."]), connectivity=4)
+    >>> searcher.search((0, 0), (2, 2)).cost
+    4.0
+    """
+
+    def __init__(self, grid: GridMap, connectivity: int = 8) -> None:
+        if connectivity not in (4, 8):
+            raise InvalidParameterError(f"connectivity must be 4 or 8, got {connectivity!r}")
+        super().__init__(grid)
+        self.connectivity = connectivity
+
+    def search(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        *,
+        g_weight: float = 1.0,
+        h_weight: float = 1.0,
+        unit_cost: bool = False,
+        reopen: bool = True,
+        limits: Limits | None = None,
+        observer: Any = None,
+        algorithm: str = "",
+    ) -> PathResult:
+        """Search from ``start`` to ``goal`` (cells assumed valid; see :class:`GridProblem`)."""
+        began = time.perf_counter()
+        base = self.new_query()
+        start_cell, goal_cell = self.cell(*start), self.cell(*goal)
+        h_start = _heuristic(start, goal, self.connectivity)
+        f_start = g_weight * 0.0 + h_weight * h_start
+        _start_query(
+            start_cell, goal_cell, base, self.tag, self.g, self.parent, self.heap,
+            self.counters, f_start,
+        )  # fmt: skip
+        max_expansions = np.iinfo(np.int64).max
+        if limits is not None and limits.expansions is not None:
+            max_expansions = int(limits.expansions)
+        deadline = None
+        if limits is not None and limits.time is not None:
+            deadline = began + limits.time
+        record = observer is not None
+        while True:
+            budget = max_expansions
+            if deadline is not None:
+                budget = min(
+                    max_expansions, int(self.counters[K.C_EXPANDED]) + TIME_CHECK_EXPANSIONS
+                )
+            code = _best_first_kernel(
+                self.free, self.offsets, self.dxs, self.dys, self.connectivity, self.padded_width,
+                self.cell_shift, goal_cell, float(g_weight), float(h_weight),
+                bool(unit_cost), bool(reopen), base, self.tag, self.g, self.parent,
+                self.heap, self.order, self.counters, budget,
+                record, self.log_kind, self.log_cell, self.log_parent, self.log_a,
+                self.log_b,
+            )  # fmt: skip
+            if record:
+                self._flush(observer)
+            if code == K.PAUSE_GROW:
+                self.grow()
+            elif code == K.LIMIT and self.counters[K.C_EXPANDED] < max_expansions:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+            elif code != K.PAUSE_LOG:
+                break
+        return self._result(code, start_cell, goal_cell, algorithm, began)
+
+    def _result(
+        self, code: int, start_cell: int, goal_cell: int, algorithm: str, began: float
+    ) -> PathResult:
+        counters = self.counters
+        path = cost = None
+        status = {K.SOLVED: "solved", K.NO_PATH: "no_path"}.get(code, "limit")
+        if code == K.SOLVED:
+            cells = K.trace_path(self.parent, start_cell, goal_cell)
+            path = self.xy(cells)
+            cost = _path_cost(cells, self.padded_width)
+        return PathResult(
+            status=status,  # type: ignore[arg-type]
+            path=path,
+            cost=cost,
+            expanded=int(counters[K.C_EXPANDED]),
+            generated=int(counters[K.C_GENERATED]),
+            reopened=int(counters[K.C_REOPENED]),
+            max_open=int(counters[K.C_MAX_OPEN]),
+            elapsed=time.perf_counter() - began,
+            algorithm=algorithm,
+            tier="compiled",
+            stats={"expanded_mask": self.expanded_mask()},
+        )
+
+    def _flush(self, observer: Any) -> None:
+        n = int(self.counters[K.C_LOG])
+        kinds = self.log_kind[:n].tolist()
+        cells = self.xy(self.log_cell[:n].astype(np.int64))
+        parents = self.xy(self.log_parent[:n].astype(np.int64))
+        a = self.log_a[:n].tolist()
+        b = self.log_b[:n].tolist()
+        for i in range(n):
+            kind = kinds[i]
+            if kind == K.EV_EXPAND:
+                observer(Expand(state=cells[i], g=a[i], h=b[i]))
+            elif kind == K.EV_GENERATE:
+                observer(Generate(state=cells[i], parent=parents[i], g=a[i], h=b[i]))
+            else:
+                observer(Reopen(state=cells[i], old_g=a[i], new_g=b[i]))
+        self.counters[K.C_LOG] = 0
+
+
+def _heuristic(cell: tuple[int, int], goal: tuple[int, int], connectivity: int) -> float:
+    dx, dy = abs(cell[0] - goal[0]), abs(cell[1] - goal[1])
+    if connectivity == 8:
+        return (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy)
+    return float(dx + dy)
+
+
+_SEARCHERS: weakref.WeakKeyDictionary[GridMap, dict[int, GridSearcher]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def grid_searcher(grid: GridMap, connectivity: int = 8) -> GridSearcher:
+    """The cached :class:`GridSearcher` of a map (one per connectivity; made on first use).
+
+    >>> from searchlab.domains.grid import GridMap
+    >>> grid = GridMap.from_strings(["..", ".."])
+    >>> grid_searcher(grid) is grid_searcher(grid)
+    True
+    """
+    per_map = _SEARCHERS.setdefault(grid, {})
+    searcher = per_map.get(connectivity)
+    if searcher is None:
+        searcher = per_map[connectivity] = GridSearcher(grid, connectivity)
+    return searcher
+
+
+def compiled_grid_best_first(
+    problem: GridProblem,
+    *,
+    g_weight: float = 1.0,
+    h_weight: float = 1.0,
+    unit_cost: bool = False,
+    reopen: bool = True,
+    limits: Limits | None = None,
+    observer: Any = None,
+    algorithm: str | None = None,
+) -> PathResult:
+    """Best-first search on a grid problem with the compiled kernel.
+
+    Args:
+        problem: the grid problem (its octile or Manhattan heuristic is used).
+        g_weight, h_weight: ``f = g_weight * g + h_weight * h`` (A*: 1, 1; weighted A*: 1, w;
+            Dijkstra: 1, 0; greedy: 0, 1).
+        unit_cost: count steps instead of costs in ``g`` (breadth-first search); the reported
+            cost is still the real path cost.
+        reopen: put closed cells back on the open list when a cheaper path reaches them.
+        limits: ``Limits(expansions=..., time=...)``; the search stops with status ``"limit"``.
+        observer: called with each Expand / Generate / Reopen event, in the reference order.
+        algorithm: the name to report; derived from the weights when ``None``.
+
+    Returns:
+        A :class:`~searchlab.core.results.PathResult` with ``tier="compiled"`` and
+        ``stats["expanded_mask"]``, a bool ``[height, width]`` array of the expanded cells.
+
+    >>> from searchlab.domains.grid import GridMap, GridProblem
+    >>> grid = GridMap.from_strings([".....", ".@@@.", "....."])
+    >>> problem = GridProblem(grid, (0, 1), (4, 1))
+    >>> result = compiled_grid_best_first(problem, h_weight=0.0)
+    >>> result.algorithm, round(result.cost, 4), int(result.stats["expanded_mask"].sum())
+    ('dijkstra', 4.8284, 10)
+    """
+    if algorithm is None:
+        algorithm = _algorithm_name(g_weight, h_weight, unit_cost)
+    searcher = grid_searcher(problem.grid, problem.connectivity)
+    return searcher.search(
+        problem.start,
+        problem.goal,
+        g_weight=g_weight,
+        h_weight=h_weight,
+        unit_cost=unit_cost,
+        reopen=reopen,
+        limits=limits,
+        observer=observer,
+        algorithm=algorithm,
+    )
+
+
+def _algorithm_name(g_weight: float, h_weight: float, unit_cost: bool) -> str:
+    if unit_cost:
+        return "bfs"
+    if g_weight == 0:
+        return "greedy"
+    if h_weight == 0:
+        return "dijkstra"
+    if h_weight == g_weight:
+        return "astar"
+    return "wastar"
