@@ -12,10 +12,10 @@ cheapest path between two passable cells:
 Successors come in a fixed order (N, E, S, W, then NE, SE, SW, NW) so the reference and the
 compiled search tiers break ties identically.
 
->>> grid = GridMap.from_strings(["....", ".@@.", "...."])
+>>> grid = GridMap.from_strings(["....", ".@..", "...."])
 >>> problem = GridProblem(grid, (0, 0), (3, 2))
->>> [(state, round(cost, 3)) for state, cost in problem.successors((0, 1))]
-[((0, 0), 1.0), ((0, 2), 1.0), ((1, 2), 1.414)]
+>>> [(state, round(cost, 3)) for state, cost in problem.successors((2, 1))]
+[((2, 0), 1.0), ((3, 1), 1.0), ((2, 2), 1.0), ((3, 0), 1.414), ((3, 2), 1.414)]
 >>> round(problem.heuristic((0, 0)), 4)
 3.8284
 """
