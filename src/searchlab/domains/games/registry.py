@@ -69,9 +69,16 @@ def _othello(**params: Any) -> Game:
     return Othello(**params)
 
 
+def _gomoku(**params: Any) -> Game:
+    from searchlab.domains.games.gomoku import Gomoku
+
+    return Gomoku(**params)
+
+
 GAMES: dict[str, Callable[..., Game]] = {
     "connect4": _connect4,
     "othello": _othello,
+    "gomoku": _gomoku,
     "nim": _nim,
     "tictactoe": _tictactoe,
     "mnk": _mnk,
