@@ -81,6 +81,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
     goal_x = goal % padded_width
     goal_y = goal // padded_width
     octile = n_dirs == 8
+    use_h = h_weight != 0.0
     open_tag = base + 1
     closed_tag = base + 2
     reopened_tag = base + 3
@@ -130,6 +131,8 @@ def _best_first_kernel(  # pragma: no cover - compiled
             adx = abs(x - goal_x)
             ady = abs(y - goal_y)
             h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady) if octile else float(adx + ady)
+            if not use_h:
+                h = 0.0  # h_weight == 0: h is not evaluated (reported as 0.0, like the reference)
             log_kind[n_log] = 0
             log_cell[n_log] = c
             log_a[n_log] = g
@@ -158,6 +161,8 @@ def _best_first_kernel(  # pragma: no cover - compiled
             adx = abs(x + dxs[d] - goal_x)
             ady = abs(y + dys[d] - goal_y)
             h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady) if octile else float(adx + ady)
+            if not use_h:
+                h = 0.0  # h_weight == 0: h is not evaluated (reported as 0.0, like the reference)
             if record:
                 log_kind[n_log] = 1
                 log_cell[n_log] = s
@@ -262,7 +267,7 @@ class GridSearcher(K.GridArrays):
         began = time.perf_counter()
         base = self.new_query()
         start_cell, goal_cell = self.cell(*start), self.cell(*goal)
-        h_start = _heuristic(start, goal, self.connectivity)
+        h_start = _heuristic(start, goal, self.connectivity) if h_weight != 0 else 0.0
         f_start = g_weight * 0.0 + h_weight * h_start
         _start_query(
             start_cell, goal_cell, base, self.tag, self.g, self.parent, self.heap,

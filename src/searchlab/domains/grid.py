@@ -22,6 +22,7 @@ compiled search tiers break ties identically.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -247,7 +248,7 @@ class GridProblem:
         """
         cells = list(path)
         cost = 0.0
-        for a, b in zip(cells, cells[1:], strict=False):
+        for a, b in itertools.pairwise(cells):
             step = dict(self.successors(a)).get(b)
             if step is None:
                 raise InvalidStateError(f"{a} -> {b} is not a legal step on {self.grid.name!r}")
