@@ -26,6 +26,7 @@ paused and resumed for time limits.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
 
@@ -270,8 +271,10 @@ def compiled_tile_idastar(puzzle: SlidingTilePuzzle, *, limits: Limits | None = 
 
     Uses the puzzle's own heuristic (``puzzle.heuristic_name``; linear conflict is computed
     for boards up to 6 x 6, larger boards fall back to Manhattan distance and say so in
-    ``stats["heuristic"]``). Respects ``limits.expansions``, ``limits.time`` (checked about
-    every million expansions) and ``limits.depth`` (largest threshold tried).
+    ``stats["heuristic"]``; ``"pattern_database"`` runs the kernel of
+    :mod:`searchlab.algorithms.tile_idastar_pdb`). Respects ``limits.expansions``,
+    ``limits.time`` (checked about every million expansions) and ``limits.depth`` (largest
+    threshold tried).
 
     Returns:
         A :class:`PathResult` with ``tier="compiled"``, ``algorithm="idastar"``; ``path`` is
@@ -288,13 +291,28 @@ def compiled_tile_idastar(puzzle: SlidingTilePuzzle, *, limits: Limits | None = 
     >>> result.path[-1]
     (1, 2, 3, 4, 5, 6, 7, 8, 0)
     """
-    if not _search.signatures:  # load or compile the kernel before the clock starts
+    # Load (or compile) the kernel, and load the pattern database, before the clock starts.
+    if puzzle.heuristic_name == "pattern_database":
+        from searchlab.algorithms import tile_idastar_pdb
+        from searchlab.domains.sliding_tile_pdb import pattern_database
+
+        pattern_database(puzzle.goal)  # from memory, the disk cache, or built (seconds)
+        if not tile_idastar_pdb.is_compiled():
+            one_move = list(puzzle.goal_state())
+            blank = one_move.index(0)
+            neighbour = blank + 1 if blank % 4 < 3 else blank - 1
+            one_move[blank], one_move[neighbour] = one_move[neighbour], 0
+            _solve(
+                SlidingTilePuzzle(one_move, goal=puzzle.goal, heuristic="pattern_database"),
+                Limits(),
+            )
+    elif not _search.signatures:
         _solve(SlidingTilePuzzle((1, 0, 2, 3)), Limits())
     return _solve(puzzle, limits or Limits())
 
 
-def _solve(puzzle: SlidingTilePuzzle, limits: Limits) -> PathResult:
-    started = time.perf_counter()
+def _table_kernel(puzzle: SlidingTilePuzzle) -> tuple[int, int, str, Callable[..., None]]:
+    """(root Manhattan/misplaced part, root conflict removals, heuristic used, chunk runner)."""
     size = puzzle.size
     heuristic = puzzle.heuristic_name
     tables = _tables(size, puzzle.goal, heuristic)
@@ -308,6 +326,46 @@ def _solve(puzzle: SlidingTilePuzzle, limits: Limits) -> PathResult:
         if use_conflicts
         else 0
     )
+
+    def run(control, board, blank_at, next_direction, came_from, cost_at, removals_at, budget):
+        _search(
+            control,
+            board,
+            blank_at,
+            next_direction,
+            came_from,
+            cost_at,
+            removals_at,
+            row_key,
+            column_key,
+            tables["neighbour"],
+            tables["tile_cost"],
+            tables["row_contribution"],
+            tables["column_contribution"],
+            tables["row_of"],
+            tables["column_of"],
+            tables["removals"],
+            use_conflicts,
+            board.size,
+            budget,
+        )
+
+    return cost, removals, used, run
+
+
+def _solve(puzzle: SlidingTilePuzzle, limits: Limits) -> PathResult:
+    started = time.perf_counter()
+    if puzzle.heuristic_name == "pattern_database":
+        from searchlab.algorithms.tile_idastar_pdb import pattern_database_kernel
+
+        cost, pdb_run = pattern_database_kernel(puzzle)
+        removals, used = 0, "pattern_database"
+
+        def run(control, board, blank_at, next_direction, came_from, cost_at, _, budget):
+            pdb_run(control, board, blank_at, next_direction, came_from, cost_at, budget)
+    else:
+        cost, removals, used, run = _table_kernel(puzzle)
+    board = np.array(puzzle.tiles, dtype=np.int64)
     stats: dict = {"iterations": 0, "thresholds": [], "heuristic": used}
 
     def finish(status: str, path: list | None, expanded: int, generated: int) -> PathResult:
@@ -325,7 +383,7 @@ def _solve(puzzle: SlidingTilePuzzle, limits: Limits) -> PathResult:
             stats=stats,
         )
 
-    if cost == 0:
+    if puzzle.is_goal(puzzle.tiles):
         return finish("solved", [puzzle.tiles], 0, 0)
     bound = cost + 2 * removals
     expanded = generated = 0
@@ -351,27 +409,7 @@ def _solve(puzzle: SlidingTilePuzzle, limits: Limits) -> PathResult:
                 budget = min(budget, limits.expansions - int(control[_EXPANDED]))
             if budget <= 0:
                 return finish("limit", None, int(control[_EXPANDED]), int(control[_GENERATED]))
-            _search(
-                control,
-                board,
-                blank_at,
-                next_direction,
-                came_from,
-                cost_at,
-                removals_at,
-                row_key,
-                column_key,
-                tables["neighbour"],
-                tables["tile_cost"],
-                tables["row_contribution"],
-                tables["column_contribution"],
-                tables["row_of"],
-                tables["column_of"],
-                tables["removals"],
-                use_conflicts,
-                board.size,
-                budget,
-            )
+            run(control, board, blank_at, next_direction, came_from, cost_at, removals_at, budget)
             expanded, generated = int(control[_EXPANDED]), int(control[_GENERATED])
             if control[_STATUS] == _FOUND:
                 return finish(

@@ -57,13 +57,15 @@ __all__ = [
 ]
 
 Goal = Literal["blank-first", "blank-last"]
-HeuristicName = Literal["manhattan", "linear_conflict", "misplaced"]
+HeuristicName = Literal["manhattan", "linear_conflict", "misplaced", "pattern_database"]
 
 GOALS: tuple[str, ...] = ("blank-first", "blank-last")
 """The goal conventions a puzzle accepts."""
 
-HEURISTICS: tuple[str, ...] = ("manhattan", "linear_conflict", "misplaced")
-"""The built-in heuristics, weakest-informed last: all are admissible and consistent."""
+HEURISTICS: tuple[str, ...] = ("manhattan", "linear_conflict", "misplaced", "pattern_database")
+"""The built-in heuristics; all are admissible. ``pattern_database`` (15-puzzle only) is the
+6-6-3 additive pattern database of :mod:`searchlab.domains.sliding_tile_pdb`, built on first use
+(seconds) and cached on disk."""
 
 # Blank directions in the order successors are generated: (letter, row step, column step).
 DIRECTIONS: tuple[tuple[str, int, int], ...] = (
@@ -287,12 +289,14 @@ class SlidingTilePuzzle:
             (``1 2 ... 0``).
         heuristic: ``"linear_conflict"`` (Manhattan distance plus 2 per tile that must leave
             its goal row or column to let others pass; Hansson, Mayer & Yung 1992),
-            ``"manhattan"`` or ``"misplaced"`` (tiles not on their goal cell).
+            ``"manhattan"``, ``"misplaced"`` (tiles not on their goal cell) or, for the 15-puzzle,
+            ``"pattern_database"`` (6-6-3 additive pattern database; built on first use and
+            cached on disk, see :mod:`searchlab.domains.sliding_tile_pdb`).
 
     Raises:
         InvalidStateError: the tiles are not a permutation of ``0..n*n-1`` on a square board.
         UnsolvableError: the board cannot reach the goal (wrong parity).
-        InvalidParameterError: unknown goal.
+        InvalidParameterError: unknown goal; ``pattern_database`` on a board that is not 4 x 4.
         UnknownNameError: unknown heuristic.
 
     >>> puzzle = SlidingTilePuzzle("8 6 7 2 5 4 3 0 1", goal="blank-last")
@@ -350,10 +354,16 @@ class SlidingTilePuzzle:
             ]
             for cell in range(n * n)
         ]
+        if heuristic == "pattern_database" and n != 4:
+            raise InvalidParameterError(
+                f"heuristic 'pattern_database' is available for the 15-puzzle (4 x 4) only, "
+                f"not for {n} x {n} tiles {_quote(board)}"
+            )
         self._heuristic = {
             "manhattan": self.manhattan,
             "linear_conflict": self.linear_conflict,
             "misplaced": self.misplaced,
+            "pattern_database": self.pattern_database,
         }[heuristic]
 
     def __repr__(self) -> str:
@@ -412,6 +422,12 @@ class SlidingTilePuzzle:
         return sum(
             1 for tile, wanted in zip(state, self._goal, strict=True) if tile and tile != wanted
         )
+
+    def pattern_database(self, state: State) -> int:
+        """The 6-6-3 additive pattern-database value (15-puzzle only; loads or builds it)."""
+        from searchlab.domains.sliding_tile_pdb import pattern_database
+
+        return pattern_database(self.goal).value(state)
 
     def linear_conflict(self, state: State) -> int:
         """Manhattan distance plus 2 for each tile that must leave its goal row or column.
