@@ -37,13 +37,12 @@ lines through the last stone: ``x & x >> 1`` (pairs), ``& >> 2`` (fours), ``& li
 (fives or more), three operations per line.
 
 **Candidate moves (a search policy).** ``Gomoku(candidate_radius=2)`` is the same game except
-that a move must lie within Chebyshev distance 2 of a stone (the centre on an empty board; any
-empty cell in the rare position where no empty cell is that close); ``apply`` enforces it, so
-the variant is itself a conforming game and every algorithm runs on it unchanged.
-``move_order`` (a callable ``(state, actions) -> actions``, a permutation) puts the legal
-actions in the order a search should try them. :func:`~searchlab.domains.games.gomoku_eval.
-search_game` builds the variant with the evaluation's ordering, which makes depth-limited
-negamax practical on 225 cells.
+that a move must lie within Chebyshev distance 2 of a stone (the centre on an empty board);
+``apply`` enforces it, so the variant is itself a conforming game and every algorithm runs on
+it unchanged. ``move_order`` (a callable ``(state, actions) -> actions``, a permutation) puts
+the legal actions in the order a search should try them.
+:func:`~searchlab.domains.games.gomoku_eval.search_game` builds the variant with the
+evaluation's ordering, which makes depth-limited negamax practical on 225 cells.
 """
 
 from __future__ import annotations
@@ -325,8 +324,8 @@ class GomokuState:
             return empty
         if self.stones == 0:
             return 1 << self.game.centre
-        near = self.near & empty
-        return near if near else empty
+        # Never empty before the board is full: an empty cell next to a stone is near it.
+        return self.near & empty
 
     def legal_actions(self) -> list[int]:
         """The empty cells (near a stone in the candidate variant), in increasing order or the
