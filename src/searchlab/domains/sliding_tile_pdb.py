@@ -236,7 +236,7 @@ def pattern_database(goal: str = "blank-first") -> PatternDatabase:
         tables = tuple(build_group_table(group, goal) for group in groups)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(".tmp.npz")
+            partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")  # atomic replace
             np.savez_compressed(partial, **{f"group{i}": t for i, t in enumerate(tables)})
             partial.replace(path)
         except OSError:
