@@ -220,26 +220,46 @@ class PatternEvaluation:
     def gain(self, state: GomokuState, action: int) -> float:
         """Local gain of the empty cell ``action``: the change of ``S(mover) - S(opponent)``
         if the mover plays it, plus the change of ``S(opponent) - S(mover)`` if the opponent
-        did (attack plus defence), on the four lines through the cell."""
+        did (attack plus defence), on the four lines through the cell. The same for both
+        players: the sum over those lines of the line's ``S(black) - S(white)`` with a black
+        stone on the cell minus with a white one."""
+        return self._gains(state, [action])[0]
+
+    def _gains(self, state: GomokuState, actions: list[int]) -> list[float]:
         geometry = state.game.geometry
-        mask = geometry.field_mask
-        line_value = self._line_value
-        delta_black: float = 0
-        delta_white: float = 0  # change of S(black) - S(white) per colour's stone
-        for offset, length, bit in geometry.cell_lines[action]:
-            if length < 5:
-                continue
-            black = (state.black >> offset) & mask
-            white = (state.white >> offset) & mask
-            here = line_value(black, white, length)
-            delta_black += line_value(black | 1 << bit, white, length) - here
-            delta_white += line_value(black, white | 1 << bit, length) - here
-        return delta_black - delta_white
+        mask, cell_lines = geometry.field_mask, geometry.cell_lines
+        black_all, white_all = state.black, state.white
+        cache, line_value = self._cache, self._line_value
+        fields_at: dict[int, tuple[int, int]] = {}
+        gains = []
+        for action in actions:
+            total: float = 0
+            for offset, length, bit in cell_lines[action]:
+                if length < 5:
+                    continue
+                pair = fields_at.get(offset)
+                if pair is None:
+                    pair = fields_at[offset] = (
+                        (black_all >> offset) & mask,
+                        (white_all >> offset) & mask,
+                    )
+                black, white = pair
+                stone = 1 << bit
+                with_black = cache.get((((black | stone) << 32 | white) << 5) | length)
+                if with_black is None:
+                    with_black = line_value(black | stone, white, length)
+                with_white = cache.get(((black << 32 | white | stone) << 5) | length)
+                if with_white is None:
+                    with_white = line_value(black, white | stone, length)
+                total += with_black - with_white
+            gains.append(total)
+        return gains
 
     def order(self, state: GomokuState, actions: list[int]) -> list[int]:
-        """``actions`` by decreasing :meth:`gain` (ties: increasing action)."""
-        gain = self.gain
-        return sorted(actions, key=lambda action: -gain(state, action))
+        """``actions`` by decreasing :meth:`gain` (ties: the given order)."""
+        gains = self._gains(state, actions)
+        ranked = sorted(range(len(actions)), key=gains.__getitem__, reverse=True)
+        return [actions[index] for index in ranked]
 
 
 evaluate = PatternEvaluation()
