@@ -1,0 +1,260 @@
+"""Compiled (numba) Connect Four kernels on Pons' bitboards: the exact-score negamax and a
+textbook alpha-beta. Private: the public calls are in
+:mod:`searchlab.algorithms.adversarial.connect4_solver`.
+
+Bitboards are int64 (bit ``7 * column + row``, 49 bits used): left shifts may overflow past
+bit 63, but every such value is masked by the (positive) board before it is used, so the
+arithmetic right shift of a negative number never happens.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WIDTH = 7
+HEIGHT = 6
+CELLS = WIDTH * HEIGHT
+BOTTOM = 0b0000001_0000001_0000001_0000001_0000001_0000001_0000001
+BOARD = BOTTOM * 63
+MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
+MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
+_UPPER_LIMIT = MAX_SCORE - MIN_SCORE + 1  # table values above this are lower bounds
+# Pons' move order: centre first. The move sorter below takes moves in the reverse of the
+# order they are added when scores tie, so they are added edge first.
+COLUMN_ORDER_ADDED = np.array([6, 0, 5, 1, 4, 2, 3], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def winning_cells(position: int, mask: int) -> int:
+    """Empty cells where a stone of ``position`` would make four in a row (Pons)."""
+    r = (position << 1) & (position << 2) & (position << 3)
+    for s in (HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        p = (position << s) & (position << (2 * s))
+        r |= p & (position << (3 * s))
+        r |= p & (position >> s)
+        p = (position >> s) & (position >> (2 * s))
+        r |= p & (position << s)
+        r |= p & (position >> (3 * s))
+    return r & (BOARD ^ mask)
+
+
+@njit(cache=True, inline="always")
+def popcount(x: int) -> int:
+    """Number of set bits (few here: threats on one board)."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def has_four(position: int) -> bool:
+    """Four in a row anywhere in ``position``."""
+    for s in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        m = position & (position >> s)
+        if m & (m >> (2 * s)):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def non_losing_moves(current: int, mask: int) -> int:
+    """Playable cells after which the opponent cannot win at once (Pons): the forced block
+    when there is one threat to stop, nothing when there are two, and never the cell just
+    under an opponent's threat."""
+    possible = (mask + BOTTOM) & BOARD
+    opponent_wins = winning_cells(current ^ mask, mask)
+    forced = possible & opponent_wins
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        possible = forced
+    return possible & ~(opponent_wins >> 1)
+
+
+@njit(cache=True)
+def negamax(
+    current: int,
+    mask: int,
+    moves: int,
+    alpha: int,
+    beta: int,
+    table: np.ndarray,
+    generation: int,
+    buffer: np.ndarray,
+    counter: np.ndarray,
+) -> int:
+    """Pons' negamax: the score of a position where the mover cannot win at once, exact when
+    it lies in ``(alpha, beta)``, else a bound on the same side.
+
+    ``table`` is the transposition table, one int64 per slot (one cache miss per probe):
+    ``generation | (key // size) << 8 | value``, where ``key % size`` is the slot, so the
+    quotient identifies the key, ``generation`` (already shifted above the quotient) tells
+    this search's entries from older ones, and ``value`` is ``score - MIN_SCORE + 1`` for an
+    upper bound or ``score + MAX_SCORE - 2 * MIN_SCORE + 2`` for a lower bound (Pons).
+    ``buffer[moves]`` holds the sorted (move, score) pairs of the node at ply ``moves``;
+    ``counter[0]`` counts nodes."""
+    # Step 1. Count the node; a position where every move loses at once.
+    counter[0] += 1
+    possible = non_losing_moves(current, mask)
+    if possible == 0:
+        return -((CELLS - moves) // 2)
+    # Step 2. A draw when the board fills up (the mover cannot win with the last stones).
+    if moves >= CELLS - 2:
+        return 0
+    # Step 3. Bounds from the number of stones left.
+    low = -((CELLS - 2 - moves) // 2)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
+    high = (CELLS - 1 - moves) // 2
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
+    # Step 4. Transposition table: a lower or an upper bound.
+    key = current + mask
+    size = table.shape[0]
+    quotient = key // size
+    slot = key - quotient * size
+    tag = generation | (quotient << 8)
+    entry = table[slot]
+    if entry >> 8 == tag >> 8:
+        value = entry & 255
+        if value > _UPPER_LIMIT:
+            low = value + 2 * MIN_SCORE - MAX_SCORE - 2
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha
+        else:
+            high = value + MIN_SCORE - 1
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+    # Step 5. Move ordering: most threats created first, centre first among equals
+    # (insertion sort; the best move ends up last).
+    count = 0
+    for i in range(WIDTH):
+        column = COLUMN_ORDER_ADDED[i]
+        move = possible & (63 << (7 * column))
+        if move:
+            score = popcount(winning_cells(current | move, mask))
+            pos = count
+            while pos > 0 and buffer[moves, 2 * pos - 1] > score:
+                buffer[moves, 2 * pos] = buffer[moves, 2 * pos - 2]
+                buffer[moves, 2 * pos + 1] = buffer[moves, 2 * pos - 1]
+                pos -= 1
+            buffer[moves, 2 * pos] = move
+            buffer[moves, 2 * pos + 1] = score
+            count += 1
+    # Step 6. Search the children, best first; a cutoff stores a lower bound.
+    for index in range(count - 1, -1, -1):
+        move = buffer[moves, 2 * index]
+        score = -negamax(
+            current ^ mask,
+            mask | move,
+            moves + 1,
+            -beta,
+            -alpha,
+            table,
+            generation,
+            buffer,
+            counter,
+        )
+        if score >= beta:
+            table[slot] = tag | (score + MAX_SCORE - 2 * MIN_SCORE + 2)
+            return score
+        if score > alpha:
+            alpha = score
+    # Step 7. No move beat alpha: store an upper bound.
+    table[slot] = tag | (alpha - MIN_SCORE + 1)
+    return alpha
+
+
+@njit(cache=True)
+def _half_toward_zero(x: int) -> int:
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+@njit(cache=True)
+def solve(
+    current: int,
+    mask: int,
+    moves: int,
+    low: int,
+    high: int,
+    table: np.ndarray,
+    generation: int,
+    buffer: np.ndarray,
+    counter: np.ndarray,
+) -> int:
+    """The exact score in ``[low, high]`` of a non-terminal position where the mover cannot
+    win at once, by null-window searches that narrow ``[low, high]`` (Pons: probe near 0
+    first, where most scores lie)."""
+    while low < high:
+        middle = low + (high - low) // 2
+        if middle <= 0 and _half_toward_zero(low) < middle:
+            middle = _half_toward_zero(low)
+        elif middle >= 0 and _half_toward_zero(high) > middle:
+            middle = _half_toward_zero(high)
+        result = negamax(
+            current, mask, moves, middle, middle + 1, table, generation, buffer, counter
+        )
+        if result <= middle:
+            high = result
+        else:
+            low = result
+    return low
+
+
+@njit(cache=True)
+def alphabeta(
+    current: int, mask: int, moves: int, depth: int, alpha: int, beta: int, counter: np.ndarray
+) -> int:
+    """Textbook fail-soft alpha-beta in negamax form, columns in order 0..6, no table: +1/-1
+    for a won/lost game, 0 for a draw and at the depth horizon (for the player to move)."""
+    counter[0] += 1
+    other = current ^ mask
+    if moves > 0 and has_four(other):
+        return -1
+    if moves == CELLS or depth == 0:
+        return 0
+    value = -2
+    for column in range(WIDTH):
+        if not mask & (1 << (HEIGHT - 1 + 7 * column)):
+            move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+            score = -alphabeta(other, mask | move, moves + 1, depth - 1, -beta, -alpha, counter)
+            if score > value:
+                value = score
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                break
+    return value
+
+
+@njit(cache=True)
+def alphabeta_root(
+    current: int, mask: int, moves: int, depth: int, counter: np.ndarray
+) -> tuple[int, int]:
+    """:func:`alphabeta` at a non-terminal root with the full window; returns ``(value,
+    first best column)``."""
+    counter[0] += 1
+    other = current ^ mask
+    value, best, alpha, beta = -2, -1, -2, 2
+    for column in range(WIDTH):
+        if not mask & (1 << (HEIGHT - 1 + 7 * column)):
+            move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+            score = -alphabeta(other, mask | move, moves + 1, depth - 1, -beta, -alpha, counter)
+            if score > value:
+                value, best = score, column
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                break
+    return value, best
