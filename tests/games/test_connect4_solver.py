@@ -70,6 +70,9 @@ def test_weak_solve_gives_the_sign(shared_data: Path, solver: Connect4Solver) ->
     for moves, expected in lines:
         weak = solver.solve(moves, weak=True)
         assert weak.value == (expected > 0) - (expected < 0), moves
+        # with the table of a strong search still there (fail-soft bounds beyond the window)
+        assert solver.score(moves) == expected
+        assert solver.score(moves, weak=True) == (expected > 0) - (expected < 0), moves
 
 
 def test_pons_page_examples() -> None:

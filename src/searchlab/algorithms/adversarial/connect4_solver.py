@@ -121,12 +121,14 @@ class Connect4Solver:
     def _score(self, state: Connect4State, weak: bool) -> int:
         current, mask, n = state.current, state.mask, state.num_moves
         if kernels.winning_cells(current, mask) & ((mask + kernels.BOTTOM) & kernels.BOARD):
-            return (_CELLS + 1 - n) // 2
+            return 1 if weak else (_CELLS + 1 - n) // 2
         low, high = -((_CELLS - n) // 2), (_CELLS + 1 - n) // 2
         if weak:
             low, high = -1, 1
         args = (self.table, self.generation << self._generation_shift, self._buffer, self._counter)
-        return int(kernels.solve(current, mask, n, low, high, *args))
+        score = int(kernels.solve(current, mask, n, low, high, *args))
+        # fail-soft: a weak search may return any bound beyond its window; keep the sign
+        return (score > 0) - (score < 0) if weak else score
 
     def score(self, position: Connect4State | str, *, weak: bool = False) -> int:
         """Pons' score of ``position`` (a state or a move string) for the player to move; with
