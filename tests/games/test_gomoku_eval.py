@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from searchlab.algorithms.adversarial.negamax import negamax
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
+from searchlab.domains.games.conformance import assert_conforms
 from searchlab.domains.games.gomoku import Gomoku, GomokuState
 from searchlab.domains.games.gomoku_eval import (
     PATTERNS,
@@ -247,6 +248,11 @@ def test_search_game_orders_candidates_by_gain() -> None:
     assert gains == sorted(gains, reverse=True)
     # Blocking black's open three at either end comes first (c5 or g5).
     assert state.action_to_string(actions[0]) in {"c5", "g5"}
+
+
+def test_search_game_conforms() -> None:
+    # Ordered candidate lists must still be distinct legal actions that parse back, etc.
+    assert_conforms(search_game(size=7), num_playouts=6, seed=9)
 
 
 def test_weights_are_checked() -> None:
