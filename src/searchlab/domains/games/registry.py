@@ -7,7 +7,7 @@ MNKGame(m=4, n=4, k=3)
 >>> make("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-searchlab.core.errors.UnknownNameError: unknown game 'chess'; known games: dawsons_chess, ...
+searchlab.core.errors.UnknownNameError: unknown game 'chess'; known games: ..., tictactoe
 """
 
 from __future__ import annotations
