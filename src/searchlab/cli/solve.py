@@ -138,9 +138,11 @@ def _run_mnk(args: argparse.Namespace) -> int:
 
 
 from searchlab.cli.solve_connect4 import COMMAND as CONNECT4_COMMAND  # noqa: E402 (needs GameCommand)
+from searchlab.cli.solve_othello import COMMAND as OTHELLO_COMMAND  # noqa: E402 (needs GameCommand)
 
 GAME_COMMANDS: dict[str, GameCommand] = {
     "connect4": CONNECT4_COMMAND,
+    "othello": OTHELLO_COMMAND,
     "nim": GameCommand("Nim by the XOR rule", _nim_arguments, _run_nim),
     "tictactoe": GameCommand(
         "tic-tac-toe by exhaustive search",
