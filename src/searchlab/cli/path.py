@@ -1,0 +1,323 @@
+"""``searchlab path``: shortest paths on a Moving AI grid map, one query or a whole scenario file.
+
+One query (``--from X,Y --to X,Y``) prints the cost, the number of steps, the nodes expanded
+and the time, and can draw the search (``--png``). A scenario file (``--scen``) solves every
+problem in it with a progress bar and prints a summary that checks the costs against the
+optimal lengths the file gives. Bad input is one line on stderr and exit code 2; an
+unreachable goal, a search stopped by ``--max-expansions`` or a wrong cost is exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from searchlab.cli._common import emit_json, parse_xy, progress
+from searchlab.core.errors import InvalidParameterError, UnknownNameError
+from searchlab.core.limits import Limits
+from searchlab.core.results import PathResult
+from searchlab.domains.grid import GridMap, GridProblem
+from searchlab.domains.movingai import Scenario, check_scenarios, load_map, load_scenarios
+
+__all__ = ["ALGORITHMS", "register", "run"]
+
+ALGORITHMS = ("astar", "wastar", "dijkstra", "bfs", "greedy", "jps")
+OPTIMAL = ("astar", "dijkstra", "jps")
+DEFAULT_WEIGHT = 2.0
+TOLERANCE = 0.01
+EXIT_FAILED = 1
+
+DESCRIPTION = """\
+Find shortest paths on a grid map in the Moving AI format (.map).
+
+Coordinates are X,Y = column,row, with (0,0) the top-left cell. Moves go to the
+8 neighbours (cardinal cost 1, diagonal cost sqrt 2) and a diagonal move needs both
+cells beside it free (no corner cutting), as in the Moving AI benchmarks;
+--connectivity 4 allows cardinal moves only.
+
+Algorithms: astar (A*, octile heuristic), wastar (weighted A*, f = g + W*h, cost at
+most W times optimal), dijkstra (h = 0), bfs (fewest steps), greedy (h only, fast,
+no guarantee), jps (jump point search: optimal, 8-connected only). All run compiled.
+"""
+
+EPILOG = """\
+examples:
+  searchlab path examples/maps/arena.map --from 3,3 --to 45,45
+  searchlab path examples/maps/arena.map --from 3,3 --to 45,45 --png arena.png
+  searchlab path examples/maps/arena.map --scen examples/maps/arena.map.scen
+  searchlab path MAP.map --scen MAP.map.scen --algorithm jps --limit 100
+  searchlab path MAP.map --scen MAP.map.scen --algorithm wastar --weight 1.5 --json
+
+--scen checks each cost against the file's optimal length (tolerance 0.01) for the
+optimal algorithms, checks cost <= W * optimal for wastar, and reports how far bfs
+and greedy are from optimal. With --json each problem is one JSON line on stdout
+and the summary goes to stderr.
+
+exit codes: 0 all solved (and optimal where required); 1 unreachable goal, a search
+stopped by --max-expansions, or a wrong cost; 2 bad input.
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``path`` subcommand to the ``searchlab`` parser."""
+    parser = subparsers.add_parser(
+        "path",
+        help="shortest paths on a Moving AI grid map (A*, JPS, Dijkstra, ...)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # Values are checked in `run`, so a bad one is one line (argparse would add the usage).
+    parser.add_argument("map", metavar="MAP", help="the grid map (.map file)")
+    parser.add_argument("--scen", metavar="FILE", help="solve every problem of a .scen file")
+    parser.add_argument("--from", dest="start", metavar="X,Y", help="start cell (column,row)")
+    parser.add_argument("--to", dest="goal", metavar="X,Y", help="goal cell (column,row)")
+    parser.add_argument(
+        "--algorithm", default="astar", metavar="NAME", help=f"{', '.join(ALGORITHMS)} (astar)"
+    )
+    parser.add_argument(
+        "--weight", metavar="W", help=f"wastar's weight, >= 1 (default {DEFAULT_WEIGHT})"
+    )
+    parser.add_argument("--connectivity", default="8", metavar="8|4", help="8 (default) or 4")
+    parser.add_argument("--limit", metavar="N", help="--scen: only the first N problems")
+    parser.add_argument("--max-expansions", metavar="N", help="stop each search after N")
+    parser.add_argument("--png", metavar="OUT.png", help="one query: draw the search")
+    parser.add_argument("--json", action="store_true", help="JSON lines on stdout")
+    parser.set_defaults(func=run)
+
+
+def _positive_int(text: str | None, option: str) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise InvalidParameterError(f"{option} expects a whole number > 0, got {text!r}")
+    return value
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """Check every option before any work; returns the parsed values."""
+    if args.algorithm not in ALGORITHMS:
+        raise UnknownNameError(
+            f"unknown algorithm {args.algorithm!r}: expected one of {', '.join(ALGORITHMS)}"
+        )
+    if args.connectivity not in ("4", "8"):
+        raise InvalidParameterError(f"--connectivity expects 8 or 4, got {args.connectivity!r}")
+    connectivity = int(args.connectivity)
+    if args.algorithm == "jps" and connectivity == 4:
+        raise InvalidParameterError(
+            "--algorithm jps needs 8-connectivity; use astar for --connectivity 4"
+        )
+    weight = None
+    if args.weight is not None:
+        if args.algorithm != "wastar":
+            raise InvalidParameterError(
+                f"--weight applies to --algorithm wastar only, not {args.algorithm!r}"
+            )
+        try:
+            weight = float(args.weight)
+        except ValueError:
+            weight = float("nan")
+        if not 1 <= weight < float("inf"):
+            raise InvalidParameterError(f"--weight expects a number >= 1, got {args.weight!r}")
+    elif args.algorithm == "wastar":
+        weight = DEFAULT_WEIGHT
+    single = args.start is not None or args.goal is not None
+    if args.scen is not None and single:
+        raise InvalidParameterError("give either --scen FILE or --from X,Y --to X,Y, not both")
+    if args.scen is None and (args.start is None or args.goal is None):
+        missing = "--to" if args.start is not None else "--from"
+        if not single:
+            raise InvalidParameterError(
+                "path needs --scen FILE or --from X,Y --to X,Y (see searchlab path --help)"
+            )
+        raise InvalidParameterError(
+            f"a single query needs both --from and --to; {missing} is missing"
+        )
+    if args.scen is not None and args.png is not None:
+        raise InvalidParameterError("--png draws a single query (--from/--to), not a --scen run")
+    if args.scen is None and args.limit is not None:
+        raise InvalidParameterError("--limit applies to --scen runs only")
+    return {
+        "connectivity": connectivity,
+        "weight": weight,
+        "limit": _positive_int(args.limit, "--limit"),
+        "max_expansions": _positive_int(args.max_expansions, "--max-expansions"),
+        "start": None if args.start is None else parse_xy(args.start, "--from"),
+        "goal": None if args.goal is None else parse_xy(args.goal, "--to"),
+    }
+
+
+def _solver(algorithm: str, weight: float | None) -> Callable[..., PathResult]:
+    from searchlab.algorithms import best_first
+    from searchlab.algorithms.jps import jump_point_search
+
+    solvers: dict[str, Callable[..., PathResult]] = {
+        "astar": best_first.astar,
+        "wastar": lambda problem, **kw: best_first.weighted_astar(problem, weight, **kw),
+        "dijkstra": best_first.dijkstra,
+        "bfs": best_first.breadth_first_search,
+        "greedy": best_first.greedy_best_first_search,
+        "jps": jump_point_search,
+    }
+    return solvers[algorithm]
+
+
+def _warm_up(solve: Callable[..., PathResult], connectivity: int) -> None:
+    """Load the compiled kernels once (from numba's cache, or compile them the first time), so
+    the times reported are those of the searches."""
+    tiny = GridMap.from_strings(["..", ".."])
+    solve(GridProblem(tiny, (0, 0), (1, 1), connectivity=connectivity))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``searchlab path``; returns the exit code."""
+    options = _options(args)
+    if args.png is not None and not Path(args.png).parent.is_dir():
+        raise InvalidParameterError(f"--png: no such folder for {args.png!r}")
+    grid = load_map(args.map)
+    limits = Limits(expansions=options["max_expansions"])
+    solve = _solver(args.algorithm, options["weight"])
+    _warm_up(solve, options["connectivity"])
+    if args.scen is not None:
+        scenarios = load_scenarios(args.scen)
+        if options["limit"] is not None:
+            scenarios = scenarios[: options["limit"]]
+        check_scenarios(grid, scenarios)
+        return _run_scenarios(args, options, grid, scenarios, solve, limits)
+    return _run_single(args, options, grid, solve, limits)
+
+
+def _run_single(
+    args: argparse.Namespace,
+    options: dict[str, Any],
+    grid: GridMap,
+    solve: Callable[..., PathResult],
+    limits: Limits,
+) -> int:
+    problem = GridProblem(
+        grid, options["start"], options["goal"], connectivity=options["connectivity"]
+    )
+    result = solve(problem, limits=limits)
+    if args.png is not None:
+        from searchlab.viz.grid_png import render_search
+
+        render_search(grid, result, args.png, start=problem.start, goal=problem.goal)
+    report = {
+        "status": result.status,
+        "start": list(problem.start),
+        "goal": list(problem.goal),
+        "algorithm": args.algorithm,
+        "connectivity": options["connectivity"],
+        "cost": result.cost,
+        "length": result.length,
+        "expanded": result.expanded,
+        "generated": result.generated,
+        "ms": round(result.elapsed * 1000.0, 3),
+        "path": None if result.path is None else [list(cell) for cell in result.path],
+    }
+    if args.json:
+        emit_json(report)
+    elif result.is_solved:
+        print(f"{grid.name}: {args.algorithm} from {problem.start} to {problem.goal}")
+        print(f"cost {result.cost:.4f}, {result.length} steps")
+        print(f"expanded {result.expanded:,} nodes in {report['ms']:.2f} ms")
+        if args.png is not None:
+            print(f"picture: {args.png}")
+    if result.status == "no_path":
+        print(
+            f"searchlab: no path from {problem.start} to {problem.goal} on {grid.name!r}: "
+            f"the goal is unreachable ({result.expanded:,} cells explored)",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    if result.status == "limit":
+        print(
+            f"searchlab: {args.algorithm} stopped after {result.expanded:,} expansions "
+            "without reaching the goal; raise --max-expansions",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return 0
+
+
+def _run_scenarios(
+    args: argparse.Namespace,
+    options: dict[str, Any],
+    grid: GridMap,
+    scenarios: list[Scenario],
+    solve: Callable[..., PathResult],
+    limits: Limits,
+) -> int:
+    algorithm, weight = args.algorithm, options["weight"]
+    comparable = options["connectivity"] == 8  # the file's lengths are 8-connected optima
+    unsolved = mismatches = expanded = 0
+    worst_ratio, ratio_sum, search_seconds = 1.0, 0.0, 0.0
+    began = time.perf_counter()
+    with progress(len(scenarios), f"{grid.name} {algorithm}") as advance:
+        for scenario in scenarios:
+            problem = GridProblem(
+                grid, scenario.start, scenario.goal, connectivity=options["connectivity"]
+            )
+            result = solve(problem, limits=limits)
+            expanded += result.expanded
+            search_seconds += result.elapsed
+            if not result.is_solved:
+                unsolved += 1
+            elif comparable:
+                assert result.cost is not None
+                ratio = result.cost / scenario.optimal_length if scenario.optimal_length else 1.0
+                ratio_sum += ratio
+                worst_ratio = max(worst_ratio, ratio)
+                if algorithm in OPTIMAL:
+                    mismatches += abs(result.cost - scenario.optimal_length) > TOLERANCE
+                elif algorithm == "wastar":
+                    bound = weight * scenario.optimal_length + TOLERANCE
+                    mismatches += result.cost > bound
+            if args.json:
+                emit_json(
+                    {
+                        "index": scenario.index,
+                        "status": result.status,
+                        "start": list(scenario.start),
+                        "goal": list(scenario.goal),
+                        "algorithm": algorithm,
+                        "cost": result.cost,
+                        "optimal": scenario.optimal_length,
+                        "expanded": result.expanded,
+                        "ms": round(result.elapsed * 1000.0, 3),
+                    }
+                )
+            advance()
+    wall = time.perf_counter() - began
+    solved = len(scenarios) - unsolved
+    lines = [f"{grid.name}: {algorithm}, {solved}/{len(scenarios)} solved"]
+    if unsolved:
+        lines.append(f"  {unsolved} not solved (unreachable goal or --max-expansions reached)")
+    if not comparable:
+        lines.append("  costs not compared: the scenario lengths assume 8-connectivity")
+    elif algorithm in OPTIMAL:
+        lines.append(f"  cost mismatches vs optimal (tolerance {TOLERANCE}): {mismatches}")
+    elif algorithm == "wastar":
+        lines.append(
+            f"  worst cost/optimal {worst_ratio:.4f} (bound W = {weight:g}); "
+            f"over the bound: {mismatches}"
+        )
+    elif solved:
+        lines.append(
+            f"  suboptimality: mean cost/optimal {ratio_sum / solved:.4f}, worst {worst_ratio:.4f}"
+        )
+    rate = expanded / search_seconds if search_seconds > 0 else 0.0
+    lines.append(
+        f"  expanded {expanded:,} nodes, {rate / 1e6:.2f} M/s; "
+        f"search {search_seconds:.3f} s, total {wall:.3f} s"
+    )
+    print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
+    return 0 if unsolved == 0 and mismatches == 0 else EXIT_FAILED
