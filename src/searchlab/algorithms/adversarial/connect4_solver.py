@@ -96,7 +96,8 @@ class Connect4Solver:
         if not 10 <= table_log2 <= 30:
             raise InvalidParameterError(f"table_log2 must be within 10..30, got {table_log2}")
         size = _largest_prime_at_most(1 << table_log2)
-        self.table = np.zeros(size, dtype=np.int64)
+        self.table = np.empty(size, dtype=np.int64)
+        self.table.fill(0)  # touch every page now, not during the first searches
         # an entry: generation | quotient << 8 | value (see the kernel); keys have 49 bits
         self._generation_shift = 8 + (1 << 49).bit_length() - size.bit_length() + 1
         self._max_generation = (1 << (63 - self._generation_shift)) - 1
