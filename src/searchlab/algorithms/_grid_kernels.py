@@ -14,21 +14,22 @@ Reset between queries. Per-cell arrays (``tag``, ``g``, ``parent``) are allocate
 is below ``4 * generation``, and a new query just increments the generation instead of clearing
 ``O(width * height)`` memory. One array read answers "seen?" and "open or closed?".
 
-Open list. A binary heap of int64 triples compared lexicographically: ``bits(f)`` (f >= 0, whose
-bit pattern orders like the float), ``INF_BITS - bits(g)`` (larger g first on ties of f) or
-``-1`` for the goal cell (goals first), and ``counter * CELL_SPAN + cell`` (first in, first
-out; the cell rides along in the low bits, ``CELL_SPAN`` a power of two). This is exactly the
-key ``(f, 0 if goal else 1, -g, counter)`` of the engine semantics, as integers in one row
-(one cache line per heap node instead of three). Goal entries lose their g, which is harmless:
-the first goal entry popped ends the search with the goal's best g, and any stale goal entry
-would have been skipped immediately before the valid one (same f, no expansion in between) in
-the reference order. Lazy deletion: an entry is stale when its cell is closed or its g exceeds
-the cell's best g.
+Open list. An *indexed* binary heap of int64 triples compared lexicographically: ``bits(f)``
+(f >= 0, whose bit pattern orders like the float), ``INF_BITS - bits(g)`` (larger g first on
+ties of f) or ``-1`` for the goal cell (goals first), and ``counter * CELL_SPAN + cell`` (first
+in, first out; the cell rides along in the low bits, ``CELL_SPAN`` a power of two). This is
+exactly the key ``(f, 0 if goal else 1, -g, counter)`` of the engine semantics, as integers in
+one row. ``pos[cell]`` is the slot of the cell's entry, so an open cell reached more cheaply
+gets its entry re-keyed in place (with a fresh counter, as if pushed again) instead of a second
+entry. The reference tier pushes duplicates and skips the stale ones when popped; since keys
+are unique and totally ordered, both pop the same valid entries in the same order, but the
+indexed heap holds only the open cells (on 512x512 maps about a tenth of the lazy heap) and
+never pops a stale entry. Measured on Aftershock: 1.5x faster than the lazy heap.
 
 Resumable kernels. A kernel keeps its whole state in these arrays and in ``counters``, and
 returns a code: finished (solved, no path), stopped at ``max_expansions`` (the driver checks the
-clock and calls again when only a time limit is set), or paused because the event log or the
-heap needs room (the driver flushes or grows them and calls again).
+clock and calls again when only a time limit is set), or paused because the event log is full
+or the expansion-order array needs room (the driver flushes or grows them and calls again).
 """
 
 from __future__ import annotations
@@ -96,16 +97,14 @@ def entry_keys(f, g, is_goal):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def entry_g(k1):  # pragma: no cover - compiled
-    """The path cost ``g`` of a (non-goal) entry from its second key."""
-    return np.int64(INF_BITS - k1).view(np.float64)
+def key_less(a0, a1, a2, b0, b1, b2):  # pragma: no cover - compiled
+    """True when key ``(a0, a1, a2)`` comes before ``(b0, b1, b2)``."""
+    return a0 < b0 or (a0 == b0 and (a1 < b1 or (a1 == b1 and a2 < b2)))
 
 
 @njit(cache=True)
-def heap_push(heap, size, k0, k1, k2):  # pragma: no cover - compiled
-    """Insert the entry ``(k0, k1, k2)`` into ``heap`` (int64 ``[capacity, 3]``) holding
-    ``size`` entries, smallest key first (lexicographic); returns the new size."""
-    i = size
+def _sift_up(heap, pos, i, k0, k1, k2, cell_mask):  # pragma: no cover - compiled
+    """Move entry ``(k0, k1, k2)`` up from slot ``i`` to its place; keeps ``pos`` in step."""
     while i > 0:
         p = (i - 1) >> 1
         p0 = heap[p, 0]
@@ -114,61 +113,91 @@ def heap_push(heap, size, k0, k1, k2):  # pragma: no cover - compiled
         heap[i, 0] = p0
         heap[i, 1] = heap[p, 1]
         heap[i, 2] = heap[p, 2]
+        pos[heap[i, 2] & cell_mask] = i
         i = p
     heap[i, 0] = k0
     heap[i, 1] = k1
     heap[i, 2] = k2
+    pos[k2 & cell_mask] = i
+
+
+@njit(cache=True)
+def _smaller_child(heap, c, size):  # pragma: no cover - compiled
+    """The smaller of the children ``c`` and ``c + 1`` (``c`` alone at the end of the heap)."""
+    r = c + 1
+    if r < size:
+        c0 = heap[c, 0]
+        r0 = heap[r, 0]
+        if r0 < c0 or (
+            r0 == c0
+            and (heap[r, 1] < heap[c, 1] or (heap[r, 1] == heap[c, 1] and heap[r, 2] < heap[c, 2]))
+        ):
+            return r
+    return c
+
+
+@njit(cache=True)
+def heap_push(heap, pos, size, k0, k1, k2, cell_mask):  # pragma: no cover - compiled
+    """Insert the entry ``(k0, k1, k2)`` (its cell is ``k2 & cell_mask``); returns the new size.
+
+    ``heap`` is int64 ``[capacity, 3]``, smallest key first (lexicographic); ``pos[cell]`` is
+    the slot of the cell's entry (each cell has at most one: an *indexed* heap)."""
+    _sift_up(heap, pos, size, k0, k1, k2, cell_mask)
     return size + 1
 
 
 @njit(cache=True)
-def heap_pop(heap, size):  # pragma: no cover - compiled
+def heap_pop(heap, pos, size, cell_mask):  # pragma: no cover - compiled
     """Remove the top entry (read it first); returns the new size.
 
     Floyd's variant: move the hole at the top down to a leaf along the smaller children (one
     comparison per level), then sift the last entry up from there (usually a level or two).
-    Measured 25-30% faster than the textbook sift-down on the A* open lists of 512x512 maps.
     """
     size -= 1
     if size == 0:
         return 0
-    k0 = heap[size, 0]
-    k1 = heap[size, 1]
-    k2 = heap[size, 2]
     i = 0
     while True:
         c = 2 * i + 1
         if c >= size:
             break
-        r = c + 1
-        if r < size:
-            c0 = heap[c, 0]
-            r0 = heap[r, 0]
-            if r0 < c0 or (
-                r0 == c0
-                and (
-                    heap[r, 1] < heap[c, 1]
-                    or (heap[r, 1] == heap[c, 1] and heap[r, 2] < heap[c, 2])
-                )
-            ):
-                c = r
+        c = _smaller_child(heap, c, size)
         heap[i, 0] = heap[c, 0]
         heap[i, 1] = heap[c, 1]
         heap[i, 2] = heap[c, 2]
+        pos[heap[i, 2] & cell_mask] = i
         i = c
-    while i > 0:
-        p = (i - 1) >> 1
-        p0 = heap[p, 0]
-        if p0 < k0 or (p0 == k0 and (heap[p, 1] < k1 or (heap[p, 1] == k1 and heap[p, 2] < k2))):
+    _sift_up(heap, pos, i, heap[size, 0], heap[size, 1], heap[size, 2], cell_mask)
+    return size
+
+
+@njit(cache=True)
+def heap_update(heap, pos, size, i, k0, k1, k2, cell_mask):  # pragma: no cover - compiled
+    """Give the entry in slot ``i`` the key ``(k0, k1, k2)`` and restore the heap order.
+
+    The new key of an improved state is usually smaller (lower f) but can be larger (same f,
+    smaller g, later counter), so the entry moves up or down."""
+    o0 = heap[i, 0]
+    if k0 < o0 or (k0 == o0 and (k1 < heap[i, 1] or (k1 == heap[i, 1] and k2 < heap[i, 2]))):
+        _sift_up(heap, pos, i, k0, k1, k2, cell_mask)
+        return
+    while True:
+        c = 2 * i + 1
+        if c >= size:
             break
-        heap[i, 0] = p0
-        heap[i, 1] = heap[p, 1]
-        heap[i, 2] = heap[p, 2]
-        i = p
+        c = _smaller_child(heap, c, size)
+        c0 = heap[c, 0]
+        if k0 < c0 or (k0 == c0 and (k1 < heap[c, 1] or (k1 == heap[c, 1] and k2 < heap[c, 2]))):
+            break
+        heap[i, 0] = c0
+        heap[i, 1] = heap[c, 1]
+        heap[i, 2] = heap[c, 2]
+        pos[heap[i, 2] & cell_mask] = i
+        i = c
     heap[i, 0] = k0
     heap[i, 1] = k1
     heap[i, 2] = k2
-    return size
+    pos[k2 & cell_mask] = i
 
 
 @njit(cache=True)
@@ -199,7 +228,8 @@ class GridArrays:
         tag: int32 per cell, ``4 * generation + status`` (status OPEN, CLOSED or REOPENED);
             a cell is unseen in this query when ``tag < 4 * generation``.
         g, parent: float64 and int32 per cell, valid for cells seen in this query.
-        heap: int64 ``[capacity, 3]``, the open list (see :func:`heap_push`).
+        heap, pos: the open list, int64 ``[passable cells + 1, 3]``, and each open cell's slot
+            in it (see :func:`heap_push`).
         order: int32, the cells in expansion order.
         cell_shift: ``CELL_SPAN = 1 << cell_shift`` exceeds every padded cell index.
     """
@@ -220,8 +250,10 @@ class GridArrays:
         self.generation = 0
         self.g = np.zeros(size, dtype=np.float64)
         self.parent = np.zeros(size, dtype=np.int32)
-        capacity = max(1024, int(grid.passable.sum()) + 64)
-        self._allocate_heap(capacity)
+        self.pos = np.zeros(size, dtype=np.int32)
+        capacity = int(grid.passable.sum()) + 1
+        # every cell is at most once in the indexed heap: it never needs to grow
+        self.heap = np.empty((capacity, 3), dtype=np.int64)
         self.order = np.zeros(capacity, dtype=np.int32)
         self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
         self.log_kind = np.zeros(LOG_CAPACITY, dtype=np.int8)
@@ -230,14 +262,8 @@ class GridArrays:
         self.log_a = np.zeros(LOG_CAPACITY, dtype=np.float64)
         self.log_b = np.zeros(LOG_CAPACITY, dtype=np.float64)
 
-    def _allocate_heap(self, capacity: int) -> None:
-        self.heap = np.empty((capacity, 3), dtype=np.int64)
-
     def grow(self) -> None:
-        """Double the heap and the expansion-order array, keeping their contents."""
-        old = self.heap
-        self._allocate_heap(2 * old.shape[0])
-        self.heap[: old.shape[0]] = old
+        """Double the expansion-order array (reopened cells expand again), keeping it."""
         order = np.zeros(2 * self.order.size, dtype=np.int32)
         order[: self.order.size] = self.order
         self.order = order

@@ -67,6 +67,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
     gval,
     parent,
     heap,
+    pos,
     order,
     counters,
     max_expansions,
@@ -94,31 +95,44 @@ def _best_first_kernel(  # pragma: no cover - compiled
     max_open = counters[6]
     n_log = counters[7]
     log_room = log_kind.size - 2 * n_dirs - 2
-    heap_room = heap.shape[0] - n_dirs - 1
     w = padded_width
     code = 1  # no path
-    while size > 0:
-        # 1. Look at the best entry; drop stale ones (closed, or a cheaper g was found since).
-        c = heap[0, 2] & cell_mask
+    # The "held" entry: the best entry created by the last expansion, kept out of the heap.
+    # Along straight stretches the next node to expand is usually a successor of the last one
+    # (same f, larger g); taking it from here saves a heap push and pop per expansion.
+    has_held = False
+    held0 = held1 = held2 = 0
+    while True:
+        # 1. The best entry: the held one if it beats the heap's top (no stale entries exist).
+        from_held = False
+        if has_held:
+            if size == 0 or K.key_less(held0, held1, held2, heap[0, 0], heap[0, 1], heap[0, 2]):
+                from_held = True
+            else:
+                size = K.heap_push(heap, pos, size, held0, held1, held2, cell_mask)
+                has_held = False
+        elif size == 0:
+            break
+        c = (held2 if from_held else heap[0, 2]) & cell_mask
+        # 2. Goal test on selection: the search ends, the goal is not counted as expanded.
         if c == goal:
-            # 2. Goal test on selection: the search ends, the goal is not counted as expanded.
             code = 0
             break
-        g = K.entry_g(heap[0, 1])
-        if tag[c] == closed_tag or g > gval[c]:
-            size = K.heap_pop(heap, size)
-            continue
-        # 3. Budgets and room: stop or pause *before* popping, so a later call resumes here.
+        # 3. Budgets and room: stop or pause *before* taking it, so a later call resumes here.
         if expanded >= max_expansions:
             code = 2
             break
-        if size > heap_room or expanded >= order.size:
+        if expanded >= order.size:
             code = 4
             break
         if record and n_log > log_room:
             code = 3
             break
-        size = K.heap_pop(heap, size)
+        g = gval[c]
+        if from_held:
+            has_held = False
+        else:
+            size = K.heap_pop(heap, pos, size, cell_mask)
         # 4. Expand: close the cell, then generate its successors in the fixed order
         #    N, E, S, W, NE, SE, SW, NW; a diagonal needs both orthogonal cells free.
         tag[c] = closed_tag
@@ -197,8 +211,20 @@ def _best_first_kernel(  # pragma: no cover - compiled
             gval[s] = ng
             parent[s] = c
             k0, k1 = K.entry_keys(g_weight * ng + h_weight * h, ng, s == goal)
-            size = K.heap_push(heap, size, k0, k1, (pushes << cell_shift) | s)
+            k2 = (pushes << cell_shift) | s
             pushes += 1
+            if t >= base and t != closed_tag:
+                K.heap_update(heap, pos, size, pos[s], k0, k1, k2, cell_mask)
+            elif not has_held:
+                held0, held1, held2 = k0, k1, k2
+                has_held = True
+            elif K.key_less(k0, k1, k2, held0, held1, held2):
+                size = K.heap_push(heap, pos, size, held0, held1, held2, cell_mask)
+                held0, held1, held2 = k0, k1, k2
+            else:
+                size = K.heap_push(heap, pos, size, k0, k1, k2, cell_mask)
+    if has_held:  # leave every open cell in the heap, so a later call can resume
+        size = K.heap_push(heap, pos, size, held0, held1, held2, cell_mask)
     counters[0] = size
     counters[1] = pushes
     counters[2] = expanded
@@ -211,12 +237,14 @@ def _best_first_kernel(  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _start_query(start, goal, base, tag, gval, parent, heap, counters, f_start):  # pragma: no cover
+def _start_query(  # pragma: no cover - compiled
+    start, goal, base, tag, gval, parent, heap, pos, counters, f_start, cell_mask
+):
     tag[start] = base + 1
     gval[start] = 0.0
     parent[start] = start
     k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
-    counters[0] = K.heap_push(heap, 0, k0, k1, start)
+    counters[0] = K.heap_push(heap, pos, 0, k0, k1, start, cell_mask)
     counters[1] = 1
     counters[5] = 1
     counters[6] = 1
@@ -271,7 +299,7 @@ class GridSearcher(K.GridArrays):
         f_start = g_weight * 0.0 + h_weight * h_start
         _start_query(
             start_cell, goal_cell, base, self.tag, self.g, self.parent, self.heap,
-            self.counters, f_start,
+            self.pos, self.counters, f_start, (1 << self.cell_shift) - 1,
         )  # fmt: skip
         max_expansions = np.iinfo(np.int64).max
         if limits is not None and limits.expansions is not None:
@@ -290,7 +318,7 @@ class GridSearcher(K.GridArrays):
                 self.free, self.offsets, self.dxs, self.dys, self.connectivity, self.padded_width,
                 self.cell_shift, goal_cell, float(g_weight), float(h_weight),
                 bool(unit_cost), bool(reopen), base, self.tag, self.g, self.parent,
-                self.heap, self.order, self.counters, budget,
+                self.heap, self.pos, self.order, self.counters, budget,
                 record, self.log_kind, self.log_cell, self.log_parent, self.log_a,
                 self.log_b,
             )  # fmt: skip

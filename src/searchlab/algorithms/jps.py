@@ -106,6 +106,7 @@ def _jps_kernel(  # pragma: no cover - compiled
     gval,
     parent,
     heap,
+    pos,
     order,
     counters,
     max_expansions,
@@ -130,7 +131,6 @@ def _jps_kernel(  # pragma: no cover - compiled
     max_open = counters[6]
     n_log = counters[7]
     log_room = log_kind.size - 20
-    heap_room = heap.shape[0] - 9
     jx = np.empty(8, dtype=np.int64)  # horizontal part of each direction to scan
     jy = np.empty(8, dtype=np.int64)  # vertical part (-1, 0, +1)
     code = 1
@@ -139,20 +139,17 @@ def _jps_kernel(  # pragma: no cover - compiled
         if c == goal:
             code = 0
             break
-        g = K.entry_g(heap[0, 1])
-        if tag[c] == closed_tag or g > gval[c]:
-            size = K.heap_pop(heap, size)
-            continue
         if expanded >= max_expansions:
             code = 2
             break
-        if size > heap_room or expanded >= order.size:
+        if expanded >= order.size:
             code = 4
             break
         if record and n_log > log_room:
             code = 3
             break
-        size = K.heap_pop(heap, size)
+        g = gval[c]
+        size = K.heap_pop(heap, pos, size, cell_mask)
         tag[c] = closed_tag
         n_open -= 1
         order[expanded] = c
@@ -252,7 +249,11 @@ def _jps_kernel(  # pragma: no cover - compiled
             gval[j] = ng
             parent[j] = c
             k0, k1 = K.entry_keys(ng + h, ng, j == goal)
-            size = K.heap_push(heap, size, k0, k1, (pushes << cell_shift) | j)
+            k2 = (pushes << cell_shift) | j
+            if t >= base and t != closed_tag:
+                K.heap_update(heap, pos, size, pos[j], k0, k1, k2, cell_mask)
+            else:
+                size = K.heap_push(heap, pos, size, k0, k1, k2, cell_mask)
             pushes += 1
     counters[0] = size
     counters[1] = pushes
@@ -323,7 +324,7 @@ class JumpPointSearcher(GridSearcher):
         h_start = (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy)
         _start_query(
             start_cell, goal_cell, base, self.tag, self.g, self.parent, self.heap,
-            self.counters, h_start,
+            self.pos, self.counters, h_start, (1 << self.cell_shift) - 1,
         )  # fmt: skip
         max_expansions = np.iinfo(np.int64).max
         if limits is not None and limits.expansions is not None:
@@ -336,7 +337,7 @@ class JumpPointSearcher(GridSearcher):
                 budget = min(max_expansions, int(self.counters[K.C_EXPANDED]) + 1024)
             code = _jps_kernel(
                 self.free, self.padded_width, self.cell_shift, goal_cell, base, self.tag,
-                self.g, self.parent, self.heap, self.order, self.counters, budget, record,
+                self.g, self.parent, self.heap, self.pos, self.order, self.counters, budget, record,
                 self.log_kind, self.log_cell, self.log_parent, self.log_a, self.log_b,
             )  # fmt: skip
             if record:
