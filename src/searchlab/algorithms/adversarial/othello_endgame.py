@@ -56,7 +56,7 @@ __all__ = [
 
 SHALLOW_EMPTIES = 6
 """Positions with at most this many empties are searched without table or sorting."""
-TABLE_EMPTIES = 8
+TABLE_EMPTIES = 7
 """Positions with at least this many empties use the transposition table."""
 
 _U0 = np.uint64(0)
@@ -72,6 +72,12 @@ _Q0, _Q1, _Q2, _Q3 = _QUADRANTS
 _HASH_A = np.uint64(0x9E3779B97F4A7C15)
 _HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 _S29 = np.uint64(29)
+_S1 = np.uint64(1)
+_S7 = np.uint64(7)
+_S8 = np.uint64(8)
+_S9 = np.uint64(9)
+_NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
 _NODES, _BUDGET, _ABORTED = 0, 1, 2
 _MAX_MOVES = 40  # the most legal moves known in an Othello position is 33
 
@@ -79,6 +85,16 @@ _MAX_MOVES = 40  # the most legal moves known in an Othello position is 33
 @njit(cache=True)
 def _square_of(bit):  # pragma: no cover - compiled
     return count_discs(bit - _U1)
+
+
+@njit(cache=True)
+def _neighbours(bits):  # pragma: no cover - compiled
+    """Squares next to a disc of ``bits`` in any of the eight directions."""
+    side = bits & _NOT_A_FILE
+    east = bits & _NOT_H_FILE
+    around = (east << _S1) | (side >> _S1) | (bits << _S8) | (bits >> _S8)
+    around |= (east << _S9) | (side << _S7) | (east >> _S7) | (side >> _S9)
+    return around
 
 
 @njit(cache=True)
@@ -212,14 +228,29 @@ def _search_deep(
             if upper < beta:
                 beta = upper
             table_square = np.int64(table_move[index])
-    # Step 5. Move ordering: fastest first (opponent mobility, corners twice), corners first.
+    # Step 5. Move ordering: fastest first (opponent mobility, corners twice), corners first;
+    # a child whose stored upper bound already refutes this node cuts off at once (enhanced
+    # transposition cutoff).
     count = 0
+    probe_children = empties - 1 >= TABLE_EMPTIES
+    mask = np.uint64(table_player.shape[0] - 1)
     while moves:
         square = moves & (~moves + _U1)
         moves ^= square
         turned = flips(square, player, opponent)
-        reply = legal_moves(opponent & ~turned, player | turned | square)
+        child_player = opponent & ~turned
+        child_opponent = player | turned | square
+        if probe_children:
+            child = _table_index(child_player, child_opponent, mask)
+            if (
+                table_player[child] == child_player
+                and table_opponent[child] == child_opponent
+                and -np.int64(table_upper[child]) >= beta
+            ):
+                return -np.int64(table_upper[child])
+        reply = legal_moves(child_player, child_opponent)
         key = 16 * (count_discs(reply) + count_discs(reply & _CORNERS))
+        key += 4 * count_discs(_neighbours(child_opponent) & empty & ~square)
         if square & _CORNERS:
             key -= 24
         if _square_of(square) == table_square:
