@@ -35,3 +35,40 @@ def test_console_script_runs_as_module() -> None:
     )
     assert completed.returncode == 0
     assert "path" in completed.stdout and "puzzle" in completed.stdout
+
+
+def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["puzzle", "1 2 3 4 5 6 7 8 0", "--no-such-option"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "unrecognized arguments: --no-such-option" in err and "Traceback" not in err
+
+
+def test_missing_cli_extra_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import searchlab.cli.main as cli_main
+
+    def missing_rich(name: str) -> None:
+        raise ModuleNotFoundError("No module named 'rich'", name="rich")
+
+    monkeypatch.setattr(cli_main.importlib, "import_module", missing_rich)
+    assert main(["path", "--help"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "searchlab: error: rich is not installed; the command line needs the 'cli' extra: "
+        "pip install 'searchlab[cli]'\n"
+    )
+
+
+def test_missing_searchlab_module_is_a_bug_not_an_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import searchlab.cli.main as cli_main
+
+    def missing_own(name: str) -> None:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    monkeypatch.setattr(cli_main.importlib, "import_module", missing_own)
+    with pytest.raises(ModuleNotFoundError):
+        main(["path", "--help"])

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from searchlab.core.errors import SearchlabError
 
@@ -33,9 +34,20 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+# Optional packages of the 'cli' extra, by the module name Python reports when it is missing.
+CLI_EXTRA_MODULES = frozenset({"rich", "PIL"})
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (and exit code 2), no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="searchlab",
         description="Classical AI search: path finding and puzzles (A*, JPS, IDA*, ...).",
         epilog=EPILOG,
@@ -54,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (also used by ``python -m searchlab``)."""
     try:
         parser = build_parser()
-    except ModuleNotFoundError as error:  # an optional extra is missing
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] not in CLI_EXTRA_MODULES:
+            raise
         return _fail(
             f"{error.name} is not installed; the command line needs the 'cli' extra: "
             "pip install 'searchlab[cli]'"
