@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from searchlab.domains.grid import DIRECTIONS, GridMap
+from searchlab.domains.grid import DIRECTIONS, SQRT2, GridMap
 
 __all__ = [
     "CLOSED",
@@ -76,6 +76,8 @@ EV_GENERATE = 1
 EV_REOPEN = 2
 
 LOG_CAPACITY = 1 << 14
+INT32_MAX = int(np.iinfo(np.int32).max)
+INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 INF_BITS = 0x7FF0000000000000
@@ -201,7 +203,7 @@ def heap_update(heap, pos, size, i, k0, k1, k2, cell_mask):  # pragma: no cover 
 
 
 @njit(cache=True)
-def trace_path(parent, start, goal):  # pragma: no cover
+def trace_path(parent, start, goal):  # pragma: no cover - compiled
     """Cells from ``start`` to ``goal`` following ``parent`` links (padded indices)."""
     length = 1
     c = goal
@@ -215,6 +217,56 @@ def trace_path(parent, start, goal):  # pragma: no cover
         if i > 0:
             c = parent[c]
     return out
+
+
+@njit(cache=True)
+def interpolate(jump_points, padded_width):  # pragma: no cover - compiled
+    """Every cell of the path through ``jump_points`` (each segment straight or diagonal)."""
+    w = padded_width
+    total = 1
+    for i in range(1, jump_points.size):
+        a = jump_points[i - 1]
+        b = jump_points[i]
+        total += max(abs(b % w - a % w), abs(b // w - a // w))
+    out = np.empty(total, dtype=np.int64)
+    out[0] = jump_points[0]
+    k = 1
+    for i in range(1, jump_points.size):
+        a = jump_points[i - 1]
+        b = jump_points[i]
+        dx = (b % w > a % w) - (b % w < a % w)
+        dy = (b // w > a // w) - (b // w < a // w)
+        step = dy * w + dx
+        c = a
+        while c != b:
+            c += step
+            out[k] = c
+            k += 1
+    return out
+
+
+@njit(cache=True)
+def finish(parent, order, n_expanded, start, goal, solved, padded_width, height, width, jumps):
+    # pragma: no cover - compiled
+    """Everything a result needs, in one call: the path as columns ``xs`` and rows ``ys``, its
+    cost (the real step costs summed from the start, in path order, like the reference tier),
+    the expanded-cell mask ``[height, width]`` and the padded cells traced through ``parent``
+    (the jump points when ``jumps``: the path is then filled in between them)."""
+    w = padded_width
+    mask = np.zeros((height, width), dtype=np.bool_)
+    for i in range(n_expanded):
+        c = order[i]
+        mask[c // w - 1, c % w - 1] = True
+    if not solved:
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty, 0.0, mask, empty
+    traced = trace_path(parent, start, goal)
+    cells = interpolate(traced, w) if jumps else traced
+    cost = 0.0
+    for i in range(1, cells.size):
+        delta = abs(cells[i] - cells[i - 1])
+        cost += 1.0 if (delta == 1 or delta == w) else SQRT2
+    return cells % w - 1, cells // w - 1, cost, mask, traced
 
 
 class GridArrays:
@@ -274,7 +326,7 @@ class GridArrays:
         Returns the tag base ``4 * generation`` of the new query.
         """
         self.generation += 1
-        if 4 * self.generation + 3 > np.iinfo(np.int32).max:
+        if 4 * self.generation + 3 > INT32_MAX:
             self.tag[:] = 0
             self.generation = 1
         self.counters[:] = 0
@@ -288,10 +340,3 @@ class GridArrays:
         """Map cells ``(x, y)`` of padded indices."""
         ys, xs = np.divmod(cells, self.padded_width)
         return list(zip((xs - 1).tolist(), (ys - 1).tolist(), strict=True))
-
-    def expanded_mask(self) -> npt.NDArray[np.bool_]:
-        """Bool ``[height, width]``: the cells expanded by the last query."""
-        expanded = int(self.counters[C_EXPANDED])
-        mask = np.zeros(self.free.size, dtype=bool)
-        mask[self.order[:expanded]] = True
-        return mask.reshape(self.height + 2, self.padded_width)[1:-1, 1:-1]

@@ -57,7 +57,9 @@ def _best_first_kernel(  # pragma: no cover - compiled
     n_dirs,
     padded_width,
     cell_shift,
+    start,
     goal,
+    f_start,
     g_weight,
     h_weight,
     unit_cost,
@@ -96,6 +98,13 @@ def _best_first_kernel(  # pragma: no cover - compiled
     n_log = counters[7]
     log_room = log_kind.size - 2 * n_dirs - 2
     w = padded_width
+    if pushes == 0:  # a fresh query: put the start on the open list
+        tag[start] = open_tag
+        gval[start] = 0.0
+        parent[start] = start
+        k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
+        size = K.heap_push(heap, pos, 0, k0, k1, start, cell_mask)
+        pushes = n_open = max_open = 1
     code = 1  # no path
     # The "held" entry: the best entry created by the last expansion, kept out of the heap.
     # Along straight stretches the next node to expand is usually a successor of the last one
@@ -236,30 +245,6 @@ def _best_first_kernel(  # pragma: no cover - compiled
     return code
 
 
-@njit(cache=True)
-def _start_query(  # pragma: no cover - compiled
-    start, goal, base, tag, gval, parent, heap, pos, counters, f_start, cell_mask
-):
-    tag[start] = base + 1
-    gval[start] = 0.0
-    parent[start] = start
-    k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
-    counters[0] = K.heap_push(heap, pos, 0, k0, k1, start, cell_mask)
-    counters[1] = 1
-    counters[5] = 1
-    counters[6] = 1
-
-
-@njit(cache=True)
-def _path_cost(cells, padded_width):  # pragma: no cover - compiled
-    """Sum of the real step costs along a path of padded cells, in path order."""
-    cost = 0.0
-    for i in range(1, cells.size):
-        delta = abs(cells[i] - cells[i - 1])
-        cost += 1.0 if (delta == 1 or delta == padded_width) else SQRT2
-    return cost
-
-
 class GridSearcher(K.GridArrays):
     """A reusable compiled best-first searcher for one map and connectivity.
 
@@ -293,69 +278,89 @@ class GridSearcher(K.GridArrays):
     ) -> PathResult:
         """Search from ``start`` to ``goal`` (cells assumed valid; see :class:`GridProblem`)."""
         began = time.perf_counter()
+        g_weight, h_weight = float(g_weight), float(h_weight)
+        if h_weight != 0.0:
+            dx, dy = abs(start[0] - goal[0]), abs(start[1] - goal[1])
+            h = (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy) if self.connectivity == 8 else dx + dy
+            f_start = h_weight * h
+        else:
+            f_start = 0.0
+        options = (g_weight, h_weight, bool(unit_cost), bool(reopen))
+
+        def kernel(base: int, start_cell: int, goal_cell: int, budget: int, record: bool) -> int:
+            return int(
+                _best_first_kernel(
+                    self.free, self.offsets, self.dxs, self.dys, self.connectivity,
+                    self.padded_width, self.cell_shift, start_cell, goal_cell, f_start,
+                    *options, base, self.tag, self.g, self.parent, self.heap, self.pos,
+                    self.order, self.counters, budget, record, self.log_kind, self.log_cell,
+                    self.log_parent, self.log_a, self.log_b,
+                )
+            )  # fmt: skip
+
+        return self.run(kernel, start, goal, limits, observer, algorithm, began)
+
+    def run(
+        self,
+        kernel: Any,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        limits: Limits | None,
+        observer: Any,
+        algorithm: str,
+        began: float,
+        *,
+        jumps: bool = False,
+    ) -> PathResult:
+        """Drive a resumable kernel to the end: check the clock between slices when there is a
+        time limit, flush events to the observer, grow arrays, then build the result."""
         base = self.new_query()
         start_cell, goal_cell = self.cell(*start), self.cell(*goal)
-        h_start = _heuristic(start, goal, self.connectivity) if h_weight != 0 else 0.0
-        f_start = g_weight * 0.0 + h_weight * h_start
-        _start_query(
-            start_cell, goal_cell, base, self.tag, self.g, self.parent, self.heap,
-            self.pos, self.counters, f_start, (1 << self.cell_shift) - 1,
-        )  # fmt: skip
-        max_expansions = np.iinfo(np.int64).max
-        if limits is not None and limits.expansions is not None:
-            max_expansions = int(limits.expansions)
+        max_expansions = K.INT64_MAX
         deadline = None
-        if limits is not None and limits.time is not None:
-            deadline = began + limits.time
+        if limits is not None:
+            if limits.expansions is not None:
+                max_expansions = int(limits.expansions)
+            if limits.time is not None:
+                deadline = began + limits.time
         record = observer is not None
+        counters = self.counters
         while True:
             budget = max_expansions
             if deadline is not None:
-                budget = min(
-                    max_expansions, int(self.counters[K.C_EXPANDED]) + TIME_CHECK_EXPANSIONS
-                )
-            code = _best_first_kernel(
-                self.free, self.offsets, self.dxs, self.dys, self.connectivity, self.padded_width,
-                self.cell_shift, goal_cell, float(g_weight), float(h_weight),
-                bool(unit_cost), bool(reopen), base, self.tag, self.g, self.parent,
-                self.heap, self.pos, self.order, self.counters, budget,
-                record, self.log_kind, self.log_cell, self.log_parent, self.log_a,
-                self.log_b,
-            )  # fmt: skip
+                budget = min(max_expansions, int(counters[K.C_EXPANDED]) + TIME_CHECK_EXPANSIONS)
+            code = kernel(base, start_cell, goal_cell, budget, record)
             if record:
                 self._flush(observer)
             if code == K.PAUSE_GROW:
                 self.grow()
-            elif code == K.LIMIT and self.counters[K.C_EXPANDED] < max_expansions:
+            elif code == K.LIMIT and counters[K.C_EXPANDED] < max_expansions:
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
             elif code != K.PAUSE_LOG:
                 break
-        return self._result(code, start_cell, goal_cell, algorithm, began)
-
-    def _result(
-        self, code: int, start_cell: int, goal_cell: int, algorithm: str, began: float
-    ) -> PathResult:
-        counters = self.counters
-        path = cost = None
-        status = {K.SOLVED: "solved", K.NO_PATH: "no_path"}.get(code, "limit")
-        if code == K.SOLVED:
-            cells = K.trace_path(self.parent, start_cell, goal_cell)
-            path = self.xy(cells)
-            cost = _path_cost(cells, self.padded_width)
-        return PathResult(
-            status=status,  # type: ignore[arg-type]
-            path=path,
-            cost=cost,
-            expanded=int(counters[K.C_EXPANDED]),
+        expanded = int(counters[K.C_EXPANDED])
+        xs, ys, cost, mask, traced = K.finish(
+            self.parent, self.order, expanded, start_cell, goal_cell, code == K.SOLVED,
+            self.padded_width, self.height, self.width, jumps,
+        )  # fmt: skip
+        solved = code == K.SOLVED
+        result = PathResult(
+            status="solved" if solved else ("no_path" if code == K.NO_PATH else "limit"),
+            path=list(zip(xs.tolist(), ys.tolist(), strict=True)) if solved else None,
+            cost=cost if solved else None,
+            expanded=expanded,
             generated=int(counters[K.C_GENERATED]),
             reopened=int(counters[K.C_REOPENED]),
             max_open=int(counters[K.C_MAX_OPEN]),
-            elapsed=time.perf_counter() - began,
             algorithm=algorithm,
             tier="compiled",
-            stats={"expanded_mask": self.expanded_mask()},
+            stats={"expanded_mask": mask},
         )
+        if jumps and solved:
+            result.stats["jump_points"] = self.xy(traced)
+        result.elapsed = time.perf_counter() - began
+        return result
 
     def _flush(self, observer: Any) -> None:
         n = int(self.counters[K.C_LOG])
@@ -373,13 +378,6 @@ class GridSearcher(K.GridArrays):
             else:
                 observer(Reopen(state=cells[i], old_g=a[i], new_g=b[i]))
         self.counters[K.C_LOG] = 0
-
-
-def _heuristic(cell: tuple[int, int], goal: tuple[int, int], connectivity: int) -> float:
-    dx, dy = abs(cell[0] - goal[0]), abs(cell[1] - goal[1])
-    if connectivity == 8:
-        return (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy)
-    return float(dx + dy)
 
 
 _SEARCHERS: weakref.WeakKeyDictionary[GridMap, dict[int, GridSearcher]] = (

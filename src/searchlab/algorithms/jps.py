@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms import _grid_kernels as K
-from searchlab.algorithms.grid_astar import GridSearcher, _path_cost
+from searchlab.algorithms.grid_astar import GridSearcher
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
@@ -100,7 +100,9 @@ def _jps_kernel(  # pragma: no cover - compiled
     free,
     padded_width,
     cell_shift,
+    start,
     goal,
+    f_start,
     base,
     tag,
     gval,
@@ -131,6 +133,13 @@ def _jps_kernel(  # pragma: no cover - compiled
     max_open = counters[6]
     n_log = counters[7]
     log_room = log_kind.size - 20
+    if pushes == 0:  # a fresh query: put the start on the open list
+        tag[start] = base + 1
+        gval[start] = 0.0
+        parent[start] = start
+        k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
+        size = K.heap_push(heap, pos, 0, k0, k1, start, cell_mask)
+        pushes = n_open = max_open = 1
     jx = np.empty(8, dtype=np.int64)  # horizontal part of each direction to scan
     jy = np.empty(8, dtype=np.int64)  # vertical part (-1, 0, +1)
     code = 1
@@ -266,32 +275,6 @@ def _jps_kernel(  # pragma: no cover - compiled
     return code
 
 
-@njit(cache=True)
-def _interpolate(jump_points, padded_width):  # pragma: no cover - compiled
-    """Every cell of the path through ``jump_points`` (each segment straight or diagonal)."""
-    w = padded_width
-    total = 1
-    for i in range(1, jump_points.size):
-        a = jump_points[i - 1]
-        b = jump_points[i]
-        total += max(abs(b % w - a % w), abs(b // w - a // w))
-    out = np.empty(total, dtype=np.int64)
-    out[0] = jump_points[0]
-    k = 1
-    for i in range(1, jump_points.size):
-        a = jump_points[i - 1]
-        b = jump_points[i]
-        dx = (b % w > a % w) - (b % w < a % w)
-        dy = (b // w > a // w) - (b // w < a // w)
-        step = dy * w + dx
-        c = a
-        while c != b:
-            c += step
-            out[k] = c
-            k += 1
-    return out
-
-
 class JumpPointSearcher(GridSearcher):
     """A reusable compiled JPS searcher for one map (arrays allocated once, like
     :class:`~searchlab.algorithms.grid_astar.GridSearcher`).
@@ -315,49 +298,21 @@ class JumpPointSearcher(GridSearcher):
         observer: Any = None,
     ) -> PathResult:
         """Jump point search from ``start`` to ``goal`` (cells assumed valid)."""
-        from searchlab.algorithms.grid_astar import _start_query
-
         began = time.perf_counter()
-        base = self.new_query()
-        start_cell, goal_cell = self.cell(*start), self.cell(*goal)
         dx, dy = abs(start[0] - goal[0]), abs(start[1] - goal[1])
-        h_start = (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy)
-        _start_query(
-            start_cell, goal_cell, base, self.tag, self.g, self.parent, self.heap,
-            self.pos, self.counters, h_start, (1 << self.cell_shift) - 1,
-        )  # fmt: skip
-        max_expansions = np.iinfo(np.int64).max
-        if limits is not None and limits.expansions is not None:
-            max_expansions = int(limits.expansions)
-        deadline = None if limits is None or limits.time is None else began + limits.time
-        record = observer is not None
-        while True:
-            budget = max_expansions
-            if deadline is not None:
-                budget = min(max_expansions, int(self.counters[K.C_EXPANDED]) + 1024)
-            code = _jps_kernel(
-                self.free, self.padded_width, self.cell_shift, goal_cell, base, self.tag,
-                self.g, self.parent, self.heap, self.pos, self.order, self.counters, budget, record,
-                self.log_kind, self.log_cell, self.log_parent, self.log_a, self.log_b,
+        f_start = (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy)
+
+        def kernel(base: int, start_cell: int, goal_cell: int, budget: int, record: bool) -> int:
+            return int(
+                _jps_kernel(
+                    self.free, self.padded_width, self.cell_shift, start_cell, goal_cell,
+                    f_start, base, self.tag, self.g, self.parent, self.heap, self.pos,
+                    self.order, self.counters, budget, record, self.log_kind, self.log_cell,
+                    self.log_parent, self.log_a, self.log_b,
+                )
             )  # fmt: skip
-            if record:
-                self._flush(observer)
-            if code == K.PAUSE_GROW:
-                self.grow()
-            elif code == K.LIMIT and self.counters[K.C_EXPANDED] < max_expansions:
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-            elif code != K.PAUSE_LOG:
-                break
-        result = self._result(code, start_cell, goal_cell, "jps", began)
-        if code == K.SOLVED:
-            jump_points = K.trace_path(self.parent, start_cell, goal_cell)
-            cells = _interpolate(jump_points, self.padded_width)
-            result.path = self.xy(cells)
-            result.cost = _path_cost(cells, self.padded_width)
-            result.stats["jump_points"] = self.xy(jump_points)
-        result.elapsed = time.perf_counter() - began
-        return result
+
+        return self.run(kernel, start, goal, limits, observer, "jps", began, jumps=True)
 
 
 _SEARCHERS: weakref.WeakKeyDictionary[GridMap, JumpPointSearcher] = weakref.WeakKeyDictionary()
