@@ -116,14 +116,6 @@ def test_compiled_result_is_returned_unless_reference_is_asked(monkeypatch: Any)
     assert idastar(problem, tier="reference").tier == "reference"
 
 
-def test_missing_compiled_module_falls_back(monkeypatch: Any) -> None:
-    def missing(problem: Any, **options: Any) -> None:
-        raise ModuleNotFoundError("no module", name="searchlab.domains.sliding_tile")
-
-    monkeypatch.setattr(_dispatch, "compiled_idastar", missing)
-    assert idastar(GraphProblem(ROADS, "s", "t")).tier == "reference"
-
-
 def test_errors() -> None:
     problem = GraphProblem(ROADS, "s", "t")
     with pytest.raises(InvalidParameterError, match="no compiled tier for GraphProblem"):

@@ -28,10 +28,8 @@ def compiled_best_first(
     """Run the compiled best-first engine if ``problem`` is a grid and uses its own heuristic."""
     if heuristic is not None:
         return None
-    try:
-        from searchlab.domains.grid import GridProblem
-    except ImportError:  # pragma: no cover - during bring-up only
-        return None
+    from searchlab.domains.grid import GridProblem
+
     if not isinstance(problem, GridProblem):
         return None
     from searchlab.algorithms.grid_astar import compiled_grid_best_first
@@ -53,10 +51,8 @@ def compiled_idastar(
     """Run the compiled IDA* if ``problem`` is a sliding-tile puzzle using its own heuristic."""
     if heuristic is not None or observer is not None:
         return None
-    try:
-        from searchlab.domains.sliding_tile import SlidingTilePuzzle
-    except ImportError:  # pragma: no cover - during bring-up only
-        return None
+    from searchlab.domains.sliding_tile import SlidingTilePuzzle
+
     if not isinstance(problem, SlidingTilePuzzle):
         return None
     from searchlab.algorithms.tile_idastar import compiled_tile_idastar

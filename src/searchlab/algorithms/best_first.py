@@ -288,12 +288,7 @@ def best_first_search(
 
 
 def _try_compiled(problem: Any, **options: Any) -> PathResult | None:
-    try:
-        return _dispatch.compiled_best_first(problem, **options)
-    except ModuleNotFoundError as error:  # a compiled module not written yet (bring-up only)
-        if error.name is not None and error.name.startswith("searchlab."):
-            return None
-        raise
+    return _dispatch.compiled_best_first(problem, **options)
 
 
 def _reference_best_first(

@@ -109,14 +109,9 @@ def idastar(
     if heuristic is not None:
         resolve_heuristic(problem, heuristic, _ALGORITHM)  # validates it is callable
     if tier != "reference":
-        try:
-            compiled = _dispatch.compiled_idastar(
-                problem, heuristic=heuristic, limits=limits, observer=observer
-            )
-        except ModuleNotFoundError as error:  # a compiled module not written yet
-            if error.name is None or not error.name.startswith("searchlab."):
-                raise
-            compiled = None
+        compiled = _dispatch.compiled_idastar(
+            problem, heuristic=heuristic, limits=limits, observer=observer
+        )
         if compiled is not None:
             return compiled
         if tier == "compiled":
