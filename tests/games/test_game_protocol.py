@@ -22,6 +22,9 @@ REGISTERED_PARAMS = {
     "kayles": {"heaps": (7, 3)},
     "dawsons_chess": {"heaps": (9,)},
     "grundys_game": {"heaps": (12,)},
+    "connect4": {},
+    "othello": {},
+    "gomoku": {"size": 9},
 }
 
 
