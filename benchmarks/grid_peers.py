@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from searchlab.algorithms.best_first import astar
+from searchlab.algorithms.grid_astar import grid_searcher
 from searchlab.algorithms.jps import jump_point_search
 from searchlab.domains.grid import GridMap, GridProblem, octile_distance
 from searchlab.domains.movingai import Scenario, load_map, load_scenarios
@@ -43,6 +44,7 @@ from searchlab.domains.movingai import Scenario, load_map, load_scenarios
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_movingai"
 QUICK_MAPS = ("dao/arena", "dao/den312d", "da2/ca_cave", "cities/Berlin_0_256", "sc1/Aftershock")
 TOLERANCE = 0.01
+KEYS = ("sl8", "raw8", "jps", "nx", "sl8_pf", "pf", "sl4", "raw4", "py2d")
 
 
 def best_time(run: Callable[[], object], repeat: int) -> tuple[float, object]:
@@ -88,7 +90,8 @@ def run_map(name: str, queries: list[Scenario], grid: GridMap, args: argparse.Na
     from pathfinding.core.heuristic import octile
     from pathfinding.finder.a_star import AStarFinder
 
-    times = {key: 0.0 for key in ("sl8", "jps", "nx", "sl8_pf", "pf", "sl4", "py2d")}
+    times = {key: 0.0 for key in KEYS}
+    searcher, searcher4 = grid_searcher(grid), grid_searcher(grid, 4)
     problems = {"mismatch": 0}
     graph = octile_graph(grid)
     pf_grid = Grid(matrix=grid.passable.astype(int).tolist())
@@ -105,6 +108,8 @@ def run_map(name: str, queries: list[Scenario], grid: GridMap, args: argparse.Na
         astar(problem)  # warm the per-map arrays and kernels
         t_ours, ours = best_time(lambda p=problem: astar(p), args.repeat)
         times["sl8"] += t_ours
+        t, _ = best_time(lambda q=q: searcher.search(q.start, q.goal), args.repeat)
+        times["raw8"] += t
         t, jps = best_time(lambda p=problem: jump_point_search(p), args.repeat)
         times["jps"] += t
 
@@ -136,6 +141,8 @@ def run_map(name: str, queries: list[Scenario], grid: GridMap, args: argparse.Na
         astar(problem4)
         t, ours4 = best_time(lambda p=problem4: astar(p), args.repeat)
         times["sl4"] += t
+        t, _ = best_time(lambda q=q: searcher4.search(q.start, q.goal), args.repeat)
+        times["raw4"] += t
         start_rc, goal_rc = (q.start[1], q.start[0]), (q.goal[1], q.goal[0])
         t, py_path = best_time(
             lambda s=start_rc, g=goal_rc: pyastar2d.astar_path(weights, s, g, allow_diagonal=False),
@@ -147,6 +154,15 @@ def run_map(name: str, queries: list[Scenario], grid: GridMap, args: argparse.Na
             problems["mismatch"] += 1
             print(f"  {name}: pyastar2d cost {py_cost} vs {ours4.cost}", file=sys.stderr)
     return {"times": times, **problems}
+
+
+def table_row(name: str, t: dict[str, float], bad: int) -> str:
+    return (
+        f"{name:22s} {t['sl8'] * 1e3:7.1f} {t['raw8'] * 1e3:7.1f} {t['jps'] * 1e3:7.1f} "
+        f"{t['sl8'] / t['jps']:6.1f} {t['nx'] / t['sl8']:5.0f} {t['nx'] / t['raw8']:6.0f} "
+        f"{t['pf'] / t['sl8_pf']:5.0f} {t['sl4'] * 1e3:7.1f} {t['raw4'] * 1e3:7.1f} "
+        f"{t['py2d'] / t['sl4']:6.2f} {t['py2d'] / t['raw4']:6.2f} {bad:4d}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,13 +186,16 @@ def main(argv: list[str] | None = None) -> int:
         f"# grid peers, {time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}"
     )
     print(f"# {args.per_map} queries per map (seed {args.seed}), best of {args.repeat};")
-    print("# ratio = peer time / searchlab compiled A* time on the same queries")
+    print("# 'A*': the public astar() on a GridProblem (validation, dispatch, result);")
+    print("# 'raw': the cached searcher, grid_searcher(grid).search(start, goal) (same kernel);")
+    print("# 'x' columns: peer time / searchlab time on the same queries (higher = we are faster)")
     header = (
-        f"{'map':22s} {'A* ms':>8s} {'JPS ms':>8s} {'JPS x':>6s} {'networkx x':>10s} "
-        f"{'pathfinding x':>13s} {'A*4 ms':>8s} {'pyastar2d x':>11s} {'bad':>4s}"
+        f"{'map':22s} {'A* ms':>7s} {'raw ms':>7s} {'JPS ms':>7s} {'JPS x':>6s} {'nx x':>5s} "
+        f"{'nx/raw':>6s} {'pf x':>5s} {'A*4 ms':>7s} {'raw4 ms':>7s} {'py2d x':>6s} "
+        f"{'/raw4':>6s} {'bad':>4s}"
     )
     print(header)
-    total = {key: 0.0 for key in ("sl8", "jps", "nx", "sl8_pf", "pf", "sl4", "py2d")}
+    total = {key: 0.0 for key in KEYS}
     mismatches = 0
     for seed, name in enumerate(names):
         grid = load_map(DATA / "maps" / f"{name}.map")
@@ -187,18 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         for key in total:
             total[key] += t[key]
         mismatches += result["mismatch"]
-        print(
-            f"{name:22s} {t['sl8'] * 1e3:8.1f} {t['jps'] * 1e3:8.1f} {t['sl8'] / t['jps']:6.1f} "
-            f"{t['nx'] / t['sl8']:10.0f} {t['pf'] / t['sl8_pf']:13.0f} {t['sl4'] * 1e3:8.1f} "
-            f"{t['py2d'] / t['sl4']:11.2f} {result['mismatch']:4d}",
-            flush=True,
-        )
-    t = total
-    print(
-        f"{'all':22s} {t['sl8'] * 1e3:8.1f} {t['jps'] * 1e3:8.1f} {t['sl8'] / t['jps']:6.1f} "
-        f"{t['nx'] / t['sl8']:10.0f} {t['pf'] / t['sl8_pf']:13.0f} {t['sl4'] * 1e3:8.1f} "
-        f"{t['py2d'] / t['sl4']:11.2f} {mismatches:4d}"
-    )
+        print(table_row(name, t, result["mismatch"]), flush=True)
+    print(table_row("all", total, mismatches))
     return 1 if mismatches else 0
 
 
