@@ -107,8 +107,9 @@ def _best_first_kernel(  # pragma: no cover - compiled
         pushes = n_open = max_open = 1
     code = 1  # no path
     # The "held" entry: the best entry created by the last expansion, kept out of the heap.
-    # Along straight stretches the next node to expand is usually a successor of the last one
-    # (same f, larger g); taking it from here saves a heap push and pop per expansion.
+    # When it is also the next to expand (same f, larger g: common along open stretches), it
+    # saves a heap push and pop. Measured: 2-35% of the expansions of the hardest Moving AI
+    # problems (the last buckets) come from here.
     has_held = False
     held0 = held1 = held2 = 0
     while True:
