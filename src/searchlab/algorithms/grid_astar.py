@@ -250,7 +250,8 @@ class GridSearcher(K.GridArrays):
     """A reusable compiled best-first searcher for one map and connectivity.
 
     Allocates its arrays once; each :meth:`search` resets them in O(1), so running a whole
-    scenario file does not reallocate. :func:`grid_searcher` keeps one per map.
+    scenario file does not reallocate. :func:`grid_searcher` keeps one per map. A searcher runs
+    one search at a time: threads searching the same map need a searcher each.
 
     >>> from searchlab.domains.grid import GridMap
     >>> searcher = GridSearcher(GridMap.from_strings(["...", "...", "..."]), connectivity=4)

@@ -315,8 +315,9 @@ def _run_scenarios(
             f"  suboptimality: mean cost/optimal {ratio_sum / solved:.4f}, worst {worst_ratio:.4f}"
         )
     rate = expanded / search_seconds if search_seconds > 0 else 0.0
+    what = "jump points" if algorithm == "jps" else "nodes"
     lines.append(
-        f"  expanded {expanded:,} nodes, {rate / 1e6:.2f} M/s; "
+        f"  expanded {expanded:,} {what}, {rate / 1e6:.2f} M/s; "
         f"search {search_seconds:.3f} s, total {wall:.3f} s"
     )
     print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
