@@ -23,9 +23,14 @@ SUBCOMMANDS = ("path", "puzzle", "solve", "perft", "tree")
 
 EPILOG = """\
 examples:
-  searchlab path examples/maps/arena.map --from 3,3 --to 45,45 --png arena.png
-  searchlab path MAP.map --scen MAP.map.scen --algorithm jps
-  searchlab puzzle "8 6 7 2 5 4 3 0 1" --goal blank-last
+  searchlab path examples/maps/den312d.map --from 59,5 --to 63,76 --png den312d.png
+  searchlab path examples/maps/arena.map --scen examples/maps/arena.map.scen --algorithm jps
+  searchlab puzzle "8 6 7 2 5 4 3 0 1"
+  searchlab solve connect4 --positions FILE     (Pons' format: moves score)
+  searchlab solve othello --obf FILE            (Edax OBF lines)
+  searchlab solve nim 3,4,5
+  searchlab perft othello --depth 6
+  searchlab tree examples/trees/aima_fig5_2.tree --alphabeta
 
 Run `searchlab COMMAND --help` for the options of one command.
 """
@@ -49,7 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
     parser = OneLineParser(
         prog="searchlab",
-        description="Classical AI search: path finding and puzzles (A*, JPS, IDA*, ...).",
+        description=(
+            "Classical AI search: path finding and puzzles (A*, JPS, IDA*, ...) and "
+            "two-player games (minimax, alpha-beta, exact solvers)."
+        ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
