@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import run_main
 from PIL import Image
 
 from searchlab.cli.main import main
@@ -17,9 +18,7 @@ ARENA_SCEN = REPO / "examples" / "maps" / "arena.map.scen"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["path", *map(str, argv)])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(capsys, "path", *argv)
 
 
 def endpoints(scenario: Scenario) -> list[str]:

@@ -8,33 +8,17 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import assert_one_line_error, run_main
 
 from searchlab.cli import main as cli_main
 from searchlab.cli import puzzle as cli_puzzle
 from searchlab.domains.sliding_tile import apply_moves, goal_tiles, parse_tiles
 
 HARD31 = "8 6 7 2 5 4 3 0 1"
-REGISTERED = cli_main.SUBCOMMANDS  # read before the fixture below narrows it
-
-
-@pytest.fixture(autouse=True)
-def only_the_puzzle_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Build the real parser with this subcommand alone (others' modules may be in flux)."""
-    monkeypatch.setattr(cli_main, "SUBCOMMANDS", ("puzzle",))
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli_main.main(["puzzle", *argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert err.count("\n") == 1 and err.startswith("searchlab: error: ")
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in err
+    return run_main(capsys, "puzzle", *argv)
 
 
 def read_tsv(path: Path) -> list[dict[str, str]]:
@@ -43,7 +27,7 @@ def read_tsv(path: Path) -> list[dict[str, str]]:
 
 
 def test_puzzle_is_a_registered_subcommand() -> None:
-    assert "puzzle" in REGISTERED
+    assert "puzzle" in cli_main.SUBCOMMANDS
 
 
 # -- solving -------------------------------------------------------------------------------------

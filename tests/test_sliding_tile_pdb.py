@@ -256,7 +256,6 @@ def test_cli_uses_the_pattern_database(database, korf, capsys, monkeypatch):
 
     from searchlab.cli import main as cli_main
 
-    monkeypatch.setattr(cli_main, "SUBCOMMANDS", ("puzzle",))
     row = korf["12"]
     argv = ["puzzle", row["tiles"], "--goal", "blank-first", "--heuristic", "pattern_database"]
     assert cli_main.main([*argv, "--json"]) == 0

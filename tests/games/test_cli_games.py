@@ -8,30 +8,13 @@ from operator import xor
 from pathlib import Path
 
 import pytest
-
-from searchlab.cli import main as cli_main
+from cli_support import assert_one_line_error, run_main
 
 TREES = Path(__file__).resolve().parents[2] / "examples" / "trees"
 
 
-@pytest.fixture(autouse=True)
-def only_game_commands(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Test these commands through main() without depending on other command modules."""
-    monkeypatch.setattr(cli_main, "SUBCOMMANDS", ("solve", "perft", "tree"))
-
-
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = cli_main.main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert len(err.strip().splitlines()) == 1, err
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in err, err
+    return run_main(capsys, *argv)
 
 
 def test_solve_nim_text(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,28 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from searchlab.cli import main as cli_main
-
-
-@pytest.fixture(autouse=True)
-def only_solve(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Test through main() without depending on other command modules."""
-    monkeypatch.setattr(cli_main, "SUBCOMMANDS", ("solve",))
+from cli_support import assert_one_line_error, run_main
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = cli_main.main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert len(err.strip().splitlines()) == 1, err
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in err, err
+    return run_main(capsys, *argv)
 
 
 def pons_head(shared_data: Path, name: str, count: int) -> list[tuple[str, int]]:

@@ -352,7 +352,6 @@ def test_bad_positions(
 
 
 def test_cli_perft(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_main, "SUBCOMMANDS", ("perft",))
     assert cli_main.main(["perft", "gomoku", "--depth", "2", "-p", "size=7"]) == 0
     assert capsys.readouterr().out.split()[-1] == str(49 * 48)
     assert cli_main.main(["perft", "gomoku", "--depth", "1", "--moves", "h8 h8"]) == 2

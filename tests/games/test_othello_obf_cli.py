@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import assert_one_line_error, run_main
 
-from searchlab.cli import main as cli_main
 from searchlab.domains.games.obf import ObfFormatError, parse_obf_line, read_obf
 from searchlab.domains.games.othello import parse_square
 
@@ -18,24 +18,8 @@ START = "-" * 27 + "OX------XO" + "-" * 27
 FINISHED = "X" * 62 + "OO"
 
 
-@pytest.fixture(autouse=True)
-def only_solve(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Test through main() without depending on other engineers' command modules."""
-    monkeypatch.setattr(cli_main, "SUBCOMMANDS", ("solve",))
-
-
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = cli_main.main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2
-    assert len(err.strip().splitlines()) == 1, err
-    assert "Traceback" not in err
-    for fragment in fragments:
-        assert fragment in err, err
+    return run_main(capsys, *argv)
 
 
 # -- OBF ---------------------------------------------------------------------------------------
