@@ -9,6 +9,11 @@ among moves of equal value the solver prefers the fastest win and the slowest lo
 >>> result = solve(TicTacToe())
 >>> result.outcome, result.depth, result.stats["positions"]
 ('draw', 9, 5478)
+
+Two tiers, one call: :func:`solve` runs a compiled solver when the game has one (Connect Four:
+Pons' solver; Othello: the endgame solver), with the same meaning of value, plies and best
+action (see ``docs/algorithms/adversarial.md``, "Tiers"); ``tier="reference"`` forces this
+module's plain-Python solver.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable
 
+from searchlab.algorithms import _dispatch
+from searchlab.algorithms.best_first import Tier, check_tier
+from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.search_result import SearchResult
 
@@ -84,17 +92,51 @@ def _better(a: tuple[float, int, int | None], b: tuple[float, int, int | None]) 
     return False
 
 
-def solve(game: Game, state: State | None = None) -> SearchResult:
+def solve(game: Game, state: State | None = None, *, tier: Tier = "auto") -> SearchResult:
     """Solve ``state`` (default: the initial state) exactly.
 
-    The result is proven; ``stats["positions"]`` counts the distinct positions solved and
-    ``stats["action_values"]`` maps each root action to its value for the player to move.
+    The result is proven: ``value`` for the player to move (in the units of ``returns()``),
+    ``plies_to_end`` the game length under best play for a win or loss (the winner hurries,
+    the loser delays), ``action`` a best move (best value, then fastest win / slowest loss),
+    ``principal_variation`` a best line to the end, ``stats["action_values"]`` each root
+    action's value for the player to move. The reference tier adds ``stats["positions"]``,
+    the distinct positions solved; the compiled tier's ``nodes`` and other ``stats`` are its
+    solver's own.
+
+    Args:
+        tier: ``"auto"`` runs the compiled solver when the game has one (the built-in
+            :class:`~searchlab.domains.games.connect4.Connect4` and
+            :class:`~searchlab.domains.games.othello.Othello` with ``scoring="discs"``), else
+            the reference;
+            ``"reference"`` always runs the plain-Python memoising solver; ``"compiled"``
+            insists on the compiled one.
 
     Raises:
-        InvalidParameterError: the game lacks a needed capability.
+        InvalidParameterError: the game lacks a needed capability; ``tier`` is not one of
+            ``"auto"``, ``"reference"``, ``"compiled"``; ``tier="compiled"`` for a game without
+            a compiled solver.
+
+    >>> from searchlab.domains.games.connect4 import Connect4
+    >>> game = Connect4()
+    >>> state = game.from_moves("2252576253462244111563365343671351441")  # Pons: scores -1
+    >>> fast, slow = solve(game, state), solve(game, state, tier="reference")
+    >>> (fast.value, fast.plies_to_end, fast.tier), (slow.value, slow.plies_to_end, slow.tier)
+    ((-1.0, 4, 'compiled'), (-1.0, 4, 'reference'))
     """
-    solver = Solver(game)
+    check_tier(tier, "solve")
+    check_capabilities(game, "solve")
     root = game.initial_state() if state is None else state
+    if tier != "reference":
+        compiled = _dispatch.compiled_solve(game, root)
+        if compiled is not None:
+            return compiled
+        if tier == "compiled":
+            raise InvalidParameterError(
+                f"solve: no compiled tier for the game {game.info.name!r} "
+                f"({type(game).__name__}); compiled solvers exist for the built-in Connect4, "
+                'and Othello with scoring="discs"; use tier="auto" or tier="reference"'
+            )
+    solver = Solver(game)
     start = time.perf_counter()
     value, plies, action = solver.value(root)
     action_values = {a: v for a, (v, _) in solver.action_values(root).items()}
