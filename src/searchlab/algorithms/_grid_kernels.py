@@ -260,10 +260,11 @@ def finish(parent, order, n_expanded, start, goal, solved, padded_width, height,
     the expanded-cell mask ``[height, width]`` and the padded cells traced through ``parent``
     (the jump points when ``jumps``: the path is then filled in between them)."""
     w = padded_width
-    mask = np.zeros((height, width), dtype=np.bool_)
+    # marked on the padded layout (a store per cell, no division), then the border cut off
+    padded = np.zeros((height + 2) * w, dtype=np.bool_)
     for i in range(n_expanded):
-        c = order[i]
-        mask[c // w - 1, c % w - 1] = True
+        padded[order[i]] = True
+    mask = padded.reshape((height + 2, w))[1:-1, 1:-1].copy()
     if not solved:
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, 0.0, mask, empty
