@@ -11,7 +11,8 @@ problem and no user heuristic.
 Speed. The arrays of a search (g, parent, status, heap) are allocated once per map and reused:
 a generation counter invalidates them in O(1) between queries (see
 :mod:`searchlab.algorithms._grid_kernels`). The map is padded with a blocked border so a
-neighbour is one addition and no bounds test.
+neighbour is one addition and no bounds test; indices are unsigned (no wraparound test) and
+the heap's child choice is branch-free (measurements in that module's docstring).
 
 Observers. With ``observer=None`` the kernel records nothing but the expansion order (one store
 per expansion, used for ``stats["expanded_mask"]``). With an observer the kernel also writes
@@ -98,6 +99,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
     n_log = counters[7]
     log_room = log_kind.size - 2 * n_dirs - 2
     w = padded_width
+    inv_w = 1.0 / padded_width
     if pushes == 0:  # a fresh query: put the start on the open list
         tag[start] = open_tag
         gval[start] = 0.0
@@ -138,19 +140,22 @@ def _best_first_kernel(  # pragma: no cover - compiled
         if record and n_log > log_room:
             code = 3
             break
-        g = gval[c]
+        cu = np.uintp(c)
+        g = gval[cu]
         if from_held:
             has_held = False
         else:
             size = K.heap_pop(heap, pos, size, cell_mask)
         # 4. Expand: close the cell, then generate its successors in the fixed order
         #    N, E, S, W, NE, SE, SW, NW; a diagonal needs both orthogonal cells free.
-        tag[c] = closed_tag
+        tag[cu] = closed_tag
         n_open -= 1
-        order[expanded] = c
+        order[np.uintp(expanded)] = c
         expanded += 1
-        x = c % w
-        y = c // w
+        # row and column without an integer division: (c + 0.5) / w is at least 0.5 / w away
+        # from an integer, far beyond float64 rounding for any map that fits in memory
+        y = int((c + 0.5) * inv_w)
+        x = c - y * w
         if record:
             adx = abs(x - goal_x)
             ady = abs(y - goal_y)
@@ -176,10 +181,11 @@ def _best_first_kernel(  # pragma: no cover - compiled
             if not (mask >> d) & 1:
                 continue
             s = c + offsets[d]
+            su = np.uintp(s)  # see _grid_kernels: no wraparound test
             generated += 1
             ng = g + 1.0 if unit_cost or d < 4 else g + SQRT2
-            t = tag[s]
-            if not record and t >= base and gval[s] <= ng:
+            t = tag[su]
+            if not record and t >= base and gval[su] <= ng:
                 continue  # fast path: seen with a g at least as good (discarded below anyway)
             # h of the successor (cheap to recompute; keeps one array fewer in cache)
             adx = abs(x + dxs[d] - goal_x)
@@ -196,18 +202,18 @@ def _best_first_kernel(  # pragma: no cover - compiled
                 n_log += 1
             if t < base:
                 # never seen in this query: record g and parent, push
-                tag[s] = open_tag
+                tag[su] = open_tag
                 n_open += 1
                 if n_open > max_open:
                     max_open = n_open
             else:
-                old = gval[s]
+                old = gval[su]
                 if old <= ng:
                     continue
                 if t == closed_tag:
                     if not reopen:
                         continue
-                    tag[s] = reopened_tag
+                    tag[su] = reopened_tag
                     reopened += 1
                     n_open += 1
                     if n_open > max_open:
@@ -218,13 +224,13 @@ def _best_first_kernel(  # pragma: no cover - compiled
                         log_a[n_log] = old
                         log_b[n_log] = ng
                         n_log += 1
-            gval[s] = ng
-            parent[s] = c
+            gval[su] = ng
+            parent[su] = c
             k0, k1 = K.entry_keys(g_weight * ng + h_weight * h, ng, s == goal)
             k2 = (pushes << cell_shift) | s
             pushes += 1
             if t >= base and t != closed_tag:
-                K.heap_update(heap, pos, size, pos[s], k0, k1, k2, cell_mask)
+                K.heap_update(heap, pos, size, pos[su], k0, k1, k2, cell_mask)
             elif not has_held:
                 held0, held1, held2 = k0, k1, k2
                 has_held = True
