@@ -16,6 +16,7 @@ cannot move loses. The action of option ``j`` on heap ``i`` is ``i * stride + j`
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
 
@@ -25,7 +26,7 @@ from searchlab.core.game import GameInfo
 __all__ = ["GrundysGame", "HeapGame", "HeapState", "OctalGame", "dawsons_chess", "kayles"]
 
 
-class HeapGame:
+class HeapGame(ABC):
     """Base of the heap games: subclasses define :meth:`heap_options`."""
 
     def __init__(self, name: str, heaps: Sequence[int]) -> None:
@@ -39,9 +40,9 @@ class HeapGame:
         self.stride = max(1, *(len(self.heap_options(n)) for n in range(largest + 1)))
         self.info = GameInfo(name=name, impartial=True, max_game_length=sum(heaps))
 
+    @abstractmethod
     def heap_options(self, n: int) -> list[tuple[int, ...]]:
         """The heaps (non-empty ones only) that one move on a heap of size ``n`` can leave."""
-        raise NotImplementedError
 
     def initial_state(self) -> HeapState:
         """Player 0 to move on the initial heaps."""
