@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tile_oracle import python_idastar
 
 from searchlab.algorithms.tile_idastar import compiled_tile_idastar
 from searchlab.core.errors import InvalidParameterError
@@ -195,51 +196,10 @@ def test_korf_instances_with_the_pattern_database(database, korf, instance):
     )
 
 
-def python_idastar(puzzle: SlidingTilePuzzle):
-    """IDA* with the kernel's move order, parent pruning and counting, recomputing h."""
-    expanded = generated = 0
-
-    def search(board, blank, came_from, g, bound, path):
-        nonlocal expanded, generated
-        minimum = None
-        for direction, (dr, dc) in enumerate(STEPS):
-            row, column = blank // 4 + dr, blank % 4 + dc
-            if came_from == direction ^ 1 or not (0 <= row < 4 and 0 <= column < 4):
-                continue
-            generated += 1
-            cell = row * 4 + column
-            child = list(board)
-            child[blank], child[cell] = child[cell], 0
-            child = tuple(child)
-            f = g + 1 + puzzle.heuristic(child)
-            if f > bound:
-                minimum = f if minimum is None else min(minimum, f)
-                continue
-            path.append(child)
-            if puzzle.is_goal(child):
-                return True, None
-            expanded += 1
-            found, below = search(child, cell, direction, g + 1, bound, path)
-            if found:
-                return True, None
-            path.pop()
-            if below is not None:
-                minimum = below if minimum is None else min(minimum, below)
-        return False, minimum
-
-    bound = puzzle.heuristic(puzzle.tiles)
-    while True:
-        expanded += 1
-        path = [puzzle.tiles]
-        found, bound = search(puzzle.tiles, puzzle.tiles.index(0), -2, 0, bound, path)
-        if found:
-            return path, expanded, generated
-
-
 def test_kernel_node_counts_equal_a_plain_python_idastar(database, korf):
     for instance in ("9", "12"):
         puzzle = SlidingTilePuzzle(korf[instance]["tiles"], heuristic="pattern_database")
-        path, expanded, generated = python_idastar(puzzle)
+        path, expanded, generated, _ = python_idastar(puzzle)
         result = compiled_tile_idastar(puzzle)
         assert (result.expanded, result.generated) == (expanded, generated), instance
         assert result.path == path
