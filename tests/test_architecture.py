@@ -9,7 +9,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "searchlab"
 
-LAYERS = {"core": 0, "domains": 1, "algorithms": 2, "viz": 3, "cli": 4}
+LAYERS = {"core": 0, "domains": 1, "algorithms": 2, "agents": 3, "viz": 3, "arena": 4, "cli": 5}
 
 
 def layer_of(module: str) -> int | None:
