@@ -1,0 +1,160 @@
+"""The built-in agent kinds, registered by name with their parameters.
+
+========== ============================================================ =====================
+kind       parameters                                                   default budget
+========== ============================================================ =====================
+random     seed                                                         —
+greedy     seed                                                         one ply
+alphabeta  depth, time, nodes                                           depth=6
+flatmc     simulations, time, seed                                      simulations=1000
+mcts       simulations, time, c, rollout, final, solver, transpositions simulations=1000
+           exact, reuse, tier, seed
+human      —                                                            —
+========== ============================================================ =====================
+
+>>> from searchlab.games import make
+>>> make_agent("mcts:simulations=200,c=0.7,solver=true", make("connect4")).name
+'mcts:simulations=200,c=0.7,solver=true'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from searchlab.agents.base import Agent
+from searchlab.agents.evaluations import default_evaluation
+from searchlab.agents.human import HumanAgent
+from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
+from searchlab.agents.simple import GreedyAgent, RandomAgent
+from searchlab.agents.spec import Param, make_agent, register_agent
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.game import Game
+from searchlab.core.limits import Limits
+
+__all__: list[str] = []
+
+DEFAULT_DEPTH = 6
+DEFAULT_SIMULATIONS = 1000
+
+
+def _budget(name: str, **given: Any) -> Limits:
+    """A ``Limits`` from the spec's budget parameters (``None`` when none was given)."""
+    try:
+        return Limits(**{key: value for key, value in given.items() if value is not None})
+    except InvalidParameterError as error:  # pragma: no cover - Param already checked > 0
+        raise InvalidParameterError(f"agent spec {name!r}: {error}") from None
+
+
+def _random(game: Game | None, *, name: str, seed: int | None) -> Agent:
+    return RandomAgent(name, seed=seed)
+
+
+def _greedy(game: Game | None, *, name: str, seed: int | None) -> Agent:
+    return GreedyAgent(name, evaluate=default_evaluation(game), seed=seed)
+
+
+def _alphabeta(
+    game: Game,
+    *,
+    name: str,
+    seed: int | None,
+    depth: int | None,
+    time: float | None,
+    nodes: int | None,
+) -> Agent:
+    if depth is None and time is None and nodes is None:
+        depth = DEFAULT_DEPTH
+    limits = _budget(name, depth=depth, time=time, nodes=nodes)
+    return AlphaBetaAgent(name, game, limits=limits, evaluate=default_evaluation(game))
+
+
+def _simulation_budget(name: str, simulations: int | None, time: float | None) -> Limits:
+    if simulations is None and time is None:
+        simulations = DEFAULT_SIMULATIONS
+    return _budget(name, simulations=simulations, time=time)
+
+
+def _flatmc(
+    game: Game, *, name: str, seed: int | None, simulations: int | None, time: float | None
+) -> Agent:
+    limits = _simulation_budget(name, simulations, time)
+    return FlatMonteCarloAgent(name, game, limits=limits, seed=seed)
+
+
+def _mcts(
+    game: Game,
+    *,
+    name: str,
+    seed: int | None,
+    simulations: int | None,
+    time: float | None,
+    c: float | None,
+    rollout: str,
+    final: str,
+    solver: bool,
+    transpositions: bool,
+    exact: int,
+    reuse: bool,
+    tier: str,
+) -> Agent:
+    limits = _simulation_budget(name, simulations, time)
+    options: dict[str, Any] = {
+        "rollout": rollout,
+        "final_move": final,
+        "solver": solver,
+        "transpositions": transpositions,
+        "exact_endgame": exact,
+        "tier": tier,
+    }
+    if c is not None:
+        options["c"] = c
+    return MCTSAgent(name, game, limits=limits, seed=seed, reuse=reuse, **options)
+
+
+def _human(game: Game | None, *, name: str, seed: int | None) -> Agent:
+    return HumanAgent(name)
+
+
+_TIME = Param(float, help="seconds per move")
+_SIMULATIONS = Param(int, help="playouts per move")
+
+register_agent("random", _random, {}, "a uniformly random legal move")
+register_agent("greedy", _greedy, {}, "one ply: a winning move, else the best evaluation")
+register_agent(
+    "alphabeta",
+    _alphabeta,
+    {
+        "depth": Param(int, help=f"plies (default {DEFAULT_DEPTH} when no budget is given)"),
+        "time": _TIME,
+        "nodes": Param(int, help="most nodes per move"),
+    },
+    "iterative-deepening negamax alpha-beta with the game's evaluation",
+)
+register_agent(
+    "flatmc",
+    _flatmc,
+    {"simulations": _SIMULATIONS, "time": _TIME},
+    "flat Monte Carlo: random playouts per root move, best mean",
+)
+register_agent(
+    "mcts",
+    _mcts,
+    {
+        "simulations": Param(int, help=f"playouts per move (default {DEFAULT_SIMULATIONS})"),
+        "time": _TIME,
+        "c": Param(float, positive=False, help="UCT exploration constant"),
+        "rollout": Param(str, "random", "rollout policy", ("random", "informed")),
+        "final": Param(
+            str, "most_visits", "final move choice", ("most_visits", "best_value", "robust")
+        ),
+        "solver": Param(bool, False, "MCTS-Solver: back up proven wins and losses"),
+        "transpositions": Param(bool, False, "share statistics between equal states"),
+        "exact": Param(int, 0, "solve exactly at leaves this close to the end", positive=False),
+        "reuse": Param(bool, False, "keep the tree between moves"),
+        "tier": Param(str, "auto", "compiled or reference tier", ("auto", "reference", "compiled")),
+    },
+    "Monte Carlo tree search (UCT), compiled for Connect Four and Othello",
+)
+register_agent("human", _human, {}, "you, at the terminal")
+
+assert make_agent  # re-exported for the doctest above

@@ -1,0 +1,133 @@
+"""Agents that search: alpha-beta (the negamax engine), flat Monte Carlo and MCTS.
+
+Each keeps its own budget (``depth``, ``simulations``, ``time``...) and takes a per-move
+:class:`~searchlab.core.limits.Limits` from its caller instead when given one (the arena's time
+control). The search result behind the last move is in ``last_result``.
+
+>>> from searchlab.games import make
+>>> game = make("tictactoe")
+>>> agent = AlphaBetaAgent("alphabeta", game, limits=Limits(depth=9))
+>>> state = game.initial_state()
+>>> for move in ("a1", "b1", "a2", "b2"):  # X threatens a3, O threatens b3
+...     state = state.apply(state.string_to_action(move))
+>>> state.action_to_string(agent.act(state)), agent.last_result.outcome
+('a3', 'win')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from searchlab.agents.base import AgentBase
+from searchlab.agents.evaluations import search_position
+from searchlab.core.game import Evaluation, Game, State
+from searchlab.core.limits import Limits
+
+__all__ = ["AlphaBetaAgent", "FlatMonteCarloAgent", "MCTSAgent"]
+
+_SEED_RANGE = 2**31 - 1
+
+
+class AlphaBetaAgent(AgentBase):
+    """Iterative-deepening negamax alpha-beta (TT, PVS, killers) within ``limits``."""
+
+    def __init__(
+        self,
+        name: str,
+        game: Game,
+        *,
+        limits: Limits,
+        evaluate: Evaluation | None = None,
+    ) -> None:
+        super().__init__(name)
+        self._game = game
+        self._limits = limits
+        self._evaluate = evaluate
+
+    def act(self, state: State, limits: Limits | None = None) -> int:
+        from searchlab.algorithms.adversarial.negamax import negamax
+
+        game, root = search_position(self._game, state)
+        result = negamax(game, root, limits=limits or self._limits, evaluate=self._evaluate)
+        self.last_result = result
+        if result.action is None:  # pragma: no cover - negamax always answers off-terminal
+            return state.legal_actions()[0]
+        return result.action
+
+
+class _SeededSearchAgent(AgentBase):
+    """A search agent that draws a fresh seed per move from one seeded generator."""
+
+    def __init__(self, name: str, game: Game, *, limits: Limits, seed: int | None) -> None:
+        super().__init__(name)
+        self._game = game
+        self._limits = limits
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+
+    def _next_seed(self) -> int:
+        return int(self._rng.integers(_SEED_RANGE))
+
+    def reset(self) -> None:
+        super().reset()
+
+
+class FlatMonteCarloAgent(_SeededSearchAgent):
+    """Random playouts spread over the root's actions; the best mean return wins."""
+
+    def act(self, state: State, limits: Limits | None = None) -> int:
+        from searchlab.algorithms.mcts import flat_monte_carlo
+
+        result = flat_monte_carlo(
+            self._game, state, limits=limits or self._limits, seed=self._next_seed()
+        )
+        self.last_result = result
+        return result.action
+
+
+class MCTSAgent(_SeededSearchAgent):
+    """Monte Carlo tree search (UCT), compiled for the built-in games where the options allow.
+
+    With ``reuse=True`` the tree is kept between moves (reference tier: the compiled kernels
+    start a fresh tree each move, and are faster than reuse makes the reference tier).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        game: Game,
+        *,
+        limits: Limits,
+        seed: int | None,
+        reuse: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(name, game, limits=limits, seed=seed)
+        self._options = options
+        self._reuse = reuse
+        self._searcher: Any = None
+        # Fail at construction on a bad option, not at the first move.
+        from searchlab.algorithms.mcts import MCTS
+
+        probe = MCTS(game, seed=seed, **options)
+        self._searcher = probe if reuse else None
+
+    def act(self, state: State, limits: Limits | None = None) -> int:
+        budget = limits or self._limits
+        if self._searcher is not None:
+            result = self._searcher.search(state, budget)
+        else:
+            from searchlab.algorithms.mcts import mcts
+
+            result = mcts(self._game, state, limits=budget, seed=self._next_seed(), **self._options)
+        self.last_result = result
+        return result.action
+
+    def reset(self) -> None:
+        super().reset()
+        if self._reuse:
+            from searchlab.algorithms.mcts import MCTS
+
+            self._searcher = MCTS(self._game, seed=self._next_seed(), **self._options)
