@@ -1,0 +1,100 @@
+"""Turning a search result into words and JSON, for ``play`` and ``analyse``.
+
+>>> from searchlab.core.search_result import SearchResult
+>>> from searchlab.games import make
+>>> state = make("tictactoe").initial_state()
+>>> result = SearchResult(action=4, value=0.0, principal_variation=(4, 0), nodes=9,
+...                       depth=2, elapsed=0.5, algorithm="negamax")
+>>> summary(state, result)
+'value +0.000, line b2 a1, depth 2, 9 nodes, 0.50 s'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from searchlab.core.game import State
+from searchlab.core.search_result import SearchResult
+
+__all__ = ["children_rows", "line_in_notation", "result_json", "summary"]
+
+
+def line_in_notation(state: State, actions: tuple[int, ...] | list[int]) -> list[str]:
+    """The notation of each action along a line from ``state`` (stops at an illegal one)."""
+    names = []
+    for action in actions:
+        if state.is_terminal() or action not in state.legal_actions():
+            break
+        names.append(state.action_to_string(action))
+        state = state.apply(action)
+    return names
+
+
+def children_rows(state: State, result: SearchResult) -> list[dict[str, Any]]:
+    """The root's children of a Monte Carlo search (notation, visits, value, prior, proven)."""
+    rows = []
+    for child in result.stats.get("children", ()) or ():
+        rows.append(
+            {
+                "move": state.action_to_string(child["action"]),
+                "visits": int(child["visits"]),
+                "value": round(float(child["value"]), 4),
+                "prior": None if child.get("prior") is None else round(float(child["prior"]), 4),
+                "proven": child.get("proven"),
+            }
+        )
+    return rows
+
+
+def summary(state: State, result: SearchResult) -> str:
+    """One line: value (or proven outcome), the line, and the cost of the search."""
+    if result.is_proven:
+        head = f"proven {result.outcome}"
+        if result.plies_to_end:
+            plies = result.plies_to_end
+            head += f" in {plies} ply" if plies == 1 else f" in {plies} plies"
+    else:
+        head = f"value {result.value:+.3f}"
+    parts = [head]
+    line = line_in_notation(state, result.principal_variation)
+    if line:
+        parts.append("line " + " ".join(line))
+    if result.depth:
+        parts.append(f"depth {result.depth}")
+    simulations = result.stats.get("simulations")
+    if simulations is not None:
+        parts.append(f"{simulations} simulations")
+    else:
+        parts.append(f"{result.nodes} nodes")
+    parts.append(f"{result.elapsed:.2f} s")
+    return ", ".join(parts)
+
+
+def result_json(state: State, result: SearchResult | None, action: int, seconds: float) -> dict:
+    """The analysis of one search as a JSON-ready dict (``action`` in the game's notation)."""
+    data: dict[str, Any] = {
+        "action": state.action_to_string(action),
+        "value": None,
+        "outcome": "unknown",
+        "principal_variation": [],
+        "children": [],
+        "nodes": 0,
+        "depth": 0,
+        "seconds": round(seconds, 6),
+    }
+    if result is None:
+        return data
+    data.update(
+        value=round(float(result.value), 6),
+        outcome=result.outcome,
+        is_proven=result.is_proven,
+        principal_variation=line_in_notation(state, result.principal_variation),
+        children=children_rows(state, result),
+        nodes=int(result.nodes),
+        depth=int(result.depth),
+        algorithm=result.algorithm,
+        tier=result.tier,
+    )
+    if "simulations" in result.stats:
+        data["simulations"] = int(result.stats["simulations"])
+    return data

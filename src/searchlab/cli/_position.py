@@ -1,0 +1,42 @@
+"""Positions from a move list on the command line, in each game's notation.
+
+Moves are separated by spaces or commas (``"b2 a1"``, ``"1:3,2:1"``). Two compact forms are
+accepted too: a digit string for Connect Four (Pons' notation, columns 1..7: ``"4453"``) and
+concatenated squares for Othello (``"f5d6c3"``).
+
+>>> from searchlab.games import make
+>>> str(position_from_moves(make("connect4"), "44")).splitlines()[-3:-1]
+['. . . O . . .', '. . . X . . .']
+>>> position_from_moves(make("othello"), "f5d6").current_player()
+0
+"""
+
+from __future__ import annotations
+
+import re
+
+from searchlab.core.game import Game, State, play
+
+__all__ = ["position_from_moves"]
+
+_OTHELLO_COMPACT = re.compile(r"(?:[a-hA-H][1-8]|pass)+")
+_OTHELLO_SQUARE = re.compile(r"[a-hA-H][1-8]|pass")
+
+
+def position_from_moves(game: Game, moves: str | None) -> State:
+    """The state after ``moves`` from the initial position; raises ``IllegalMoveError``
+    naming the bad move, its number and the whole sequence."""
+    text = (moves or "").strip()
+    name = game.info.name
+    if name == "connect4" and text.isdigit():
+        from searchlab.domains.games.connect4 import parse_moves
+
+        return parse_moves(text)
+    if (
+        name == "othello"
+        and " " not in text
+        and "," not in text
+        and _OTHELLO_COMPACT.fullmatch(text)
+    ):
+        text = " ".join(_OTHELLO_SQUARE.findall(text))
+    return play(game.initial_state(), text)

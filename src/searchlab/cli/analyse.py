@@ -1,0 +1,118 @@
+"""``searchlab analyse GAME [MOVES] --agent SPEC [--json]``: one search, and what it found.
+
+  searchlab analyse connect4 4453 --agent mcts:simulations=20000
+  searchlab analyse tictactoe "a1 b2" --agent alphabeta:depth=9
+  searchlab analyse othello f5d6c3 --agent alphabeta:time=2 --json
+
+Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
+children with their visits and values (Monte Carlo), the nodes or simulations, and the
+search time. ``--json`` prints one object with ``action`` (the game's notation), ``value``,
+``nodes`` or ``simulations``, ``seconds`` and the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from searchlab.cli._common import emit_json
+from searchlab.core.errors import InvalidParameterError, InvalidStateError
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``analyse`` to the ``searchlab`` command line."""
+    parser = subparsers.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="one search from a position: best move, value, line or visit counts",
+        description=__doc__.split("\n\n", 1)[0].split(": ", 1)[1],
+        epilog="examples:\n" + "\n".join(__doc__.split("\n\n")[1].splitlines()) + "\n\n"
+        "agents: random, greedy, alphabeta:depth=D|time=S, flatmc:simulations=N|time=S,\n"
+        "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,...]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", help="a registered game: connect4, othello, tictactoe, nim, ...")
+    parser.add_argument(
+        "moves",
+        nargs="?",
+        default="",
+        help="moves from the start in the game's notation (Connect Four: a digit string)",
+    )
+    parser.add_argument(
+        "--agent", default="mcts:simulations=2000", help="agent spec (default: %(default)s)"
+    )
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game parameter, e.g. piles=3,4,5 (repeatable)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search once and print the result."""
+    from searchlab.agents import HumanAgent, make_agent
+    from searchlab.cli._analysis import children_rows, line_in_notation, result_json
+    from searchlab.cli._position import position_from_moves
+    from searchlab.cli.perft import parse_param
+    from searchlab.domains.games import make
+
+    game = make(args.game, **dict(parse_param(p) for p in args.param))
+    state = position_from_moves(game, args.moves)
+    if state.is_terminal():
+        raise InvalidStateError(
+            f"the game is already over after {args.moves!r}: nothing to analyse"
+        )
+    agent = make_agent(args.agent, game, seed=args.seed)
+    if isinstance(agent, HumanAgent):
+        raise InvalidParameterError("analyse needs a search agent, not 'human'")
+    start = time.perf_counter()
+    action = agent.act(state)
+    seconds = time.perf_counter() - start
+    result = agent.last_result
+    data = result_json(state, result, action, seconds)
+    if args.json:
+        emit_json({"game": args.game, "moves": args.moves, "agent": agent.name, **data})
+        return 0
+    print(state)
+    print(f"{agent.name}: {data['action']}")
+    if result is not None:
+        if result.is_proven:
+            print(f"value {result.value:+.4f} (proven {result.outcome})")
+        else:
+            print(f"value {result.value:+.4f} (for the player to move)")
+        line = line_in_notation(state, result.principal_variation)
+        if line:
+            print("principal variation: " + " ".join(line))
+        rows = children_rows(state, result)
+        if rows:
+            _print_children(rows)
+        if "simulations" in result.stats:
+            print(f"simulations {result.stats['simulations']}, tree nodes {result.nodes}")
+        else:
+            print(f"nodes {result.nodes}, depth {result.depth}")
+    print(f"time {seconds:.3f} s")
+    return 0
+
+
+def _print_children(rows: list[dict[str, Any]], limit: int = 10) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("move", "visits", "value", "prior", "proven", title="root children")
+    for row in rows[:limit]:
+        prior = "" if row["prior"] is None else f"{row['prior']:.3f}"
+        table.add_row(
+            row["move"], str(row["visits"]), f"{row['value']:+.3f}", prior, row["proven"] or ""
+        )
+    Console().print(table)
+    if len(rows) > limit:
+        print(f"... and {len(rows) - limit} more")

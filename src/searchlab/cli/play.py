@@ -1,0 +1,204 @@
+"""``searchlab play GAME [--first SPEC] [--second SPEC]``: play against the AI in the terminal.
+
+  searchlab play connect4                                  # you (first) against mcts:time=1
+  searchlab play tictactoe --first alphabeta --second human
+  searchlab play othello --first mcts:time=0.5 --second alphabeta:depth=4 --analysis
+  searchlab play nim -p piles=3,4,5 --second mcts:simulations=2000,solver=true
+
+Each turn shows the board. A person types a move in the game's notation (Connect Four: the
+column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count), or
+``moves``, ``undo`` (take back your last move), ``resign``, ``help``. An illegal move is
+rejected with the reason and asked again. With ``--analysis`` each AI move also shows its
+principal variation or the root's children (visits, values).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from searchlab.cli._common import emit_json
+from searchlab.core.errors import InvalidParameterError
+
+__all__ = ["register"]
+
+DEFAULT_OPPONENT = "mcts:time=1"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``play`` to the ``searchlab`` command line."""
+    doc = __doc__ or ""
+    examples, rest = doc.split("\n\n")[1], "\n\n".join(doc.split("\n\n")[2:])
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game against the AI (or watch two agents play)",
+        description="Play a game in the terminal: a person against an agent, or agent against "
+        "agent.\n\n" + rest,
+        epilog="examples:\n" + examples + "\n\n"
+        "agents: human, random, greedy, alphabeta:depth=D|time=S, flatmc:simulations=N|time=S,\n"
+        "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,reuse=true,...]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", help="a registered game: connect4, othello, tictactoe, nim, ...")
+    parser.add_argument("--first", default="human", help="agent moving first (default: human)")
+    parser.add_argument(
+        "--second",
+        default=DEFAULT_OPPONENT,
+        help=f"agent moving second (default: {DEFAULT_OPPONENT})",
+    )
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game parameter, e.g. piles=3,4,5 (repeatable)",
+    )
+    parser.add_argument("--moves", default="", help="start from the position after these moves")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the agents (default 0)")
+    parser.add_argument(
+        "--analysis", action="store_true", help="show each AI move's line or root visit counts"
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the final position")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the game as one JSON object at the end (implies --quiet)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game."""
+    from searchlab.agents import make_agent, parse_spec
+    from searchlab.cli._position import position_from_moves
+    from searchlab.cli.perft import parse_param
+    from searchlab.domains.games import make
+
+    game = make(args.game, **dict(parse_param(p) for p in args.param))
+    state = position_from_moves(game, args.moves)
+    if args.json and "human" in (parse_spec(args.first).kind, parse_spec(args.second).kind):
+        raise InvalidParameterError("--json plays agent against agent: give --first and --second")
+    agents = [
+        make_agent(args.first, game, seed=args.seed),
+        make_agent(args.second, game, seed=args.seed + 1),
+    ]
+    quiet = args.quiet or args.json
+    session = _Session(state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json)
+    outcome = session.play()
+    if args.json:
+        emit_json(
+            {
+                "game": args.game,
+                "first": agents[0].name,
+                "second": agents[1].name,
+                "start": args.moves,
+                **outcome,
+            }
+        )
+    return 0
+
+
+class _Session:
+    """One game: the history of states, the agents, and what to show."""
+
+    def __init__(
+        self, state: Any, agents: list[Any], *, quiet: bool, analysis: bool, as_json: bool
+    ) -> None:
+        self.history = [state]
+        self.moves: list[tuple[int, str, float]] = []  # (player, notation, seconds)
+        self.agents = agents
+        self.quiet = quiet
+        self.analysis = analysis
+        self.as_json = as_json
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def label(self, player: int) -> str:
+        return f"{('first', 'second')[player]} ({self.agents[player].name})"
+
+    def play(self) -> dict[str, Any]:
+        from searchlab.agents import HumanAgent, Resign, Undo
+
+        resigned: int | None = None
+        while not self.history[-1].is_terminal():
+            state = self.history[-1]
+            player = state.current_player()
+            agent = self.agents[player]
+            self.say(f"\n{state}\nmove {len(self.moves) + 1}: {self.label(player)} to play")
+            start = time.perf_counter()
+            try:
+                action = agent.act(state)
+            except Undo:
+                self.undo(player)
+                continue
+            except Resign:
+                resigned = player
+                break
+            seconds = time.perf_counter() - start
+            notation = state.action_to_string(action)
+            self.moves.append((player, notation, seconds))
+            self.history.append(state.apply(action))
+            if not isinstance(agent, HumanAgent):
+                self.report(agent, state, notation, seconds)
+        return self.finish(resigned)
+
+    def report(self, agent: Any, state: Any, notation: str, seconds: float) -> None:
+        from searchlab.cli._analysis import children_rows, summary
+
+        result = agent.last_result
+        if result is None:
+            self.say(f"{agent.name} plays {notation} ({seconds:.2f} s)")
+            return
+        self.say(f"{agent.name} plays {notation}: {summary(state, result)}")
+        if self.analysis:
+            for row in children_rows(state, result)[:7]:
+                proven = f" proven {row['proven']}" if row["proven"] else ""
+                self.say(
+                    f"    {row['move']:>6}  visits {row['visits']:>7}  value "
+                    f"{row['value']:+.3f}{proven}"
+                )
+
+    def undo(self, player: int) -> None:
+        """Take back ``player``'s last move and every move after it."""
+        for index in range(len(self.moves) - 1, -1, -1):
+            if self.moves[index][0] == player:
+                del self.moves[index:]
+                del self.history[index + 1 :]
+                for agent in self.agents:
+                    agent.reset()
+                self.say("took back your last move")
+                return
+        self.say("nothing to undo: you have not moved yet")
+
+    def finish(self, resigned: int | None) -> dict[str, Any]:
+        state = self.history[-1]
+        if resigned is not None:
+            winner: int | None = 1 - resigned
+            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            returns = [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+        else:
+            returns = [float(value) for value in state.returns()]
+            if returns[0] > returns[1]:
+                winner, text = 0, f"{self.label(0)} wins"
+            elif returns[1] > returns[0]:
+                winner, text = 1, f"{self.label(1)} wins"
+            else:
+                winner, text = None, "draw"
+        if not self.as_json:
+            print(f"\n{state}")
+            print(f"game over after {len(self.moves)} moves: {text}")
+        print_moves = " ".join(notation for _, notation, _ in self.moves)
+        if not self.quiet:
+            print(f"moves: {print_moves}")
+        return {
+            "moves": [notation for _, notation, _ in self.moves],
+            "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
+            "winner": winner,
+            "returns": returns,
+            "resigned": resigned,
+            "result": text,
+        }
