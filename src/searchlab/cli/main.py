@@ -19,10 +19,13 @@ from searchlab.core.errors import SearchlabError
 __all__ = ["build_parser", "main"]
 
 # Subcommand modules, in the order `searchlab --help` lists them.
-SUBCOMMANDS = ("path", "puzzle", "solve", "perft", "tree", "arena")
+SUBCOMMANDS = ("play", "analyse", "path", "puzzle", "solve", "perft", "tree", "arena")
 
 EPILOG = """\
 examples:
+  searchlab play connect4                        (you against MCTS; type a column 1..7)
+  searchlab play tictactoe --first alphabeta --second mcts:simulations=2000
+  searchlab analyse connect4 4453 --agent mcts:simulations=20000
   searchlab path examples/maps/den312d.map --from 59,5 --to 63,76 --png den312d.png
   searchlab path examples/maps/arena.map --scen examples/maps/arena.map.scen --algorithm jps
   searchlab puzzle "8 6 7 2 5 4 3 0 1"
@@ -57,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="searchlab",
         description=(
             "Classical AI search: path finding and puzzles (A*, JPS, IDA*, ...) and "
-            "two-player games (minimax, alpha-beta, exact solvers)."
+            "two-player games (minimax, alpha-beta, exact solvers, Monte Carlo tree search); "
+            "play against the AI, analyse positions, run tournaments."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
