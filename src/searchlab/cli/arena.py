@@ -1,20 +1,258 @@
-"""``searchlab arena GAME SPEC SPEC...``: a round-robin tournament between agents (in progress)."""
+"""``searchlab arena GAME SPEC SPEC [SPEC...] --games N``: a round-robin tournament.
+
+Every two agents play N games against each other, taking turns to move first; every game is
+stored in an SQLite file as soon as it ends, and the table rates every agent stored for the
+game (Elo with 95 % intervals). Running the same command again resumes: finished games are
+kept and not played again.
+
+  searchlab arena tictactoe random greedy alphabeta:depth=4 --games 20
+  searchlab arena connect4 mcts:time=0.5 alphabeta:time=0.5 --games 100 --workers 2 --openings 4
+  searchlab arena connect4 mcts:simulations=2000 mcts:simulations=1000 --games 1000 --sprt 0,30
+  searchlab arena connect4 mcts flatmc alphabeta --games 50 --move-time 0.2 --json
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 from typing import Any
 
+from searchlab.cli._common import positive_int, progress
+from searchlab.core.errors import InvalidParameterError
+
 __all__ = ["register"]
+
+DEFAULT_DB = "arena.sqlite"
+
+DESCRIPTION = """\
+A round-robin tournament between agents on one game. Every two agents play --games N games
+against each other (N per pairing), taking turns to move first. Each finished game is stored
+at once in an SQLite file (--db): agents, opening, moves, seconds per move, result. The table
+at the end rates every agent stored for this game in that file, from all its games: Elo by
+maximum likelihood (mean 0) with 95 % confidence intervals.
+
+Killing the tournament loses only the games in progress: run the same command again and it
+plays only the missing games. A larger --games adds games; another --seed plays new ones.
+
+Agents are specs, KIND or KIND:NAME=VALUE,... : random, greedy, alphabeta:depth=6,
+alphabeta:time=0.5, flatmc:simulations=2000, mcts:time=1,c=0.7. The agents' own budgets hold
+unless --move-time gives every agent the same seconds per move (they are then rated as
+SPEC@Ts, other players than SPEC)."""
+
+EXAMPLES = """\
+examples:
+  searchlab arena tictactoe random greedy alphabeta:depth=4 --games 20
+      three agents, 20 games per pairing (60 games), stored in ./arena.sqlite
+  searchlab arena connect4 mcts:time=0.5 alphabeta:time=0.5 --games 100 --workers 2 --openings 4
+      two processes; every game pair starts from its own 4 random plies
+  searchlab arena connect4 mcts:simulations=2000 mcts:simulations=1000 --games 1000 --sprt 0,30
+      stop once the SPRT decides: is the first at least 30 Elo better (H1) or not (H0)?
+  searchlab arena nim -p piles=3,4,5 random greedy --games 10 --db nim.sqlite --json
+      the standings as one JSON list on stdout
+
+The same seed plays the same games (agents with a time budget vary with the machine's speed).
+"""
 
 
 def register(subparsers: Any) -> None:
     """Add ``arena`` to the ``searchlab`` command line."""
-    parser = subparsers.add_parser("arena", help="a round-robin tournament between agents")
+    parser = subparsers.add_parser(
+        "arena",
+        help="a round-robin tournament between agents, stored in SQLite, rated by Elo",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", help="a registered game: tictactoe, connect4, othello, nim, ...")
+    parser.add_argument("agents", nargs="+", metavar="SPEC", help="two or more agent specs")
+    parser.add_argument(
+        "--games", type=positive_int, required=True, metavar="N", help="games per pairing"
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, default=1, metavar="K", help="processes (default 1)"
+    )
+    parser.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        metavar="FILE",
+        help=f"SQLite file of games, created if missing (default ./{DEFAULT_DB}; "
+        "':memory:' keeps nothing)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--openings",
+        type=int,
+        default=0,
+        metavar="K",
+        help="start each game pair from K random plies (default 0)",
+    )
+    parser.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1",
+        help="two agents only: stop when the SPRT decides whether the first is ELO1 (H1) "
+        "or ELO0 (H0) Elo better; optionally ELO0,ELO1,ALPHA,BETA (default 0.05 each)",
+    )
+    parser.add_argument(
+        "--move-time", type=float, metavar="S", help="seconds per move for every agent"
+    )
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game parameter, e.g. piles=3,4,5 (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="the standings as one JSON list")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Not written yet."""
-    print("searchlab arena: not written yet")
-    return 1
+    """Check everything, then play the missing games and print the standings."""
+    from searchlab.arena import ArenaStore, round_robin, run_tournament, standings
+    from searchlab.arena.sprt import SPRT, SPRTMonitor
+
+    game_params, specs = _check_agents(args)
+    sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
+    if sprt is not None and len(specs) != 2:
+        raise InvalidParameterError(f"--sprt needs exactly two agents, got {len(specs)}")
+    if args.openings < 0:
+        raise InvalidParameterError(f"--openings must be >= 0 plies, got {args.openings}")
+    jobs = round_robin(
+        args.game,
+        specs,
+        args.games,
+        seed=args.seed,
+        openings=args.openings,
+        game_params=game_params,
+        move_time=args.move_time,
+    )
+    game_id = jobs[0].game_id
+    with ArenaStore.open(args.db) as store:
+        monitor = None
+        if sprt is not None:
+            agent, opponent = (_label(spec, args.move_time) for spec in specs)
+            monitor = SPRTMonitor(sprt, agent, opponent)
+            for record in store.records(game=game_id):
+                monitor.add(record)
+        todo = len(jobs) - len(store.keys() & {job.key for job in jobs})
+        with progress(todo, f"arena {game_id}") as advance, _sigterm_interrupts():
+
+            def on_record(record: Any) -> None:
+                advance()
+                if monitor is not None:
+                    monitor.add(record)
+
+            summary = run_tournament(
+                jobs,
+                store,
+                workers=args.workers,
+                on_record=on_record,
+                should_stop=(lambda: monitor.is_decided) if monitor is not None else None,
+            )
+        table = standings(store.records(game=game_id))
+        total = store.count(game=game_id)
+    if summary.forfeits:
+        print(
+            f"searchlab: warning: {summary.forfeits} game(s) lost by an agent error or illegal "
+            f"move; see the 'error' column of {args.db}",
+            file=sys.stderr,
+        )
+    if args.json:
+        sys.stdout.write(json.dumps([row.as_json() for row in table]) + "\n")
+        return 0
+    _print_table(table, title=f"{game_id}: {total} games in {args.db}")
+    resumed = f", {summary.skipped} already stored" if summary.skipped else ""
+    print(f"played {summary.played} of {summary.scheduled} scheduled games{resumed}")
+    if monitor is not None:
+        wins, draws, losses = monitor.counts
+        print(f"{monitor.agent} vs {monitor.opponent}: +{wins} ={draws} -{losses}")
+        print(monitor.result.describe(sprt))  # type: ignore[arg-type]
+    return 0
+
+
+def _label(spec: str, move_time: float | None) -> str:
+    from searchlab.arena.schedule import agent_label, canonical_spec
+
+    return agent_label(canonical_spec(spec), move_time)
+
+
+def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """Build the game and every agent once, so a bad spec fails before anything runs."""
+    from searchlab.agents import make_agent, parse_spec
+    from searchlab.cli.perft import parse_param
+    from searchlab.core.game import check_capabilities
+    from searchlab.games import make
+
+    params = dict(parse_param(text) for text in args.param)
+    game = make(args.game, **params)
+    check_capabilities(game, "the arena")
+    if len(args.agents) < 2:
+        raise InvalidParameterError(
+            f"a tournament needs at least two agent specs, got {len(args.agents)}"
+        )
+    if args.move_time is not None and not args.move_time > 0:
+        raise InvalidParameterError(f"--move-time must be > 0 seconds, got {args.move_time}")
+    specs = []
+    for text in args.agents:
+        spec = parse_spec(text)
+        if spec.kind == "human":
+            raise InvalidParameterError(
+                f"agent spec {text!r}: the arena plays agents against each other; "
+                "to play yourself use: searchlab play"
+            )
+        make_agent(spec, game, seed=0)
+        specs.append(str(spec))
+    return params, specs
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt while games run, so worker processes are stopped
+    too (finished games are already stored)."""
+
+    def interrupt(number: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print_table(rows: list[Any], *, title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for name in ("#", "agent", "games", "W", "D", "L", "score", "%", "Elo", "±95%", "s/move"):
+        table.add_column(name, justify="left" if name == "agent" else "right")
+    for rank, row in enumerate(rows, start=1):
+        share = row.score / row.games if row.games else 0.0
+        table.add_row(
+            str(rank),
+            row.agent,
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            f"{row.score:g}",
+            f"{share:.0%}",
+            f"{row.elo:+.0f}",
+            f"{row.elo_ci:.0f}",
+            f"{row.seconds_per_move:.3f}",
+        )
+    console = Console()
+    if not console.is_terminal:  # a file or a pipe: never wrap the table
+        console = Console(width=1000)
+    console.print(table)

@@ -1,0 +1,44 @@
+"""The arena: tournaments between agents, stored in SQLite, rated by Elo.
+
+One concept per module: :mod:`~searchlab.arena.schedule` (the games to play, as data),
+:mod:`~searchlab.arena.worker` (play one game: the unit a worker process, or later a Ray task,
+runs), :mod:`~searchlab.arena.store` (the SQLite file every finished game goes to),
+:mod:`~searchlab.arena.runner` (hand the jobs to workers, store results, resume),
+:mod:`~searchlab.arena.elo` (ratings and confidence intervals), :mod:`~searchlab.arena.sprt`
+(the sequential probability ratio test stop rule) and :mod:`~searchlab.arena.standings`
+(the table of results per agent).
+
+>>> jobs = round_robin("tictactoe", ["random", "greedy"], games_per_pairing=4, seed=1)
+>>> with ArenaStore.open(":memory:") as store:
+...     summary = run_tournament(jobs, store)
+...     table = standings(store.records(game=jobs[0].game_id))
+>>> summary.played, sum(row.games for row in table)
+(4, 8)
+"""
+
+from searchlab.arena.elo import EloRatings, MatchScore, elo_ratings, match_score
+from searchlab.arena.runner import TournamentSummary, run_tournament
+from searchlab.arena.schedule import GameJob, round_robin
+from searchlab.arena.sprt import SPRT, SPRTResult
+from searchlab.arena.standings import Standing, standings
+from searchlab.arena.store import ArenaDatabaseError, ArenaStore
+from searchlab.arena.worker import GameRecord, play_game
+
+__all__ = [
+    "SPRT",
+    "ArenaDatabaseError",
+    "ArenaStore",
+    "EloRatings",
+    "GameJob",
+    "GameRecord",
+    "MatchScore",
+    "SPRTResult",
+    "Standing",
+    "TournamentSummary",
+    "elo_ratings",
+    "match_score",
+    "play_game",
+    "round_robin",
+    "run_tournament",
+    "standings",
+]

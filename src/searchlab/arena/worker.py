@@ -1,0 +1,150 @@
+"""Play one game of a tournament: :func:`play_game`, the unit of work a worker runs.
+
+``play_game(job) -> GameRecord`` is a pure top-level function of picklable values: it builds
+the game and two fresh agents from the job's specs inside the worker (so no agent keeps
+anything from one game to the next, and nothing unpicklable crosses a process boundary), plays
+the opening and then the agents' moves, and returns what happened. The same function runs
+in-process, in a ``concurrent.futures.ProcessPoolExecutor`` worker, or as a Ray task
+(``ray.remote(play_game)``): the parent alone writes the results to the store.
+
+An agent that raises, or answers an illegal action, loses the game (``termination`` says
+which, ``error`` says what); the other agent is not penalised for it.
+
+>>> from searchlab.arena.schedule import round_robin
+>>> job = round_robin("tictactoe", ["alphabeta:depth=9", "random"], 1, seed=3)[0]
+>>> record = play_game(job)
+>>> record.first, record.result in ("1-0", "1/2-1/2"), record.termination
+('alphabeta:depth=9', True, 'end')
+>>> len(record.moves) == len(record.move_times) == record.plies
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from searchlab.agents import make_agent
+from searchlab.arena.schedule import GameJob, derive_seed
+from searchlab.core.limits import Limits
+
+__all__ = ["RESULTS", "GameRecord", "play_game"]
+
+RESULTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
+"""Results as stored, and the first player's score for each."""
+
+_AGENT_SEED_MASK = 2**31 - 1  # the agents draw per-move seeds below 2**31 themselves
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game.
+
+    Attributes:
+        key: the job's key (unique in the store).
+        game: the game and its parameters (``"nim(piles=3,4,5)"``).
+        first: the label of the agent that moved first (player 0).
+        second: the label of the agent that moved second.
+        seed: the job's seed.
+        opening: the opening's moves in the game's notation (played by nobody).
+        moves: the agents' moves in notation, in order.
+        movers: the player (0 or 1) who made each of ``moves``.
+        move_times: seconds each of ``moves`` took (``perf_counter`` around ``act``).
+        result: ``"1-0"`` (first won), ``"0-1"`` or ``"1/2-1/2"``.
+        termination: ``"end"`` (the rules ended the game), ``"illegal move"`` or ``"error"``
+            (the agent to move forfeited).
+        error: what went wrong for a forfeit, else ``None``.
+    """
+
+    key: str
+    game: str
+    first: str
+    second: str
+    seed: int
+    opening: tuple[str, ...]
+    moves: tuple[str, ...]
+    movers: tuple[int, ...]
+    move_times: tuple[float, ...]
+    result: str
+    termination: str
+    error: str | None = None
+
+    @property
+    def plies(self) -> int:
+        """Moves played, the opening included."""
+        return len(self.opening) + len(self.moves)
+
+    @property
+    def first_score(self) -> float:
+        """The first player's score: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        return RESULTS[self.result]
+
+
+def _result(returns: tuple[float, ...] | list[float]) -> str:
+    difference = float(returns[0]) - float(returns[1])
+    if difference > 0:
+        return "1-0"
+    if difference < 0:
+        return "0-1"
+    return "1/2-1/2"
+
+
+def play_game(job: GameJob) -> GameRecord:
+    """Play ``job`` to the end and return its record (see the module docstring)."""
+    from searchlab.games import make
+
+    game = make(job.game, **dict(job.game_params))
+    agents = [
+        make_agent(spec, game, seed=derive_seed(job.seed, side) & _AGENT_SEED_MASK)
+        for spec, side in ((job.first, "first"), (job.second, "second"))
+    ]
+    for agent in agents:
+        agent.reset()
+    limits = Limits(time=job.move_time) if job.move_time is not None else None
+
+    state = game.initial_state()
+    opening = []
+    for action in job.opening:
+        opening.append(state.action_to_string(action))
+        state = state.apply(action)
+
+    moves: list[str] = []
+    movers: list[int] = []
+    move_times: list[float] = []
+
+    def record(result: str, termination: str = "end", error: str | None = None) -> GameRecord:
+        return GameRecord(
+            key=job.key,
+            game=job.game_id,
+            first=job.first_label,
+            second=job.second_label,
+            seed=job.seed,
+            opening=tuple(opening),
+            moves=tuple(moves),
+            movers=tuple(movers),
+            move_times=tuple(move_times),
+            result=result,
+            termination=termination,
+            error=error,
+        )
+
+    while not state.is_terminal():
+        mover = state.current_player()
+        forfeit = "0-1" if mover == 0 else "1-0"
+        start = time.perf_counter()
+        try:
+            action = agents[mover].act(state, limits)
+        except Exception as error:  # an agent's crash loses its game, not the tournament
+            return record(
+                forfeit, "error", f"{agents[mover].name}: {type(error).__name__}: {error}"
+            )
+        elapsed = time.perf_counter() - start
+        if action not in state.legal_actions():
+            line = " ".join([*opening, *moves]) or "(start)"
+            message = f"{agents[mover].name} answered {action!r}, not legal after {line!r}"
+            return record(forfeit, "illegal move", message)
+        moves.append(state.action_to_string(action))
+        movers.append(mover)
+        move_times.append(elapsed)
+        state = state.apply(action)
+    return record(_result(tuple(state.returns())))
