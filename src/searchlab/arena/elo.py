@@ -56,7 +56,6 @@ __all__ = [
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per unit of the natural logit: ``elo = ELO_PER_NAT * theta``."""
 
-_MAX_LOGIT = 60.0  # ~10,000 Elo: beyond this the maximum likelihood has run off to infinity
 
 
 def expected_score(elo_difference: float) -> float:
@@ -144,6 +143,11 @@ def _fit(
     m = len(group)
     index = {name: i for i, name in enumerate(group)}
     pairs = [(index[a], index[b], n, s) for (a, b), (n, s) in games.items() if a in index]
+    if not _has_finite_maximum(m, pairs):
+        raise InvalidParameterError(
+            f"no finite Elo ratings for {', '.join(group)}: some agents won or lost every "
+            "game against the rest; use virtual_draws > 0"
+        )
     theta = np.zeros(m)
     centre = np.full((m, m), 1.0 / m)  # adding it fixes the free mean (the Laplacian's null space)
     system = centre.copy()
@@ -165,15 +169,35 @@ def _fit(
         if largest > 1.0:  # damped Newton: the log-likelihood is concave, small steps converge
             step /= largest
         theta += step
-        if float(np.max(np.abs(theta))) > _MAX_LOGIT:
-            raise InvalidParameterError(
-                f"no finite Elo ratings for {', '.join(group)}: an agent won or lost every "
-                "game; use virtual_draws > 0"
-            )
         if largest < 1e-10:
             break
     covariance = np.linalg.inv(system) - centre
     return theta - theta.mean(), np.diag(covariance).copy()
+
+
+def _has_finite_maximum(m: int, pairs: list[tuple[int, int, float, float]]) -> bool:
+    """Zermelo's condition: the likelihood has a finite maximum iff every agent can be
+    reached from every other along "scored at least half a point against" edges."""
+    beats: list[set[int]] = [set() for _ in range(m)]
+    for i, j, n, s in pairs:
+        if s > 0:
+            beats[i].add(j)
+        if n - s > 0:
+            beats[j].add(i)
+    beaten: list[set[int]] = [set() for _ in range(m)]
+    for i in range(m):
+        for j in beats[i]:
+            beaten[j].add(i)
+
+    def reach(edges: list[set[int]]) -> int:
+        seen, stack = {0}, [0]
+        while stack:
+            for nxt in edges[stack.pop()] - seen:
+                seen.add(nxt)
+                stack.append(nxt)
+        return len(seen)
+
+    return reach(beats) == m and reach(beaten) == m
 
 
 @dataclass(frozen=True, slots=True)

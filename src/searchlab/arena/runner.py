@@ -62,9 +62,11 @@ class TournamentSummary:
     is_stopped: bool
 
 
-def _ignore_interrupts() -> None:  # pragma: no cover - runs in the worker processes
-    """Worker initialiser: Ctrl-C is the parent's to handle (it stops the pool)."""
+def _worker_signals() -> None:  # pragma: no cover - runs in the worker processes
+    """Worker initialiser: Ctrl-C is the parent's to handle (it stops the pool), and
+    SIGTERM ends a worker quietly whatever handler the parent had installed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def run_tournament(
@@ -106,7 +108,7 @@ def run_tournament(
             keep(play_game(job))
     else:
         owned = executor is None
-        pool = executor or ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        pool = executor or ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
         try:
             _run_pool(pool, pending, workers, keep, stop)
         except BaseException:
@@ -153,7 +155,7 @@ def _run_pool(
 def _abandon(pool: Executor, owned: bool) -> None:
     """Stop a pool after an error or Ctrl-C: cancel queued games, end our worker processes
     (their games in progress are lost; every finished one is already stored)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values()) if owned else []
     pool.shutdown(wait=False, cancel_futures=True)
-    if owned:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
+    for process in processes:
+        process.terminate()
