@@ -3,15 +3,263 @@
 ``compiled_mcts`` is the one entry point :func:`searchlab.algorithms.mcts.mcts` calls when
 ``tier`` allows it. It returns ``None`` when the game (or an option) has no compiled path, and
 the reference tier runs instead.
+
+It runs the reference tier's algorithm (UCT with UCB1 ``W/N + c * sqrt(2 ln N_parent / N)``,
+one node added per simulation, untried actions in random order, uniformly random rollouts,
+optional MCTS-Solver, the same final-move rules and the same result) on the built-in Connect
+Four (:class:`~searchlab.domains.games.connect4.Connect4`) and Othello
+(:class:`~searchlab.domains.games.othello.Othello`, either scoring) with the tree as arrays
+(:mod:`~searchlab.algorithms.mcts._kernel_loop`). The two tiers draw different random numbers,
+so they agree in distribution (root visit shares, chosen moves), not simulation by simulation;
+the same seed gives the same result within a tier.
+
+Budgets. Numba cannot read the clock: with a time limit the kernel runs slices of simulations
+(the first 64, then about :data:`SLICE_SECONDS` worth at the measured rate) and the clock is
+read between slices; the tree stays in its arrays. The arrays start sized for the simulation
+budget and double when the kernel pauses for room.
+
+>>> from searchlab.core.limits import Limits
+>>> from searchlab.domains.games.connect4 import parse_moves
+>>> state = parse_moves("4455")  # X to move: 3 or 6 makes an open three on the bottom row
+>>> result = compiled_mcts(
+...     Connect4(), state, limits=Limits(simulations=3000), c=1.0, seed=1,
+...     final_move="most_visits", solver=False)
+>>> result.tier, result.stats["simulations"], result.action in (2, 5)
+('compiled', 3000, True)
+>>> again = compiled_mcts(
+...     Connect4(), state, limits=Limits(simulations=3000), c=1.0, seed=1,
+...     final_move="most_visits", solver=False)
+>>> again.stats == result.stats and again.principal_variation == result.principal_variation
+True
 """
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from searchlab.algorithms.mcts import _kernel_loop as L
+from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
+from searchlab.algorithms.mcts._kernel_rng import seed_state
+from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
+from searchlab.domains.games.connect4 import Connect4, Connect4State
+from searchlab.domains.games.othello import Othello, OthelloState
 
-__all__ = ["compiled_mcts"]
+__all__ = ["SLICE_SECONDS", "compiled_mcts", "has_kernel", "warm_up"]
+
+SLICE_SECONDS = 0.005
+"""With a time limit, the clock is read about this often (and after the first 64
+simulations). A kernel call costs a few microseconds, so the overhead is below 1%."""
+_FIRST_SLICE = 64
+_MAX_INITIAL_SLOTS = 1 << 20
+_TIME_ONLY_SLOTS = 1 << 16
+_NO_LIMIT = (1 << 62) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Kernel:
+    """A game's bound kernel: ``search`` (its arguments start with ``prefix``), the root's
+    words and their dtype, and the most children one node can have."""
+
+    search: Callable[..., int]
+    prefix: tuple[Any, ...]
+    w0: Any
+    w1: Any
+    dtype: type
+    max_branching: int
+
+
+def _kernel_for(game: Game, state: State) -> _Kernel | None:
+    """The kernel for ``state`` of ``game``: only the built-in classes (not subclasses, which
+    may change the rules) have one."""
+    if type(game) is Connect4 and type(state) is Connect4State:
+        from searchlab.algorithms.mcts import _kernel_connect4 as K4
+
+        return _Kernel(
+            K4.search, (), np.int64(state.current), np.int64(state.mask), np.int64,
+            K4.MAX_BRANCHING,
+        )  # fmt: skip
+    if type(game) is Othello and type(state) is OthelloState:
+        from searchlab.algorithms.mcts import _kernel_othello as KO
+
+        mine, theirs = state.mover_bits()
+        scoring = 1 if state.scoring == "win_loss" else 0
+        return _Kernel(
+            KO.search, (scoring,), np.uint64(mine), np.uint64(theirs), np.uint64,
+            KO.MAX_BRANCHING,
+        )  # fmt: skip
+    return None
+
+
+def has_kernel(game: Game, state: State | None = None) -> bool:
+    """Whether :func:`compiled_mcts` runs on ``game`` (and ``state``, default: the initial
+    state) instead of returning ``None``.
+
+    >>> from searchlab.domains.games.tictactoe import TicTacToe
+    >>> has_kernel(Connect4()), has_kernel(Othello("win_loss")), has_kernel(TicTacToe())
+    (True, True, False)
+    """
+    if state is None:
+        try:
+            state = game.initial_state()
+        except Exception:  # a game we know nothing about
+            return False
+    return _kernel_for(game, state) is not None
+
+
+class _Search:
+    """One compiled search: the tree arrays and the driver of the resumable kernel."""
+
+    def __init__(
+        self, kernel: _Kernel, limits: Limits, c: float, seed: int | None, solver: bool
+    ) -> None:
+        self.kernel = kernel
+        self.c = float(c)
+        self.solver = bool(solver)
+        self.max_nodes = _NO_LIMIT if limits.nodes is None else int(limits.nodes)
+        if limits.simulations is not None:
+            slots = min(2 * int(limits.simulations) + 2 * kernel.max_branching, _MAX_INITIAL_SLOTS)
+        else:
+            slots = _TIME_ONLY_SLOTS
+        self.tree = L.Tree(max(slots, 4 * kernel.max_branching), kernel.dtype)
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        self.tree.set_root(kernel.w0, kernel.w1, seed_state(seed))
+
+    @property
+    def simulations(self) -> int:
+        return int(self.tree.counters[L.C_SIMULATIONS])
+
+    def _call(self, max_simulations: int, robust: bool) -> int:
+        tree = self.tree
+        return int(
+            self.kernel.search(
+                *self.kernel.prefix, *tree.arrays(), tree.counters, tree.rng_state, self.c,
+                max_simulations, self.max_nodes, self.solver, robust,
+            )
+        )  # fmt: skip
+
+    def run(self, simulations: int | None, deadline: float | None, robust: bool = False) -> str:
+        """Simulate until ``simulations`` more have run, the clock passes ``deadline`` (after
+        one simulation at least), the node limit, a proven root (solver) or, with ``robust``,
+        agreement of the most visited and the best valued root child; return which stopped it
+        (the reference tier's names: ``simulations``, ``time``, ``nodes``, ``proven``,
+        ``robust``)."""
+        start = self.simulations
+        target = _NO_LIMIT if simulations is None else start + simulations
+        slice_size = _FIRST_SLICE
+        while True:
+            before = self.simulations
+            budget = target if deadline is None else min(target, before + slice_size)
+            began = time.perf_counter()
+            code = self._call(budget, robust)
+            if code == L.GROW:
+                self.tree.grow()
+                continue
+            if code == L.ROOT_PROVEN:
+                return "proven"
+            if code == L.ROBUST:
+                return "robust"
+            if code == L.NODE_LIMIT:
+                return "nodes"
+            if self.simulations >= target:
+                return "simulations"
+            now = time.perf_counter()
+            assert deadline is not None
+            if now >= deadline:
+                return "time"
+            rate = (self.simulations - before) / max(now - began, 1e-6)
+            seconds = min(SLICE_SECONDS, (deadline - now) / 2)
+            slice_size = max(1, int(rate * seconds))
+
+    def final_choice(self, rule: int) -> int:
+        """The id of the root child ``rule`` picks (-1: none)."""
+        tree = self.tree
+        return int(
+            final_choice(
+                tree.first, tree.n_children, tree.n_expanded, tree.action, tree.visits,
+                tree.value, tree.is_proven, tree.proven, rule, self.solver,
+            )
+        )  # fmt: skip
+
+    def result(self, chosen: int, stopped_by: str, began: float) -> SearchResult:
+        """The :class:`SearchResult` of the reference tier's shape for root child ``chosen``."""
+        tree = self.tree
+        solver = self.solver
+        root_value = -float(tree.proven[0]) if solver and tree.is_proven[0] else None
+        made_end = int(tree.first[0]) + int(tree.n_expanded[0])
+        is_made = chosen < made_end
+        if root_value is not None:
+            value = root_value
+        elif is_made and solver and tree.is_proven[chosen]:
+            value = float(tree.proven[chosen])
+        elif is_made:
+            value = float(tree.value[chosen]) / int(tree.visits[chosen])
+        else:
+            value = 0.0
+        return SearchResult(
+            action=int(tree.action[chosen]),
+            value=value,
+            principal_variation=self._principal_variation(chosen),
+            nodes=int(tree.counters[L.C_NODES]),
+            depth=int(tree.counters[L.C_MAX_DEPTH]),
+            elapsed=time.perf_counter() - began,
+            is_proven=root_value is not None,
+            stopped_by=None if stopped_by in ("proven", "robust") else stopped_by,
+            algorithm="mcts",
+            tier="compiled",
+            stats={
+                "simulations": self.simulations,
+                "children": self._children(),
+                "reused_visits": 0,
+                "c": self.c,
+            },
+        )
+
+    def _children(self) -> list[dict[str, Any]]:
+        """Per root action: visits, mean for the root's player, prior (None), proof."""
+        tree = self.tree
+        first, made = int(tree.first[0]), int(tree.n_expanded[0])
+        entries = []
+        for child in range(first, first + int(tree.n_children[0])):
+            visits = int(tree.visits[child]) if child < first + made else 0
+            proven = None
+            if self.solver and visits and tree.is_proven[child]:
+                p = float(tree.proven[child])
+                proven = "win" if p > 0 else "loss" if p < 0 else "draw"
+            entries.append(
+                {
+                    "action": int(tree.action[child]),
+                    "visits": visits,
+                    "value": float(tree.value[child]) / visits if visits else 0.0,
+                    "prior": None,
+                    "proven": proven,
+                }
+            )
+        entries.sort(key=lambda entry: (-entry["visits"], entry["action"]))
+        return entries
+
+    def _principal_variation(self, chosen: int) -> tuple[int, ...]:
+        """The chosen action, then the most visited child at each node below it (the first
+        in block order on ties)."""
+        tree = self.tree
+        line = [int(tree.action[chosen])]
+        if chosen >= int(tree.first[0]) + int(tree.n_expanded[0]):
+            return tuple(line)  # not made yet (every made child is a proven loss)
+        node = chosen
+        while tree.first[node] >= 0 and tree.n_expanded[node] > 0:
+            first = int(tree.first[node])
+            node = first + int(np.argmax(tree.visits[first : first + int(tree.n_expanded[node])]))
+            line.append(int(tree.action[node]))
+        return tuple(line)
 
 
 def compiled_mcts(
@@ -24,5 +272,65 @@ def compiled_mcts(
     final_move: str,
     solver: bool,
 ) -> SearchResult | None:
-    """Compiled UCT with uniform random rollouts, or ``None`` where there is no kernel."""
-    return None
+    """Compiled UCT with uniform random rollouts, or ``None`` where there is no kernel.
+
+    The arguments mean what they mean in :func:`searchlab.algorithms.mcts.mcts`, which checks
+    them before it calls this; ``limits`` needs ``simulations`` and/or ``time`` (``nodes``
+    caps the tree). The result has the reference tier's shape with ``tier="compiled"``
+    (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
+
+    Raises:
+        InvalidParameterError: ``limits`` bounds neither simulations nor time.
+        UnknownNameError: an unknown ``final_move``.
+    """
+    began = time.perf_counter()
+    kernel = _kernel_for(game, state)
+    if kernel is None:
+        return None
+    if limits.simulations is None and limits.time is None:
+        raise InvalidParameterError(
+            f"mcts needs a budget in simulations or time, got {limits!r}; "
+            "use Limits(simulations=...) and/or Limits(time=...)"
+        )
+    if final_move not in RULES:
+        raise UnknownNameError(
+            f"mcts: unknown final_move {final_move!r}; known: {', '.join(sorted(RULES))}"
+        )
+    if state.is_terminal():
+        return SearchResult(
+            action=None,
+            value=float(state.returns()[state.current_player()]),
+            is_proven=True,
+            plies_to_end=0,
+            elapsed=time.perf_counter() - began,
+            algorithm="mcts",
+            tier="compiled",
+            stats={"simulations": 0, "children": [], "reused_visits": 0},
+        )
+    search = _Search(kernel, limits, c, seed, solver)
+    deadline = None if limits.time is None else began + limits.time
+    stopped_by = search.run(limits.simulations, deadline)
+    rule = RULES[final_move]
+    chosen = search.final_choice(rule)
+    if chosen < 0 and final_move == "robust" and stopped_by != "proven":
+        # Robust-max child: search on (up to half the budget again) until the most visited
+        # child is also the best valued one, as the reference tier does.
+        extra = None if limits.simulations is None else max(1, int(limits.simulations) // 2)
+        extra_deadline = None if limits.time is None else time.perf_counter() + limits.time / 2
+        stopped_by = search.run(extra, extra_deadline, robust=True)
+        chosen = search.final_choice(rule)
+    if chosen < 0:
+        chosen = search.final_choice(MOST_VISITS)
+    return search.result(chosen, stopped_by, began)
+
+
+def warm_up() -> None:
+    """Load (or compile, on the first run: a few seconds each) the game kernels.
+
+    >>> warm_up()
+    """
+    for game in (Connect4(), Othello()):
+        compiled_mcts(
+            game, game.initial_state(), limits=Limits(simulations=8), c=1.0, seed=0,
+            final_move="most_visits", solver=False,
+        )  # fmt: skip

@@ -1,0 +1,139 @@
+"""Connect Four for the compiled MCTS: the four game functions of
+:mod:`~searchlab.algorithms.mcts._kernel_loop` on Pons' bitboards, and the bound kernel.
+
+A position is ``(current, mask)`` as int64 (see :mod:`searchlab.domains.games.connect4`):
+``current`` holds the stones of the player to move, ``mask`` every stone. Actions are the
+columns 0..6, as in :class:`~searchlab.domains.games.connect4.Connect4State`. A finished game
+is worth -1 to the player to move when the previous player made four, else 0 (a full board).
+
+>>> import numpy as np
+>>> out = np.zeros(7, dtype=np.int16)
+>>> actions(0, 0, out, 0), out.tolist()
+(7, [0, 1, 2, 3, 4, 5, 6])
+>>> status(*play(0, 0, 3), 0)
+(False, 0.0)
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
+from searchlab.algorithms.mcts._kernel_rng import next_below
+
+__all__ = ["MAX_BRANCHING", "actions", "play", "rollout", "search", "status"]
+
+MAX_BRANCHING = 7
+_BOTTOM = 0b0000001_0000001_0000001_0000001_0000001_0000001_0000001
+_BOARD = _BOTTOM * 63
+
+
+@njit(cache=True, inline="always")
+def _has_four(stones):  # pragma: no cover - compiled
+    for shift in (1, 7, 6, 8):  # vertical, horizontal, both diagonals
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> (2 * shift)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def actions(current, mask, out, offset):  # pragma: no cover - compiled
+    """The non-full columns, in increasing order, written from ``out[offset]``; their count."""
+    n = 0
+    for column in range(7):
+        if not mask & (1 << (5 + 7 * column)):
+            out[offset + n] = column
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def play(current, mask, column):  # pragma: no cover - compiled
+    """Drop the mover's stone into ``column``: the position for the other player."""
+    move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+    mask = mask | move
+    return (current | move) ^ mask, mask
+
+
+@njit(cache=True)
+def status(current, mask, scoring):  # pragma: no cover - compiled
+    """``(is_terminal, return for the player to move)``."""
+    if _has_four(current ^ mask):
+        return True, -1.0
+    if mask == _BOARD:
+        return True, 0.0
+    return False, 0.0
+
+
+@njit(cache=True)
+def rollout(current, mask, rng, scoring):  # pragma: no cover - compiled
+    """Uniformly random columns to the end of the game from a non-terminal position:
+    ``(return for the player to move here, rng)``. A column is drawn among all seven and drawn
+    again while full (uniform over the open ones; fewer draws than counting them)."""
+    sign = 1.0
+    while True:
+        while True:
+            rng, column = next_below(rng, 7)
+            if not mask & (1 << (5 + 7 * column)):
+                break
+        move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+        mine = current | move
+        if _has_four(mine):
+            return sign, rng
+        mask |= move
+        if mask == _BOARD:
+            return 0.0, rng
+        current = mine ^ mask
+        sign = -sign
+
+
+@njit(cache=True)
+def search(
+    parent,
+    first,
+    n_children,
+    n_expanded,
+    action,
+    visits,
+    value,
+    is_proven,
+    proven,
+    w0,
+    w1,
+    counters,
+    rng_state,
+    c,
+    max_simulations,
+    max_nodes,
+    solver,
+    robust,
+):  # pragma: no cover - compiled
+    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Connect Four; takes
+    its arguments after ``max_branching``."""
+    return _simulate(
+        actions,
+        play,
+        status,
+        rollout,
+        0,
+        MAX_BRANCHING,
+        parent,
+        first,
+        n_children,
+        n_expanded,
+        action,
+        visits,
+        value,
+        is_proven,
+        proven,
+        w0,
+        w1,
+        counters,
+        rng_state,
+        c,
+        max_simulations,
+        max_nodes,
+        solver,
+        robust,
+    )

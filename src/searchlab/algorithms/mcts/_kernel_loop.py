@@ -1,0 +1,318 @@
+"""The search loop of the compiled MCTS, shared by every compiled game, and its tree arrays.
+
+A game plugs in four ``@njit`` functions on a position held in two machine words
+``(w0, w1)`` (their dtype is the game's):
+
+* ``actions(w0, w1, out, offset) -> n``: write the ``n`` legal actions, in increasing order,
+  into ``out[offset:offset + n]`` (the position is not terminal);
+* ``play(w0, w1, action) -> (w0, w1)``: the position after ``action``;
+* ``status(w0, w1, scoring) -> (is_terminal, value)``: ``value`` is the return of a finished
+  game for the player to move in it;
+* ``rollout(w0, w1, rng, scoring) -> (value, rng)``: play uniformly random legal moves from a
+  non-terminal position to the end; ``value`` as in ``status``.
+
+Players alternate at every ply (a forced pass is an action), so a value changes sign from one
+ply to the next. A game binds the loop in its own module (``_kernel_connect4.py``,
+``_kernel_othello.py``): a cached ``@njit`` function that calls :func:`simulate` with its four
+functions. Numba specialises :func:`simulate` on them (they are inlined, no indirect calls) and
+caches the bound kernel on disk; a kernel that took the functions as arguments from Python
+would be compiled again in every process (numba cannot cache that), and a closure made by a
+factory is not cached either (both measured with numba 0.68). After editing this module,
+delete the ``_kernel_*`` cache files in ``__pycache__``: numba only checks the binding module's
+own source for staleness.
+
+The tree is a struct of arrays indexed by node id (node 0 is the root):
+
+============== ======= ================================================================
+``parent``     int32   parent id (-1 for the root)
+``first``      int32   id of the first child (-1: not expanded yet); children are contiguous
+``n_children`` int16   number of legal actions (the size of the child block)
+``n_expanded`` int16   children created so far (the first ones of the block)
+``action``     int16   the action that leads from the parent to this node
+``visits``     int32   simulations through this node
+``value``      float64 sum of returns, for the player who moved *into* this node
+``is_proven``  int8    the exact value is known: a finished game, or settled by the solver
+``proven``     float64 that exact value, for the player who moved into the node
+``w0``, ``w1`` game    the position
+============== ======= ================================================================
+
+A node's child block is reserved the first time a simulation passes through it, with its
+actions shuffled (a random untried action is expanded next, as in Browne et al. 2012); each
+simulation then creates one node (Coulom 2006), so the tree holds ``simulations + 1`` nodes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from searchlab.algorithms.mcts._kernel_final import ROBUST_CHILD, final_choice
+from searchlab.algorithms.mcts._kernel_rng import next_below
+
+__all__ = [
+    "DONE",
+    "GROW",
+    "NODE_LIMIT",
+    "ROBUST",
+    "ROOT_PROVEN",
+    "Tree",
+    "simulate",
+]
+
+DONE, GROW, ROOT_PROVEN, NODE_LIMIT, ROBUST = 0, 1, 2, 3, 4
+"""Why :func:`simulate` returned: the simulation budget is spent; the arrays need room; the
+root is proven (solver only); the node limit is reached; the robust-max child exists."""
+C_SIMULATIONS, C_USED, C_NODES, C_MAX_DEPTH = 0, 1, 2, 3
+"""Slots of the ``counters`` array."""
+
+
+@njit(cache=True, inline="always")
+def _select(
+    node, first, n_children, visits, value, is_proven, proven, c, solver
+):  # pragma: no cover
+    """The child of a fully expanded ``node`` with the largest UCB1
+    ``w/n + c * sqrt(2 ln N / n)`` (the first in block order on ties), or -1 when the solver
+    has proven every child lost. With the solver a child proven won for the mover is taken
+    at once, proven losses are passed over and a proven draw scores 0 in place of its mean
+    (as the reference tier's ``select_uct``)."""
+    f = first[node]
+    n = n_children[node]
+    exploration = c * math.sqrt(2.0 * math.log(visits[node]))
+    best = -1
+    best_score = -np.inf
+    for i in range(n):
+        child = f + i
+        nv = visits[child]
+        mean = value[child] / nv
+        if solver and is_proven[child]:
+            p = proven[child]
+            if p > 0.0:
+                return child
+            if p < 0.0:
+                continue
+            mean = 0.0
+        score = mean + exploration / math.sqrt(nv)
+        if score > best_score:
+            best_score = score
+            best = child
+    return best
+
+
+@njit(cache=True, inline="always")
+def _prove(node, first, n_expanded, n_children, is_proven, proven):  # pragma: no cover
+    """MCTS-Solver's backup at ``node`` (Winands et al. 2008, as the reference tier's
+    ``prove``): a child proven won for the node's player proves the node (with that child's
+    value); when every child is proven, the node's value is the best of them. Returns
+    ``(is proven, value for the player who moved into the node)``."""
+    f = first[node]
+    complete = n_expanded[node] == n_children[node]
+    best = -np.inf
+    for i in range(n_expanded[node]):
+        child = f + i
+        if not is_proven[child]:
+            complete = False
+            continue
+        v = proven[child]
+        if v > 0.0:
+            return True, -v
+        if v > best:
+            best = v
+    if not complete:
+        return False, 0.0
+    return True, -best
+
+
+@njit(cache=True, inline="always")
+def simulate(  # pragma: no cover - compiled
+    actions_fn,
+    play_fn,
+    status_fn,
+    rollout_fn,
+    scoring,
+    max_branching,
+    parent,
+    first,
+    n_children,
+    n_expanded,
+    action,
+    visits,
+    value,
+    is_proven,
+    proven,
+    w0,
+    w1,
+    counters,
+    rng_state,
+    c,
+    max_simulations,
+    max_nodes,
+    solver,
+    robust,
+):
+    """Run simulations until ``counters[C_SIMULATIONS] == max_simulations`` (DONE). Before
+    each one, in the reference tier's order, stop with ROOT_PROVEN (``solver``), ROBUST
+    (``robust``: the most visited root child is also the best valued one), or NODE_LIMIT
+    (``max_nodes`` nodes made), or pause with GROW (fewer than ``max_branching`` free slots:
+    enlarge the arrays and call again). Resumable: the whole state is in the arrays,
+    ``counters`` and ``rng_state[0]``."""
+    capacity = parent.shape[0]
+    simulations = counters[C_SIMULATIONS]
+    used = counters[C_USED]
+    nodes = counters[C_NODES]
+    max_depth = counters[C_MAX_DEPTH]
+    rng = rng_state[0]
+    code = DONE
+    while True:
+        if solver and is_proven[0]:
+            code = ROOT_PROVEN
+            break
+        if robust and (
+            final_choice(
+                first, n_children, n_expanded, action, visits, value, is_proven, proven,
+                ROBUST_CHILD, solver,
+            )
+            >= 0
+        ):  # fmt: skip
+            code = ROBUST
+            break
+        if simulations >= max_simulations:
+            break
+        if nodes >= max_nodes:
+            code = NODE_LIMIT
+            break
+        if capacity - used < max_branching:
+            code = GROW
+            break
+        # Step 1. Selection: descend by UCB1 through fully expanded nodes.
+        node = 0
+        depth = 0
+        while not is_proven[node]:  # a terminal node is proven; others only by the solver
+            f = first[node]
+            if f < 0:
+                # first pass through this node: reserve its child block, actions shuffled
+                n = actions_fn(w0[node], w1[node], action, used)
+                for i in range(n - 1, 0, -1):
+                    rng, j = next_below(rng, i + 1)
+                    swap = action[used + i]
+                    action[used + i] = action[used + j]
+                    action[used + j] = swap
+                f = used
+                first[node] = f
+                n_children[node] = n
+                n_expanded[node] = 0
+                used += n
+            k = n_expanded[node]
+            if k < n_children[node]:
+                # Step 2. Expansion: create the next untried child.
+                child = f + k
+                n_expanded[node] = k + 1
+                parent[child] = node
+                first[child] = -1
+                n_children[child] = 0
+                n_expanded[child] = 0
+                visits[child] = 0
+                value[child] = 0.0
+                a, b = play_fn(w0[node], w1[node], action[child])
+                w0[child] = a
+                w1[child] = b
+                is_over, result = status_fn(a, b, scoring)
+                is_proven[child] = is_over
+                proven[child] = -result
+                nodes += 1
+                node = child
+                depth += 1
+                break
+            node = _select(node, first, n_children, visits, value, is_proven, proven, c, solver)
+            depth += 1
+        if depth > max_depth:
+            max_depth = depth
+        # Step 3. Simulation: the return for the player to move at the leaf (exact when
+        # the leaf is proven: a finished game, or a position the solver settled).
+        if is_proven[node]:
+            result = -proven[node]
+        else:
+            result, rng = rollout_fn(w0[node], w1[node], rng, scoring)
+        # Step 4. Backpropagation, flipping the point of view at every ply.
+        reward = -result
+        below = -1
+        while node >= 0:
+            visits[node] += 1
+            value[node] += reward
+            reward = -reward
+            if solver and below >= 0 and is_proven[below] and not is_proven[node]:
+                done, v = _prove(node, first, n_expanded, n_children, is_proven, proven)
+                if done:
+                    is_proven[node] = True
+                    proven[node] = v
+            below = node
+            node = parent[node]
+        simulations += 1
+    counters[C_SIMULATIONS] = simulations
+    counters[C_USED] = used
+    counters[C_NODES] = nodes
+    counters[C_MAX_DEPTH] = max_depth
+    rng_state[0] = rng
+    return code
+
+
+class Tree:
+    """The arrays of one compiled search, grown by doubling (``w_dtype``: the game's word).
+
+    >>> tree = Tree(8, np.int64)
+    >>> tree.parent.shape, tree.w0.dtype.name
+    ((8,), 'int64')
+    >>> tree.grow(); tree.parent.shape
+    (16,)
+    """
+
+    FIELDS = (
+        ("parent", np.int32),
+        ("first", np.int32),
+        ("n_children", np.int16),
+        ("n_expanded", np.int16),
+        ("action", np.int16),
+        ("visits", np.int32),
+        ("value", np.float64),
+        ("is_proven", np.int8),
+        ("proven", np.float64),
+    )
+
+    def __init__(self, capacity: int, w_dtype: type) -> None:
+        self.w_dtype = w_dtype
+        for name, dtype in self.FIELDS:
+            setattr(self, name, np.empty(capacity, dtype=dtype))
+        self.w0 = np.empty(capacity, dtype=w_dtype)
+        self.w1 = np.empty(capacity, dtype=w_dtype)
+        self.counters = np.zeros(4, dtype=np.int64)
+        self.rng_state = np.zeros(1, dtype=np.uint64)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The node arrays in the order :func:`simulate` takes them."""
+        names = [name for name, _ in self.FIELDS]
+        return (*(getattr(self, name) for name in names), self.w0, self.w1)
+
+    def grow(self) -> None:
+        """Double every node array, keeping its contents."""
+        for name in [name for name, _ in self.FIELDS] + ["w0", "w1"]:
+            old = getattr(self, name)
+            new = np.empty(2 * old.shape[0], dtype=old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def set_root(self, w0: int, w1: int, seed_word: int) -> None:
+        """Make node 0 the non-terminal position ``(w0, w1)`` and seed the generator."""
+        self.parent[0] = -1
+        self.first[0] = -1
+        self.n_children[0] = 0
+        self.n_expanded[0] = 0
+        self.action[0] = -1
+        self.visits[0] = 0
+        self.value[0] = 0.0
+        self.is_proven[0] = False
+        self.proven[0] = 0.0
+        self.w0[0] = w0
+        self.w1[0] = w1
+        self.counters[:] = (0, 1, 1, 0)
+        self.rng_state[0] = np.uint64(seed_word)
