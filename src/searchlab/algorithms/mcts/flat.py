@@ -1,0 +1,164 @@
+"""Flat Monte Carlo: a position's value is the mean return of random playouts from it.
+
+* :func:`flat_monte_carlo` spreads playouts evenly over the root's actions (round robin, in
+  legal order) and plays the action with the best mean: one ply of search, no tree
+  (Brügmann 1993; Abramson's "expected outcome" 1990).
+* :func:`monte_carlo_evaluation` makes an :data:`~searchlab.core.game.Evaluation` of it,
+  ``evaluate(state) -> mean return for the player to move``, for the horizon of depth-limited
+  minimax, alpha-beta or the negamax engine.
+
+>>> from searchlab.core.limits import Limits
+>>> from searchlab.domains.games.nim import Nim
+>>> result = flat_monte_carlo(Nim((1, 2)), limits=Limits(simulations=300), seed=1)
+>>> result.action, result.value  # take 1 from the second pile: the opponent must lose
+(2, 1.0)
+>>> evaluate = monte_carlo_evaluation(50, seed=1)
+>>> evaluate(Nim((1, 1)).initial_state())  # whatever happens, the player to move loses
+-1.0
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from searchlab.algorithms.mcts.options import check_budget
+from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout, resolve_rollout
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.game import Game, State, check_capabilities
+from searchlab.core.limits import Limits
+from searchlab.core.search_result import SearchResult
+
+__all__ = ["MonteCarloEvaluation", "flat_monte_carlo", "monte_carlo_evaluation"]
+
+
+def _check_seed(seed: Any, algorithm: str) -> None:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidParameterError(f"{algorithm}: seed must be an integer or None, got {seed!r}")
+
+
+def flat_monte_carlo(
+    game: Game,
+    state: State | None = None,
+    *,
+    limits: Limits | None = None,
+    seed: int | None = None,
+    rollout: str | RolloutPolicy = "random",
+) -> SearchResult:
+    """Play ``limits.simulations`` playouts (and/or for ``limits.time`` seconds) from the
+    children of ``state`` (default: the initial state), one action after the other, and pick
+    the action whose playouts scored best for the player to move.
+
+    Returns a :class:`~searchlab.core.search_result.SearchResult`: ``action`` the best mean
+    (ties: more playouts, then the first legal action), ``value`` its mean return for the
+    player to move, ``nodes`` the root and its children, ``depth`` 1, ``algorithm``
+    ``"flat_monte_carlo"``, ``stats``: ``simulations`` and ``children`` (per action:
+    ``action``, ``visits`` (playouts), ``value`` (mean), ``prior`` and ``proven`` ``None``;
+    most playouts first). A terminal ``state`` gives its exact value and no action.
+
+    Raises ``InvalidParameterError`` without a simulation or time budget, and
+    ``UnknownNameError`` for an unknown ``rollout`` name.
+    """
+    check_capabilities(game, "flat_monte_carlo")
+    budget = check_budget(limits, "flat_monte_carlo")
+    _check_seed(seed, "flat_monte_carlo")
+    policy = resolve_rollout(rollout, "flat_monte_carlo")
+    root = game.initial_state() if state is None else state
+    start = time.perf_counter()
+    if root.is_terminal():
+        return SearchResult(
+            action=None,
+            value=float(root.returns()[root.current_player()]),
+            is_proven=True,
+            plies_to_end=0,
+            algorithm="flat_monte_carlo",
+            stats={"simulations": 0, "children": []},
+        )
+    rng = random.Random(seed)
+    player = root.current_player()
+    actions = list(root.legal_actions())
+    children = [root.apply(action) for action in actions]
+    totals = [0.0] * len(actions)
+    counts = [0] * len(actions)
+    deadline = None if budget.time is None else start + budget.time
+    simulations = 0
+    stopped_by = "simulations"
+    while True:
+        if budget.simulations is not None and simulations >= budget.simulations:
+            break
+        if deadline is not None and simulations and time.perf_counter() >= deadline:
+            stopped_by = "time"
+            break
+        index = simulations % len(actions)
+        totals[index] += playout(children[index], policy, rng)[player]
+        counts[index] += 1
+        simulations += 1
+    means = [total / count if count else 0.0 for total, count in zip(totals, counts, strict=True)]
+    best = max(range(len(actions)), key=lambda i: (counts[i] > 0, means[i], counts[i], -i))
+    entries = [
+        {"action": a, "visits": n, "value": m, "prior": None, "proven": None}
+        for a, n, m in zip(actions, counts, means, strict=True)
+    ]
+    entries.sort(key=lambda entry: (-entry["visits"], entry["action"]))
+    return SearchResult(
+        action=actions[best],
+        value=means[best],
+        principal_variation=(actions[best],),
+        nodes=1 + len(actions),
+        depth=1,
+        elapsed=time.perf_counter() - start,
+        stopped_by=stopped_by,
+        algorithm="flat_monte_carlo",
+        stats={"simulations": simulations, "children": entries},
+    )
+
+
+class MonteCarloEvaluation:
+    """``evaluate(state)``: the mean return, for the player to move, of ``num_playouts``
+    playouts from ``state`` (a finished game: its exact return). One random stream, seeded
+    once: a search that calls it in the same order gets the same values."""
+
+    def __init__(
+        self, num_playouts: int, *, seed: int | None = None, rollout: str | RolloutPolicy = "random"
+    ) -> None:
+        if isinstance(num_playouts, bool) or not isinstance(num_playouts, int) or num_playouts < 1:
+            raise InvalidParameterError(
+                "monte_carlo_evaluation: num_playouts must be an integer >= 1, "
+                f"got {num_playouts!r}"
+            )
+        _check_seed(seed, "monte_carlo_evaluation")
+        self.num_playouts = num_playouts
+        self.policy = resolve_rollout(rollout, "monte_carlo_evaluation")
+        self.playouts = 0
+        self._rng = random.Random(seed)
+
+    def __call__(self, state: State) -> float:
+        player = state.current_player()
+        if state.is_terminal():
+            return float(state.returns()[player])
+        total = 0.0
+        for _ in range(self.num_playouts):
+            total += playout(state, self.policy, self._rng)[player]
+        self.playouts += self.num_playouts
+        return total / self.num_playouts
+
+    def __repr__(self) -> str:
+        return f"MonteCarloEvaluation(num_playouts={self.num_playouts})"
+
+
+def monte_carlo_evaluation(
+    num_playouts: int, *, seed: int | None = None, rollout: str | RolloutPolicy = "random"
+) -> MonteCarloEvaluation:
+    """An evaluation function by ``num_playouts`` random playouts (see
+    :class:`MonteCarloEvaluation`), for ``evaluate=`` of minimax, alpha-beta and negamax.
+
+    >>> from searchlab.algorithms.adversarial.negamax import negamax
+    >>> from searchlab.core.limits import Limits
+    >>> from searchlab.domains.games.nim import Nim
+    >>> result = negamax(Nim((2, 3)), limits=Limits(depth=1),
+    ...                  evaluate=monte_carlo_evaluation(20, seed=0))
+    >>> result.is_proven, result.depth
+    (False, 1)
+    """
+    return MonteCarloEvaluation(num_playouts, seed=seed, rollout=rollout)
