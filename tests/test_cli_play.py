@@ -152,3 +152,18 @@ def test_compact_othello_and_connect4_moves() -> None:
         == play(othello.initial_state(), "f5 d6 c3").key()
     )
     assert position_from_moves(make("connect4"), "4453").key() == parse_moves("4453").key()
+
+
+def test_readme_main_command_plays_a_finished_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's main job (after its install step) runs and ends the game."""
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- main-command -->", 1)[1].split("```bash", 1)[1]
+    command = block.split("```", 1)[0].strip().split("&&")[-1]
+    argv = shlex.split(command)
+    assert argv[0].endswith("searchlab") and argv[1] == "play"
+    code, out, err = run_main(capsys, *argv[1:])
+    assert code == 0, err
+    assert "game over after" in out and "visits" in out  # the analysis is shown
