@@ -180,3 +180,55 @@ def test_register_a_custom_kind() -> None:
             register_agent("bad:name", factory)
     finally:
         del AGENT_KINDS["nth"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:simulations=3000",
+        "flatmc:simulations=3000",
+        "mcts:simulations=3000,tier=reference,rollout=informed",
+    ],
+)
+def test_monte_carlo_agents_take_an_immediate_connect4_win(spec: str) -> None:
+    state = parse_moves("445566")
+    wins = _winning_moves(state)
+    agent = make_agent(spec, make("connect4"), seed=3)
+    assert agent.act(state) in wins
+    assert agent.last_result is not None and agent.last_result.stats["simulations"] > 0
+
+
+def test_mcts_agent_seeded_moves_repeat_and_seeds_differ() -> None:
+    game = make("othello")
+    state = game.initial_state()
+
+    def visits(seed: int) -> list[int]:
+        agent = make_agent("mcts:simulations=400", game, seed=seed)
+        agent.act(state)
+        return [child["visits"] for child in agent.last_result.stats["children"]]
+
+    assert visits(1) == visits(1)
+    assert any(visits(1) != visits(seed) for seed in (2, 3, 4))
+
+
+def test_mcts_agent_reuses_its_tree_between_moves() -> None:
+    game = make("tictactoe")
+    agent = make_agent("mcts:simulations=2000,reuse=true", game, seed=0)
+    state = game.initial_state()
+    first = agent.act(state)
+    state = state.apply(first)
+    state = state.apply(state.legal_actions()[0])  # the opponent's reply
+    agent.act(state)
+    assert agent.last_result.stats["reused_visits"] > 0
+    agent.reset()
+    agent.act(state)
+    assert agent.last_result.stats["reused_visits"] == 0
+
+
+def test_the_callers_limits_override_the_agent_budget() -> None:
+    from searchlab.core.limits import Limits
+
+    game = make("connect4")
+    agent = make_agent("mcts:simulations=50000", game, seed=0)
+    agent.act(game.initial_state(), Limits(simulations=300))
+    assert agent.last_result.stats["simulations"] == 300
