@@ -123,10 +123,25 @@ def test_node_limit_stops_the_search(shared_data: Path) -> None:
     assert result.nodes <= 1000 + 64  # the budget, plus the unwinding of the stopped line
 
 
+def test_time_limit_stops_the_search(shared_data: Path) -> None:
+    # FFO #39 (26 empties) takes far longer than 0.3 s: the search must stop near the limit
+    hard = next(p for p in ffo_positions(shared_data) if p.state().empties() >= 26)
+    result = solve_endgame(hard.state(), limits=Limits(time=0.3), table_bits=16)
+    assert result.stopped_by == "time" and not result.is_proven
+    lower, upper = result.stats["bounds"]
+    assert lower <= hard.best_score <= upper
+
+
+def test_time_limit_with_time_to_spare_is_exact(shared_data: Path) -> None:
+    position = ffo_positions(shared_data)[0]
+    result = solve_endgame(position.state(), limits=Limits(time=60.0), table_bits=16)
+    assert result.is_proven and result.stopped_by is None
+    assert result.value == position.best_score and result.action in position.best_moves
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"limits": Limits(time=1.0)}, "node limit, not a time limit"),
         ({"table_bits": 40}, "table_bits must be in 4..28, got 40"),
         ({"table_bits": "20"}, "table_bits must be an integer, got '20'"),
     ],

@@ -1,0 +1,156 @@
+"""The last few empties of the exact Othello endgame solver: where most of its nodes are.
+
+With good move ordering most nodes of an endgame tree lie within four empties of the end
+(about 80% of them on FFO #37, 22 empties), so these kernels keep no table and sort nothing:
+
+* :func:`search_shallow` (3 to ``SHALLOW_EMPTIES`` empties) tries each empty square in turn
+  (no move generation: a square that turns nothing is not a move), the squares of the
+  quadrants holding an odd number of empties first ("parity": the last move in a region is
+  an advantage), and within each group corners first and X squares last;
+* :func:`solve_2` plays out two empties directly, and :func:`score_last` scores the last
+  empty square: the mover takes it, else the opponent does, else the game ends.
+
+Scores are fail-soft within ``(alpha, beta)``; ``stats[NODES]`` counts every position visited
+(a position with one empty square included).
+
+>>> import numpy as np
+>>> board = 0x7FFFFFFFFFFFFFFF   # every square but h8 held: X on a1..g8, O on h7
+>>> player, opponent = np.uint64(board & ~(1 << 55)), np.uint64(1 << 55)
+>>> stats = np.zeros(3, dtype=np.int64)
+>>> int(score_last(player, opponent, 63, stats))   # X plays h8, turning h7: 64-0
+64
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from searchlab.algorithms.adversarial._othello_endgame_flips import flips_at
+from searchlab.algorithms.adversarial._othello_endgame_order import odd_regions, square_of
+from searchlab.domains.games._othello_bits import count_discs, final_score, legal_moves
+
+__all__ = ["score_last", "search_few", "search_shallow", "solve_2"]
+
+NODES = 0
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+# squares in the order tried inside a parity group: corners, then edges and the centre
+# (A and B squares and the inner ones), then C squares, X squares last
+_SQUARE_CLASSES = (
+    np.uint64(0x8100000000000081),
+    np.uint64(0x3C3CFFFFFFFF3C3C) & ~np.uint64(0x0042000000004200),
+    np.uint64(0x4281000000008142),
+    np.uint64(0x0042000000004200),
+)
+
+
+@njit(cache=True)
+def score_last(player, opponent, square, stats):  # pragma: no cover - compiled
+    """Final score for ``player`` of a position whose one empty square has index ``square``."""
+    stats[NODES] += 1
+    turned = flips_at(square, player, opponent)
+    if turned:
+        return 2 * count_discs(player | turned) - 62  # the mover's discs, the square too
+    turned = flips_at(square, opponent, player)
+    if turned:
+        return 62 - 2 * count_discs(opponent | turned)
+    return final_score(player, opponent)
+
+
+@njit(cache=True)
+def solve_2(player, opponent, alpha, beta, first, second, stats):  # pragma: no cover
+    """Score of a position whose two empty squares have indices ``first`` and ``second``."""
+    stats[NODES] += 1
+    best = np.int64(-65)
+    turned = flips_at(first, player, opponent)
+    if turned:
+        best = -score_last(opponent & ~turned, player | turned | (_U1 << first), second, stats)
+        if best >= beta:
+            return best
+    turned = flips_at(second, player, opponent)
+    if turned:
+        score = -score_last(opponent & ~turned, player | turned | (_U1 << second), first, stats)
+        if score > best:
+            best = score
+    if best > -65:
+        return best
+    # the player passes: the opponent moves, minimising the player's score
+    worst = np.int64(65)
+    turned = flips_at(first, opponent, player)
+    if turned:
+        worst = score_last(player & ~turned, opponent | turned | (_U1 << first), second, stats)
+        if worst <= alpha:
+            return worst
+    turned = flips_at(second, opponent, player)
+    if turned:
+        score = score_last(player & ~turned, opponent | turned | (_U1 << second), first, stats)
+        if score < worst:
+            worst = score
+    if worst < 65:
+        return worst
+    return final_score(player, opponent)
+
+
+@njit(cache=True)
+def search_shallow(player, opponent, alpha, beta, empties, stats):  # pragma: no cover
+    """Fail-soft alpha-beta of a position with ``empties`` (at least 3) empty squares."""
+    stats[NODES] += 1
+    empty = ~(player | opponent)
+    best = np.int64(-65)
+    odd = odd_regions(empty)
+    for group in range(8):
+        parity = odd if group < 4 else empty & ~odd
+        squares = parity & _SQUARE_CLASSES[group & 3]
+        while squares:
+            bit = squares & (~squares + _U1)
+            squares ^= bit
+            square = square_of(bit)
+            turned = flips_at(square, player, opponent)
+            if turned == _U0:
+                continue
+            child_player = opponent & ~turned
+            child_opponent = player | turned | bit
+            if empties == 3:
+                rest = empty ^ bit
+                low = rest & (~rest + _U1)
+                score = -solve_2(
+                    child_player,
+                    child_opponent,
+                    -beta,
+                    -alpha,
+                    square_of(low),
+                    square_of(rest ^ low),
+                    stats,
+                )
+            else:
+                score = -search_shallow(
+                    child_player, child_opponent, -beta, -alpha, empties - 1, stats
+                )
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        return best
+    if best == -65:  # no move: pass, or the game is over
+        if legal_moves(opponent, player) == _U0:
+            return final_score(player, opponent)
+        stats[NODES] -= 1  # the pass is not a position of its own
+        return -search_shallow(opponent, player, -beta, -alpha, empties, stats)
+    return best
+
+
+@njit(cache=True)
+def search_few(player, opponent, alpha, beta, empties, stats):  # pragma: no cover
+    """The kernel of this module for ``empties`` (0 to any) empty squares."""
+    if empties >= 3:
+        return search_shallow(player, opponent, alpha, beta, empties, stats)
+    empty = ~(player | opponent)
+    if empties == 2:
+        low = empty & (~empty + _U1)
+        return solve_2(player, opponent, alpha, beta, square_of(low), square_of(empty ^ low), stats)
+    if empties == 1:
+        return score_last(player, opponent, square_of(empty), stats)
+    stats[NODES] += 1
+    return final_score(player, opponent)

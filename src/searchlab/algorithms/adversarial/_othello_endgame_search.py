@@ -1,0 +1,254 @@
+"""The numba kernels of the exact Othello endgame solver (see :mod:`.othello_endgame`).
+
+A search is fail-soft negamax alpha-beta on two ``uint64`` bitboards (side to move first),
+scoring the final disc difference with empties to the winner. The state it shares across
+calls is one tuple
+``context = (stats, table, move_buffer, key_buffer, edge_table, sort_depths)``:
+
+* ``stats`` (``int64[3]``): nodes visited, the node budget, and an abort flag raised past it;
+* ``table`` (``uint64[size, 3]``): the transposition table, buckets of two entries
+  ``(player, opponent, data)``; ``data`` packs the lower bound + 64, the upper bound + 64, the
+  best square (64 = none) and the empties, a byte each (:func:`pack_entry`);
+* ``move_buffer``, ``key_buffer`` (``[65, 40]``): the moves of each node and their ordering
+  keys, one row per number of empties (a pass keeps the row, as it has no moves to sort);
+* ``edge_table``: :func:`~._othello_endgame_stability.edge_stability_table`;
+* ``sort_depths`` (``int64[65]``): by empties, the depth of the shallow search that orders
+  the moves (:func:`~._othello_endgame_order.deep_key`), or -1 for the fast key alone.
+
+>>> import numpy as np
+>>> entry = pack_entry(np.int64(-2), np.int64(4), np.int64(19), np.int64(22))
+>>> [int(x) for x in unpack_entry(entry)]
+[-2, 4, 19, 22]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from searchlab.algorithms.adversarial._othello_endgame_flips import flips_at, moves_at
+from searchlab.algorithms.adversarial._othello_endgame_last import search_few
+from searchlab.algorithms.adversarial._othello_endgame_order import (
+    deep_key,
+    fast_key,
+    odd_regions,
+    square_of,
+)
+from searchlab.algorithms.adversarial._othello_endgame_stability import stable_count
+from searchlab.domains.games._othello_bits import final_score
+
+__all__ = [
+    "ABORTED",
+    "BUDGET",
+    "MAX_MOVES",
+    "NODES",
+    "SHALLOW_EMPTIES",
+    "TABLE_EMPTIES",
+    "pack_entry",
+    "probe",
+    "search",
+    "unpack_entry",
+]
+
+NODES, BUDGET, ABORTED = 0, 1, 2
+MAX_MOVES = 40  # the most legal moves known in an Othello position is 33
+SHALLOW_EMPTIES = 6
+"""Positions with at most this many empties are searched without table or sorting."""
+TABLE_EMPTIES = 7
+"""Positions with at least this many empties use the transposition table."""
+
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_S8 = np.uint64(8)
+_S16 = np.uint64(16)
+_S24 = np.uint64(24)
+_S29 = np.uint64(29)
+_BYTE = np.uint64(0xFF)
+_NO_SQUARE = 64
+_HASH_A = np.uint64(0x9E3779B97F4A7C15)
+_HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
+_TABLE_MOVE_KEY = np.int64(1 << 50)
+# a stability cutoff is tried only when alpha is at least this high (by empties, Edax's
+# values): with few discs on the board few are stable, and the bound would rarely cut
+_STABILITY_THRESHOLD = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42]
+    + [44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
+    + [64] * 27,
+    dtype=np.int64,
+)
+
+
+@njit(cache=True)
+def pack_entry(lower, upper, square, empties):  # pragma: no cover - compiled
+    """The ``data`` word of a table entry."""
+    return (
+        np.uint64(lower + 64)
+        | (np.uint64(upper + 64) << _S8)
+        | (np.uint64(square) << _S16)
+        | (np.uint64(empties) << _S24)
+    )
+
+
+@njit(cache=True)
+def unpack_entry(data):  # pragma: no cover - compiled
+    """``(lower, upper, square, empties)`` of a ``data`` word."""
+    lower = np.int64(data & _BYTE) - 64
+    upper = np.int64((data >> _S8) & _BYTE) - 64
+    square = np.int64((data >> _S16) & _BYTE)
+    empties = np.int64((data >> _S24) & _BYTE)
+    return lower, upper, square, empties
+
+
+@njit(cache=True)
+def _bucket(player, opponent, size):  # pragma: no cover - compiled
+    h = player * _HASH_A ^ opponent * _HASH_B
+    return np.int64((h ^ (h >> _S29)) & np.uint64(size - 2))
+
+
+@njit(cache=True)
+def probe(table, player, opponent):  # pragma: no cover - compiled
+    """Row of the entry of the position, or -1."""
+    row = _bucket(player, opponent, table.shape[0])
+    if table[row, 0] == player and table[row, 1] == opponent:
+        return row
+    if table[row + 1, 0] == player and table[row + 1, 1] == opponent:
+        return row + 1
+    return -1
+
+
+@njit(cache=True)
+def _store(table, player, opponent, lower, upper, square, empties):  # pragma: no cover
+    """Keep the bounds proved for a position (met with those known); the bucket keeps the
+    deeper of its two entries in its first slot and lets the newest evict the second."""
+    row = _bucket(player, opponent, table.shape[0])
+    for slot in (row, row + 1):
+        if table[slot, 0] == player and table[slot, 1] == opponent:
+            old_lower, old_upper, _, _ = unpack_entry(table[slot, 2])
+            lower = max(lower, old_lower)
+            upper = min(upper, old_upper)
+            table[slot, 2] = pack_entry(lower, upper, square, empties)
+            return
+    first_empties = np.int64((table[row, 2] >> _S24) & _BYTE)
+    if empties >= first_empties:
+        table[row + 1, 0] = table[row, 0]
+        table[row + 1, 1] = table[row, 1]
+        table[row + 1, 2] = table[row, 2]
+        slot = row
+    else:
+        slot = row + 1
+    table[slot, 0] = player
+    table[slot, 1] = opponent
+    table[slot, 2] = pack_entry(lower, upper, square, empties)
+
+
+@njit(cache=True)
+def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover - compiled
+    """Fail-soft principal variation search of ``(player, opponent)`` with ``empties`` empty
+    squares within ``(alpha, beta)``; 0 once ``stats[ABORTED]`` is raised."""
+    stats, table, move_buffer, key_buffer, edge_table, sort_depths = context
+    # Step 1. Count the node; stop past the budget.
+    stats[NODES] += 1
+    if stats[NODES] > stats[BUDGET]:
+        stats[ABORTED] = 1
+        return np.int64(0)
+    # Step 2. Few empties: no table, no sorting.
+    if empties <= SHALLOW_EMPTIES:
+        stats[NODES] -= 1  # the shallow search counts this node itself
+        return search_few(player, opponent, alpha, beta, empties, stats)
+    # Step 3. No move: pass, or the game is over.
+    moves = moves_at(player, opponent)
+    if moves == _U0:
+        if moves_at(opponent, player) == _U0:
+            return final_score(player, opponent)
+        stats[NODES] -= 1  # the pass is not a node of its own
+        return -search(opponent, player, -beta, -alpha, empties, context)
+    # Step 4. Stability cutoff: the opponent's stable discs bound the score from above.
+    if alpha >= _STABILITY_THRESHOLD[empties]:
+        upper = 64 - 2 * stable_count(opponent, player, edge_table)
+        if upper <= alpha:
+            return upper
+        if upper < beta:
+            beta = upper
+    # Step 5. Transposition table: bounds narrow the window or answer; its move first.
+    use_table = empties >= TABLE_EMPTIES
+    table_square = _NO_SQUARE
+    if use_table:
+        row = probe(table, player, opponent)
+        if row >= 0:
+            lower, upper, table_square, _ = unpack_entry(table[row, 2])
+            if lower >= beta:
+                return lower
+            if upper <= alpha or lower == upper:
+                return upper
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
+    # Step 6. Move ordering (move_key); a child whose stored bound already refutes this node
+    # cuts off at once (enhanced transposition cutoff).
+    probe_children = empties - 1 >= TABLE_EMPTIES
+    odd = odd_regions(~(player | opponent))
+    sort_depth = sort_depths[empties]
+    count = 0
+    while moves:
+        square = moves & (~moves + _U1)
+        moves ^= square
+        turned = flips_at(square_of(square), player, opponent)
+        child_player = opponent & ~turned
+        child_opponent = player | turned | square
+        if probe_children:
+            child = probe(table, child_player, child_opponent)
+            if child >= 0:
+                child_upper = np.int64((table[child, 2] >> _S8) & _BYTE) - 64
+                if -child_upper >= beta:
+                    return -child_upper
+        if square_of(square) == table_square:
+            key = _TABLE_MOVE_KEY
+        elif sort_depth < 0:
+            key = fast_key(square, child_player, child_opponent, odd)
+        else:
+            key = deep_key(square, child_player, child_opponent, odd, sort_depth)
+        move_buffer[empties, count] = square
+        key_buffer[empties, count] = key
+        count += 1
+    # Step 7. Principal variation search, best key first (selection sort).
+    alpha_start = alpha
+    best = np.int64(-65)
+    best_square = _NO_SQUARE
+    for i in range(count):
+        pick = i
+        for j in range(i + 1, count):
+            if key_buffer[empties, j] > key_buffer[empties, pick]:
+                pick = j
+        square = move_buffer[empties, pick]
+        move_buffer[empties, pick] = move_buffer[empties, i]
+        key_buffer[empties, pick] = key_buffer[empties, i]
+        turned = flips_at(square_of(square), player, opponent)
+        child_player = opponent & ~turned
+        child_opponent = player | turned | square
+        if i == 0:
+            score = -search(child_player, child_opponent, -beta, -alpha, empties - 1, context)
+        else:
+            score = -search(child_player, child_opponent, -alpha - 1, -alpha, empties - 1, context)
+            if alpha < score < beta:
+                score = -search(child_player, child_opponent, -beta, -score, empties - 1, context)
+        if stats[ABORTED]:
+            return np.int64(0)
+        if score > best:
+            best = score
+            best_square = square_of(square)
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    # Step 8. Store the bounds proved and the best move.
+    if use_table:
+        lower = np.int64(-64)
+        upper = np.int64(64)
+        if best <= alpha_start:
+            upper = best
+        elif best >= beta:
+            lower = best
+        else:
+            lower = best
+            upper = best
+        _store(table, player, opponent, lower, upper, best_square, empties)
+    return best
