@@ -158,3 +158,17 @@ def test_a_killed_arena_resumes_with_no_game_lost_or_counted_twice(
     with ArenaStore.open(tmp_path / "whole.sqlite") as store:
         run_tournament(round_robin("tictactoe", ["alphabeta:depth=9", "random"], 40, seed=3), store)
     assert stored(tmp_path / "whole.sqlite") == after
+
+
+def test_seeded_monte_carlo_agents_store_the_same_games_in_worker_processes(
+    tmp_path: Path,
+) -> None:
+    jobs = round_robin(
+        "tictactoe", ["mcts:simulations=40", "flatmc:simulations=40", "random"], 2, seed=8
+    )
+    for name, workers in (("one.sqlite", 1), ("two.sqlite", 2)):
+        with ArenaStore.open(tmp_path / name) as store:
+            run_tournament(jobs, store, workers=workers)
+    one = stored(tmp_path / "one.sqlite")
+    assert len(one) == len(jobs) == 6
+    assert one == stored(tmp_path / "two.sqlite")
