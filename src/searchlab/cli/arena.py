@@ -165,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.json:
         sys.stdout.write(json.dumps([row.as_json() for row in table]) + "\n")
+        if monitor is not None:  # stdout holds the standings only
+            print(monitor.result.describe(monitor.test), file=sys.stderr)
         return 0
     _print_table(table, title=f"{game_id}: {total} games in {args.db}")
     resumed = f", {summary.skipped} already stored" if summary.skipped else ""
@@ -172,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     if monitor is not None:
         wins, draws, losses = monitor.counts
         print(f"{monitor.agent} vs {monitor.opponent}: +{wins} ={draws} -{losses}")
-        print(monitor.result.describe(sprt))  # type: ignore[arg-type]
+        print(monitor.result.describe(monitor.test))
     return 0
 
 
