@@ -24,17 +24,18 @@ True
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from searchlab.algorithms.best_first import Tier
 from searchlab.algorithms.mcts.endgame import ProofSearch
 from searchlab.algorithms.mcts.evaluator import Evaluator, check_value, prior_list
 from searchlab.algorithms.mcts.final_move import child_value, choose_final
 from searchlab.algorithms.mcts.options import DEFAULT_C, MCTSOptions, check_budget, make_options
+from searchlab.algorithms.mcts.results import children_stats, principal_variation, terminal_result
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout
 from searchlab.algorithms.mcts.selection import (
     prove,
@@ -42,7 +43,7 @@ from searchlab.algorithms.mcts.selection import (
     select_puct,
     select_uct,
 )
-from searchlab.algorithms.mcts.tree import Node, reachable_nodes
+from searchlab.algorithms.mcts.tree import Node, path_actions, reachable_nodes
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.game_events import Backup, Visit
@@ -95,7 +96,7 @@ class MCTS:
         dirichlet_alpha: float | None = None,
         dirichlet_epsilon: float = 0.25,
         seed: int | None = None,
-        tier: str = "auto",
+        tier: Tier = "auto",
         observer: Observer | None = None,
     ) -> None:
         check_capabilities(game, "mcts")
@@ -256,7 +257,7 @@ class MCTS:
                 on_path.add(id(child))
             path.append(child)
             if observer is not None:
-                line = _line(root, path)
+                line = path_actions(path)
                 observer(Visit(line, child.key(), -math.inf, math.inf, len(line)))
             node = child
             if is_new or child.proven is not None or child.is_terminal:
@@ -273,7 +274,7 @@ class MCTS:
                 if path[position + 1].proven is None or not prove(path[position]):
                     break
         if observer is not None:
-            self._emit_backups(root, path)
+            self._emit_backups(path)
         return len(path) - 1
 
     def _leaf_returns(self, leaf: Node) -> Sequence[float]:
@@ -289,15 +290,15 @@ class MCTS:
             value = (1.0 - options.lambda_) * value + options.lambda_ * rolled[leaf.player]
         return _both(leaf.player, value)
 
-    def _emit_backups(self, root: Node, path: list[Node]) -> None:
+    def _emit_backups(self, path: list[Node]) -> None:
         observer = self.options.observer
         assert observer is not None
+        line = path_actions(path)
         for depth in range(len(path) - 1, -1, -1):
             node = path[depth]
-            line = _line(root, path[: depth + 1])
-            action = _line_action(path, depth)
+            action = line[depth] if depth < len(line) else None
             value = node.mean if node.mover == 0 else 0.0 - node.mean
-            observer(Backup(line, node.key(), value, action))
+            observer(Backup(line[:depth], node.key(), value, action))
 
     # --- the search ----------------------------------------------------------------------
 
@@ -312,7 +313,7 @@ class MCTS:
         start = time.perf_counter()
         if root_state.is_terminal():
             self.reset()
-            return _terminal_result(root_state, self.algorithm, start)
+            return terminal_result(root_state, self.algorithm, start, self.options.c)
         self._nodes = 0
         root, reused = self._prepare_root(root_state)
         root_priors = self._root_priors(root)
@@ -408,7 +409,7 @@ class MCTS:
             value = 0.0
         stats: dict[str, Any] = {
             "simulations": simulations,
-            "children": _children_stats(root, use_proofs),
+            "children": children_stats(root, use_proofs),
             "reused_visits": reused,
             "c": self.options.c,
         }
@@ -420,7 +421,7 @@ class MCTS:
         return SearchResult(
             action=action,
             value=float(value),
-            principal_variation=_principal_variation(root, index),
+            principal_variation=principal_variation(root, index),
             nodes=self._nodes,
             depth=depth,
             elapsed=time.perf_counter() - start,
@@ -435,86 +436,6 @@ class MCTS:
 def _both(player: int, value: float) -> tuple[float, float]:
     """Zero-sum returns in which ``player`` gets ``value``."""
     return (value, 0.0 - value) if player == 0 else (0.0 - value, value)
-
-
-def _line(root: Node, path: list[Node]) -> tuple[int, ...]:
-    """The actions from the root along ``path`` (for observer events)."""
-    line = []
-    for parent, child in itertools.pairwise(path):
-        for index, candidate in enumerate(parent.children):
-            if candidate is child:
-                line.append(parent.actions[index])
-                break
-    return tuple(line)
-
-
-def _line_action(path: list[Node], depth: int) -> int | None:
-    """The action taken from ``path[depth]`` on ``path`` (``None`` at the leaf)."""
-    if depth + 1 >= len(path):
-        return None
-    parent, child = path[depth], path[depth + 1]
-    for index, candidate in enumerate(parent.children):
-        if candidate is child:
-            return parent.actions[index]
-    return None
-
-
-def _outcome(value: float | None) -> str | None:
-    if value is None:
-        return None
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
-
-
-def _children_stats(root: Node, use_proofs: bool) -> list[dict[str, Any]]:
-    """Per root action: visits, mean for the root's player, prior, proof; most visited first."""
-    entries = []
-    for index, action in enumerate(root.actions):
-        child = root.children[index]
-        visits = 0 if child is None else child.visits
-        entries.append(
-            {
-                "action": action,
-                "visits": visits,
-                "value": 0.0 if child is None or not visits else child.value_sum / visits,
-                "prior": None if root.priors is None else root.priors[index],
-                "proven": _outcome(child.proven) if use_proofs and child is not None else None,
-            }
-        )
-    entries.sort(key=lambda entry: (-entry["visits"], entry["action"]))
-    return entries
-
-
-def _principal_variation(root: Node, index: int | None) -> tuple[int, ...]:
-    """The chosen action, then the most visited child at each node below it."""
-    if index is None:
-        return ()
-    line = [root.actions[index]]
-    node = root.children[index]
-    seen = {id(root)}
-    while node is not None and node.visits > 0 and id(node) not in seen:
-        seen.add(id(node))
-        best, best_visits = -1, 0
-        for position, child in enumerate(node.children):
-            if child is not None and child.visits > best_visits:
-                best, best_visits = position, child.visits
-        if best < 0:
-            break
-        line.append(node.actions[best])
-        node = node.children[best]
-    return tuple(line)
-
-
-def _terminal_result(state: State, algorithm: str, start: float) -> SearchResult:
-    return SearchResult(
-        action=None,
-        value=float(state.returns()[state.current_player()]),
-        is_proven=True,
-        plies_to_end=0,
-        elapsed=time.perf_counter() - start,
-        algorithm=algorithm,
-        tier="reference",
-        stats={"simulations": 0, "children": [], "reused_visits": 0},
-    )
 
 
 def _refuse_compiled(options: MCTSOptions) -> None:
@@ -567,7 +488,7 @@ def mcts(
     dirichlet_alpha: float | None = None,
     dirichlet_epsilon: float = 0.25,
     seed: int | None = None,
-    tier: str = "auto",
+    tier: Tier = "auto",
     observer: Observer | None = None,
 ) -> SearchResult:
     """Monte Carlo tree search from ``state`` (default: the initial state).

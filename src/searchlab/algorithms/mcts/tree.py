@@ -23,11 +23,12 @@ endgame search established; its sign is the outcome (win > 0, loss < 0, draw 0).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Iterator
 
 from searchlab.core.game import State
 
-__all__ = ["Node", "reachable_nodes"]
+__all__ = ["Node", "path_actions", "reachable_nodes"]
 
 
 class Node:
@@ -108,3 +109,14 @@ def reachable_nodes(root: Node) -> Iterator[Node]:
             if child is not None and id(child) not in seen:
                 seen.add(id(child))
                 stack.append(child)
+
+
+def path_actions(path: list[Node]) -> tuple[int, ...]:
+    """The actions leading along ``path`` (a list of nodes, each a child of the one before)."""
+    line = []
+    for parent, child in itertools.pairwise(path):
+        for index, candidate in enumerate(parent.children):
+            if candidate is child:
+                line.append(parent.actions[index])
+                break
+    return tuple(line)

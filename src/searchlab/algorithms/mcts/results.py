@@ -1,0 +1,83 @@
+"""The parts of an MCTS result read off the tree: root children statistics, the principal
+variation, and the result of a search from a finished game.
+
+``stats["children"]`` has one entry per root action, most visited first (ties: the smaller
+action): ``action``, ``visits``, ``value`` (the mean return for the root's player to move),
+``prior`` (PUCT's, else ``None``) and ``proven`` (``"win"``/``"loss"``/``"draw"`` for the
+root's player when proofs are on and the child is proven, else ``None``). The compiled tier
+fills the same keys.
+
+>>> outcome(1.0), outcome(0.0), outcome(None)
+('win', 'draw', None)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from searchlab.algorithms.mcts.tree import Node
+from searchlab.core.game import State
+from searchlab.core.search_result import SearchResult
+
+__all__ = ["children_stats", "outcome", "principal_variation", "terminal_result"]
+
+
+def outcome(value: float | None) -> str | None:
+    """``"win"``/``"loss"``/``"draw"`` by the sign of a proven value; ``None`` if unproven."""
+    if value is None:
+        return None
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def children_stats(root: Node, use_proofs: bool) -> list[dict[str, Any]]:
+    """Per root action: visits, mean for the root's player, prior, proof; most visited first."""
+    entries = []
+    for index, action in enumerate(root.actions):
+        child = root.children[index]
+        visits = 0 if child is None else child.visits
+        entries.append(
+            {
+                "action": action,
+                "visits": visits,
+                "value": 0.0 if child is None or not visits else child.value_sum / visits,
+                "prior": None if root.priors is None else root.priors[index],
+                "proven": outcome(child.proven) if use_proofs and child is not None else None,
+            }
+        )
+    entries.sort(key=lambda entry: (-entry["visits"], entry["action"]))
+    return entries
+
+
+def principal_variation(root: Node, index: int | None) -> tuple[int, ...]:
+    """The chosen action, then the most visited child at each node below it."""
+    if index is None:
+        return ()
+    line = [root.actions[index]]
+    node = root.children[index]
+    seen = {id(root)}
+    while node is not None and node.visits > 0 and id(node) not in seen:
+        seen.add(id(node))
+        best, best_visits = -1, 0
+        for position, child in enumerate(node.children):
+            if child is not None and child.visits > best_visits:
+                best, best_visits = position, child.visits
+        if best < 0:
+            break
+        line.append(node.actions[best])
+        node = node.children[best]
+    return tuple(line)
+
+
+def terminal_result(state: State, algorithm: str, start: float, c: float) -> SearchResult:
+    """The exact result of a search started on a finished game: no action."""
+    return SearchResult(
+        action=None,
+        value=float(state.returns()[state.current_player()]),
+        is_proven=True,
+        plies_to_end=0,
+        elapsed=time.perf_counter() - start,
+        algorithm=algorithm,
+        tier="reference",
+        stats={"simulations": 0, "children": [], "reused_visits": 0, "c": c},
+    )
