@@ -8,7 +8,9 @@ OpenSpiel's ``uct_c = c * sqrt(2)`` in its ``W/N + uct_c * sqrt(ln N / n)``. Oth
 searchlab's ``Othello(scoring="win_loss")`` (returns +-1/0, as OpenSpiel's). The compiled tier
 and the C++ bot run the same number of simulations (so their trees are alike in size); the two
 Python searches run fewer, and their rate hardly depends on it. Each figure is the best of
-``--repeat`` runs (wall clock, one ``step``/search call each, after a warm-up call).
+``--repeat`` runs in CPU time of this process (all four are single-threaded and run in it, so
+a loaded machine does not skew the ratios), one ``step``/search call each, after a warm-up
+call.
 
     nice -n 10 python benchmarks/mcts_openspiel.py [--quick] [--repeat N]
 
@@ -43,12 +45,12 @@ TARGETS = {"connect4": 2.0, "othello": 10.0}  # compiled / C++ sims per second
 
 
 def best_rate(run: Callable[[], Any], simulations: int, repeat: int) -> float:
-    """Simulations per second of the fastest of ``repeat`` runs."""
+    """Simulations per CPU second of the fastest of ``repeat`` runs."""
     best = math.inf
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         run()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return simulations / best
 
 
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'game':<9} {'compiled':>11} {'reference':>11} {'os C++':>11} {'os Python':>11} "
         f"{'comp/C++':>9} {'comp/osPy':>9} {'comp/ref':>9}"
     )
-    print("simulations per second, initial position, uniform random rollouts, c = 1")
+    print("simulations per CPU second, initial position, uniform random rollouts, c = 1")
     print(header)
     print("-" * len(header))
     missed = []

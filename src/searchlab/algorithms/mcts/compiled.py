@@ -67,13 +67,12 @@ _NO_LIMIT = (1 << 62) - 1
 @dataclass(frozen=True, slots=True)
 class _Kernel:
     """A game's bound kernel: ``search`` (its arguments start with ``prefix``), the root's
-    words and their dtype, and the most children one node can have."""
+    words, and the most children one node can have."""
 
     search: Callable[..., int]
     prefix: tuple[Any, ...]
     w0: Any
     w1: Any
-    dtype: type
     max_branching: int
 
 
@@ -84,8 +83,7 @@ def _kernel_for(game: Game, state: State) -> _Kernel | None:
         from searchlab.algorithms.mcts import _kernel_connect4 as K4
 
         return _Kernel(
-            K4.search, (), np.int64(state.current), np.int64(state.mask), np.int64,
-            K4.MAX_BRANCHING,
+            K4.search, (), np.int64(state.current), np.int64(state.mask), K4.MAX_BRANCHING,
         )  # fmt: skip
     if type(game) is Othello and type(state) is OthelloState:
         from searchlab.algorithms.mcts import _kernel_othello as KO
@@ -93,8 +91,7 @@ def _kernel_for(game: Game, state: State) -> _Kernel | None:
         mine, theirs = state.mover_bits()
         scoring = 1 if state.scoring == "win_loss" else 0
         return _Kernel(
-            KO.search, (scoring,), np.uint64(mine), np.uint64(theirs), np.uint64,
-            KO.MAX_BRANCHING,
+            KO.search, (scoring,), np.uint64(mine), np.uint64(theirs), KO.MAX_BRANCHING,
         )  # fmt: skip
     return None
 
@@ -129,7 +126,7 @@ class _Search:
             slots = min(2 * int(limits.simulations) + 2 * kernel.max_branching, _MAX_INITIAL_SLOTS)
         else:
             slots = _TIME_ONLY_SLOTS
-        self.tree = L.Tree(max(slots, 4 * kernel.max_branching), kernel.dtype)
+        self.tree = L.Tree(max(slots, 4 * kernel.max_branching))
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         self.tree.set_root(kernel.w0, kernel.w1, seed_state(seed))
