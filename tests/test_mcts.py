@@ -266,6 +266,24 @@ def test_observer_sees_a_selection_path_and_backups_per_simulation() -> None:
             assert any(v.path == (*event.path, event.action) for v in visits)
 
 
+def test_observer_sees_selections_and_one_playout_per_simulation() -> None:
+    from searchlab.core.game_events import Playout, Select
+
+    recorder = TraceRecorder()
+    mcts(TicTacToe(), limits=Limits(simulations=60), seed=4, observer=recorder)
+    selects = [e for e in recorder.events if isinstance(e, Select)]
+    playouts = [e for e in recorder.events if isinstance(e, Playout)]
+    assert len(playouts) == 60
+    root_selects = [e for e in selects if e.path == ()]
+    assert len(root_selects) == 60  # every simulation leaves the root once
+    # UCT tries each of the 9 first moves once before revisiting any
+    assert [e.visits for e in root_selects[:9]] == [0] * 9
+    assert {e.action for e in root_selects[:9]} == set(range(9))
+    assert max(e.visits for e in root_selects) > 1
+    for event in playouts:
+        assert len(event.returns) == 2 and event.returns[0] == -event.returns[1]
+
+
 # --- bad parameters -------------------------------------------------------------------------
 
 

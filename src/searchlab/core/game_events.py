@@ -7,6 +7,12 @@ player 0's):
 * :class:`Prune` — after a child, ``alpha >= beta``: the remaining children are skipped;
 * :class:`Backup` — a node's value is final and goes back to its parent.
 
+Monte Carlo tree search adds, per simulation:
+
+* :class:`Select` — the edge the selection rule (UCT, PUCT) follows out of a node, with the
+  child's visits and mean (for the player moving at the node) before this simulation;
+* :class:`Playout` — the result credited at the leaf (a rollout, an evaluator, a proof).
+
 ``alpha``/``beta`` are ``-inf``/``+inf`` for minimax, which never prunes. A node is named by
 its ``path``: the actions from the root, so identical positions reached by different lines stay
 apart. Record them with :class:`~searchlab.core.observer.TraceRecorder`:
@@ -25,7 +31,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Backup", "GameSearchEvent", "Prune", "Visit"]
+__all__ = ["Backup", "GameSearchEvent", "Playout", "Prune", "Select", "Visit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,5 +86,32 @@ class Backup:
         return self.key
 
 
-GameSearchEvent = Visit | Prune | Backup
+@dataclass(frozen=True, slots=True)
+class Select:
+    """MCTS follows ``action`` out of the node at ``path``; ``visits`` and ``mean`` are the
+    child's statistics before this simulation (``mean`` for the player moving at the node).
+
+    >>> Select(path=(3,), key=17, action=4, visits=12, mean=0.25).kind
+    'select'
+    """
+
+    path: tuple[int, ...]
+    key: Hashable
+    action: int
+    visits: int
+    mean: float
+    kind: Literal["select"] = field(default="select", repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """The returns (players 0 and 1) credited to a simulation at the leaf ``path``."""
+
+    path: tuple[int, ...]
+    key: Hashable
+    returns: tuple[float, ...]
+    kind: Literal["playout"] = field(default="playout", repr=False)
+
+
+GameSearchEvent = Visit | Prune | Backup | Select | Playout
 """Every event a game-tree search emits."""

@@ -46,7 +46,7 @@ from searchlab.algorithms.mcts.selection import (
 from searchlab.algorithms.mcts.tree import Node, path_actions, reachable_nodes
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
-from searchlab.core.game_events import Backup, Visit
+from searchlab.core.game_events import Backup, Playout, Select, Visit
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Observer
 from searchlab.core.search_result import SearchResult
@@ -248,6 +248,10 @@ class MCTS:
                 prove(node)
                 break
             child = node.children[index]
+            if observer is not None:
+                visits = 0 if child is None else child.visits
+                mean = 0.0 if child is None or not visits else child.value_sum / visits
+                observer(Select(path_actions(path), node.key(), node.actions[index], visits, mean))
             is_new = False
             if child is None:
                 child, is_new = self._expand(node, index)
@@ -265,6 +269,8 @@ class MCTS:
         leaf = path[-1]
         # Step 3. Simulation.
         returns = self._leaf_returns(leaf)
+        if observer is not None:
+            observer(Playout(path_actions(path), leaf.key(), tuple(float(r) for r in returns)))
         # Step 4. Backpropagation.
         for visited in path:
             visited.visits += 1
