@@ -311,6 +311,14 @@ def test_node_limit_caps_the_tree_in_both_tiers() -> None:
         limits = Limits(simulations=5000, nodes=300)
         result = mcts(CONNECT4, limits=limits, seed=1, tier=tier)
         assert (result.stopped_by, result.nodes) == ("nodes", 300), tier
+    # a limit of one node (the root) allows no simulation: no move, as in the reference tier
+    first, second = (
+        mcts(CONNECT4, limits=Limits(simulations=10, nodes=1), seed=1, tier=tier)
+        for tier in ("compiled", "reference")
+    )
+    for result in (first, second):
+        assert (result.action, result.principal_variation, result.stopped_by) == (None, (), "nodes")
+    assert first.stats["children"] == second.stats["children"]
 
 
 def test_final_move_rules_pick_the_child_they_name() -> None:

@@ -232,7 +232,10 @@ def simulate(  # pragma: no cover - compiled
                 node = child
                 depth += 1
                 break
-            node = _select(node, first, n_children, visits, value, is_proven, proven, c, solver)
+            chosen = _select(node, first, n_children, visits, value, is_proven, proven, c, solver)
+            if chosen < 0:
+                break  # every child proven lost: cannot happen (the node would be proven)
+            node = chosen
             a, b = play_fn(a, b, action[node])
             depth += 1
         if depth > max_depth:

@@ -104,12 +104,7 @@ def has_kernel(game: Game, state: State | None = None) -> bool:
     >>> has_kernel(Connect4()), has_kernel(Othello("win_loss")), has_kernel(TicTacToe())
     (True, True, False)
     """
-    if state is None:
-        try:
-            state = game.initial_state()
-        except Exception:  # a game we know nothing about
-            return False
-    return _kernel_for(game, state) is not None
+    return _kernel_for(game, game.initial_state() if state is None else state) is not None
 
 
 class _Search:
@@ -187,13 +182,15 @@ class _Search:
             )
         )  # fmt: skip
 
-    def result(self, chosen: int, stopped_by: str, began: float) -> SearchResult:
-        """The :class:`SearchResult` of the reference tier's shape for root child ``chosen``."""
+    def result(
+        self, chosen: int, stopped_by: str, began: float, legal_actions: list[int]
+    ) -> SearchResult:
+        """The :class:`SearchResult` of the reference tier's shape for root child ``chosen``
+        (-1: none, when a node limit stopped the search before its first simulation)."""
         tree = self.tree
         solver = self.solver
         root_value = -float(tree.proven[0]) if solver and tree.is_proven[0] else None
-        made_end = int(tree.first[0]) + int(tree.n_expanded[0])
-        is_made = chosen < made_end
+        is_made = 0 <= chosen < int(tree.first[0]) + int(tree.n_expanded[0])
         if root_value is not None:
             value = root_value
         elif is_made and solver and tree.is_proven[chosen]:
@@ -203,9 +200,9 @@ class _Search:
         else:
             value = 0.0
         return SearchResult(
-            action=int(tree.action[chosen]),
+            action=int(tree.action[chosen]) if chosen >= 0 else None,
             value=value,
-            principal_variation=self._principal_variation(chosen),
+            principal_variation=self._principal_variation(chosen) if chosen >= 0 else (),
             nodes=int(tree.counters[L.C_NODES]),
             depth=int(tree.counters[L.C_MAX_DEPTH]),
             elapsed=time.perf_counter() - began,
@@ -215,16 +212,21 @@ class _Search:
             tier="compiled",
             stats={
                 "simulations": self.simulations,
-                "children": self._children(),
+                "children": self._children(legal_actions),
                 "reused_visits": 0,
                 "c": self.c,
             },
         )
 
-    def _children(self) -> list[dict[str, Any]]:
+    def _children(self, legal_actions: list[int]) -> list[dict[str, Any]]:
         """Per root action: visits, mean for the root's player, prior (None), proof."""
         tree = self.tree
         first, made = int(tree.first[0]), int(tree.n_expanded[0])
+        if first < 0:  # no simulation ran
+            return [
+                {"action": a, "visits": 0, "value": 0.0, "prior": None, "proven": None}
+                for a in sorted(legal_actions)
+            ]
         entries = []
         for child in range(first, first + int(tree.n_children[0])):
             visits = int(tree.visits[child]) if child < first + made else 0
@@ -318,7 +320,7 @@ def compiled_mcts(
         chosen = search.final_choice(rule)
     if chosen < 0:
         chosen = search.final_choice(MOST_VISITS)
-    return search.result(chosen, stopped_by, began)
+    return search.result(chosen, stopped_by, began, list(state.legal_actions()))
 
 
 def warm_up() -> None:
