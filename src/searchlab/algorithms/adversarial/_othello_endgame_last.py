@@ -28,6 +28,10 @@ from numba import njit
 
 from searchlab.algorithms.adversarial._othello_endgame_flips import flips_at
 from searchlab.algorithms.adversarial._othello_endgame_order import odd_regions, square_of
+from searchlab.algorithms.adversarial._othello_endgame_stability import (
+    STABILITY_THRESHOLD,
+    stable_count,
+)
 from searchlab.domains.games._othello_bits import count_discs, final_score, legal_moves
 
 __all__ = ["score_last", "search_few", "search_shallow", "solve_2"]
@@ -93,9 +97,13 @@ def solve_2(player, opponent, alpha, beta, first, second, stats):  # pragma: no 
 
 
 @njit(cache=True)
-def search_shallow(player, opponent, alpha, beta, empties, stats):  # pragma: no cover
+def search_shallow(player, opponent, alpha, beta, empties, stats, edge_table):  # pragma: no cover
     """Fail-soft alpha-beta of a position with ``empties`` (at least 3) empty squares."""
     stats[NODES] += 1
+    if alpha >= STABILITY_THRESHOLD[empties]:
+        upper = 64 - 2 * stable_count(opponent, player, edge_table)
+        if upper <= alpha:
+            return upper
     empty = ~(player | opponent)
     best = np.int64(-65)
     odd = odd_regions(empty)
@@ -125,7 +133,7 @@ def search_shallow(player, opponent, alpha, beta, empties, stats):  # pragma: no
                 )
             else:
                 score = -search_shallow(
-                    child_player, child_opponent, -beta, -alpha, empties - 1, stats
+                    child_player, child_opponent, -beta, -alpha, empties - 1, stats, edge_table
                 )
             if score > best:
                 best = score
@@ -137,15 +145,15 @@ def search_shallow(player, opponent, alpha, beta, empties, stats):  # pragma: no
         if legal_moves(opponent, player) == _U0:
             return final_score(player, opponent)
         stats[NODES] -= 1  # the pass is not a position of its own
-        return -search_shallow(opponent, player, -beta, -alpha, empties, stats)
+        return -search_shallow(opponent, player, -beta, -alpha, empties, stats, edge_table)
     return best
 
 
 @njit(cache=True)
-def search_few(player, opponent, alpha, beta, empties, stats):  # pragma: no cover
+def search_few(player, opponent, alpha, beta, empties, stats, edge_table):  # pragma: no cover
     """The kernel of this module for ``empties`` (0 to any) empty squares."""
     if empties >= 3:
-        return search_shallow(player, opponent, alpha, beta, empties, stats)
+        return search_shallow(player, opponent, alpha, beta, empties, stats, edge_table)
     empty = ~(player | opponent)
     if empties == 2:
         low = empty & (~empty + _U1)

@@ -133,23 +133,25 @@ def evaluate(player, opponent):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def shallow_value(player, opponent, alpha, beta, depth):  # pragma: no cover - compiled
+def shallow_value(player, opponent, alpha, beta, depth, stats):  # pragma: no cover - compiled
     """Fail-soft alpha-beta of :func:`evaluate` to ``depth`` plies (a pass is a ply); a
-    finished game scores its disc difference times a large weight."""
+    finished game scores its disc difference times a large weight; ``stats[0]`` counts the
+    positions visited."""
+    stats[0] += 1
     if depth == 0:
         return evaluate(player, opponent)
     moves = legal_moves(player, opponent)
     if moves == _U0:
         if legal_moves(opponent, player) == _U0:
             return final_score(player, opponent) * _EVAL_WIN
-        return -shallow_value(opponent, player, -beta, -alpha, depth - 1)
+        return -shallow_value(opponent, player, -beta, -alpha, depth - 1, stats)
     best = -_EVAL_WIN * 65
     while moves:
         square = moves & (~moves + _U1)
         moves ^= square
         turned = flips(square, player, opponent)
         score = -shallow_value(
-            opponent & ~turned, player | turned | square, -beta, -alpha, depth - 1
+            opponent & ~turned, player | turned | square, -beta, -alpha, depth - 1, stats
         )
         if score > best:
             best = score
@@ -161,10 +163,14 @@ def shallow_value(player, opponent, alpha, beta, depth):  # pragma: no cover - c
 
 
 @njit(cache=True)
-def deep_key(square, child_player, child_opponent, odd, depth):  # pragma: no cover - compiled
+def deep_key(
+    square, child_player, child_opponent, odd, depth, stats
+):  # pragma: no cover - compiled
     """:func:`fast_key` plus the :func:`shallow_value` of the move searched ``depth`` plies."""
     key = fast_key(square, child_player, child_opponent, odd)
     if child_player == _U0:
         return key
-    value = -shallow_value(child_player, child_opponent, -_EVAL_WIN * 65, _EVAL_WIN * 65, depth)
+    value = -shallow_value(
+        child_player, child_opponent, -_EVAL_WIN * 65, _EVAL_WIN * 65, depth, stats
+    )
     return key + (value << 13)

@@ -34,7 +34,10 @@ from searchlab.algorithms.adversarial._othello_endgame_order import (
     odd_regions,
     square_of,
 )
-from searchlab.algorithms.adversarial._othello_endgame_stability import stable_count
+from searchlab.algorithms.adversarial._othello_endgame_stability import (
+    STABILITY_THRESHOLD,
+    stable_count,
+)
 from searchlab.domains.games._othello_bits import final_score
 
 __all__ = [
@@ -54,8 +57,12 @@ NODES, BUDGET, ABORTED = 0, 1, 2
 MAX_MOVES = 40  # the most legal moves known in an Othello position is 33
 SHALLOW_EMPTIES = 6
 """Positions with at most this many empties are searched without table or sorting."""
-TABLE_EMPTIES = 7
-"""Positions with at least this many empties use the transposition table."""
+TABLE_EMPTIES = 8
+"""Positions with at least this many empties use the transposition table (7 saved 7% of the
+nodes of FFO #33, #37, #41 but took 10% more time: a lookup costs more than a small subtree)."""
+ETC_EMPTIES = 12
+"""Positions with at least this many empties look up their children in the table before
+searching them (enhanced transposition cutoff); below, the lookups cost more than they save."""
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -68,14 +75,6 @@ _NO_SQUARE = 64
 _HASH_A = np.uint64(0x9E3779B97F4A7C15)
 _HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 _TABLE_MOVE_KEY = np.int64(1 << 50)
-# a stability cutoff is tried only when alpha is at least this high (by empties, Edax's
-# values): with few discs on the board few are stable, and the bound would rarely cut
-_STABILITY_THRESHOLD = np.array(
-    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42]
-    + [44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
-    + [64] * 27,
-    dtype=np.int64,
-)
 
 
 @njit(cache=True)
@@ -154,7 +153,7 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
     # Step 2. Few empties: no table, no sorting.
     if empties <= SHALLOW_EMPTIES:
         stats[NODES] -= 1  # the shallow search counts this node itself
-        return search_few(player, opponent, alpha, beta, empties, stats)
+        return search_few(player, opponent, alpha, beta, empties, stats, edge_table)
     # Step 3. No move: pass, or the game is over.
     moves = moves_at(player, opponent)
     if moves == _U0:
@@ -163,7 +162,7 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         stats[NODES] -= 1  # the pass is not a node of its own
         return -search(opponent, player, -beta, -alpha, empties, context)
     # Step 4. Stability cutoff: the opponent's stable discs bound the score from above.
-    if alpha >= _STABILITY_THRESHOLD[empties]:
+    if alpha >= STABILITY_THRESHOLD[empties]:
         upper = 64 - 2 * stable_count(opponent, player, edge_table)
         if upper <= alpha:
             return upper
@@ -182,9 +181,9 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
                 return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
-    # Step 6. Move ordering (move_key); a child whose stored bound already refutes this node
-    # cuts off at once (enhanced transposition cutoff).
-    probe_children = empties - 1 >= TABLE_EMPTIES
+    # Step 6. Move ordering (fast_key, or deep_key near the root); a child whose stored bound
+    # already refutes this node cuts off at once (enhanced transposition cutoff).
+    probe_children = empties >= ETC_EMPTIES
     odd = odd_regions(~(player | opponent))
     sort_depth = sort_depths[empties]
     count = 0
@@ -205,7 +204,7 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         elif sort_depth < 0:
             key = fast_key(square, child_player, child_opponent, odd)
         else:
-            key = deep_key(square, child_player, child_opponent, odd, sort_depth)
+            key = deep_key(square, child_player, child_opponent, odd, sort_depth, stats)
         move_buffer[empties, count] = square
         key_buffer[empties, count] = key
         count += 1

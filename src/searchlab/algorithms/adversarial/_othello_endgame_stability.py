@@ -36,7 +36,7 @@ from numba import njit
 
 from searchlab.domains.games._othello_bits import count_discs
 
-__all__ = ["edge_stability_table", "stable_count", "stable_discs"]
+__all__ = ["STABILITY_THRESHOLD", "edge_stability_table", "stable_count", "stable_discs"]
 
 _U0 = np.uint64(0)
 _S1 = np.uint64(1)
@@ -58,6 +58,14 @@ _NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
 _A_FILE = np.uint64(0x0101010101010101)
 _CENTRAL = np.uint64(0x007E7E7E7E7E7E00)
 _ROW = np.uint64(0xFF)
+# a stability cutoff is tried only when alpha is at least this high (by empties, Edax's
+# values): with few discs on the board few are stable, and the bound would rarely cut
+STABILITY_THRESHOLD = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42]
+    + [44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
+    + [64] * 27,
+    dtype=np.int64,
+)
 # bit k of a packed file is the square of rank k + 1: (file bits) * _PACK_A >> 56 gathers the
 # a-file's eight bits into the top byte (each partial product lands on its own bit)
 _PACK_A = np.uint64(0x0102040810204080)

@@ -3,23 +3,27 @@
 The score of a position is the final disc count of the side to move minus the opponent's,
 empty squares counted for the winner (World Othello Federation rule, the convention of Edax
 and of the FFO test suite); it lies in ``-64..64`` and is even. The search is negamax
-alpha-beta over the bitboards of :mod:`searchlab.domains.games._othello_bits`, in numba
-(:mod:`._othello_endgame_search`), as a numbered recipe per node:
+alpha-beta over bitboards, in numba (:mod:`._othello_endgame_search`), as a numbered recipe
+per node:
 
 1. count the node; past the node budget, raise the abort flag and unwind;
-2. few empties (``<= SHALLOW_EMPTIES``): a search with no table and no sorting, trying the
-   squares of the regions (quadrants) with an odd number of empties first ("parity"),
-   corners first and X squares last in each; the last empty square is scored directly;
+2. few empties (``<= SHALLOW_EMPTIES``): a search with no table and no sorting
+   (:mod:`._othello_endgame_last`), trying the squares of the regions (quadrants) with an
+   odd number of empties first ("parity"), corners first and X squares last in each; two
+   empties are played out directly and the last empty square is scored directly;
 3. no legal move: pass (the opponent moves), or, when the opponent cannot move either, the
    game is over and the final score is exact;
 4. stability cutoff: the opponent's stable discs (:mod:`._othello_endgame_stability`) bound
    the score from above; when that bound is at most ``alpha`` the node is cut;
-5. transposition table lookup (positions with ``>= TABLE_EMPTIES`` empties): exact lower and
-   upper bounds of the score narrow the window or answer at once; the stored move first;
-6. move ordering, "fastest first" as in Edax: after each move, the opponent's mobility
-   (corners counted twice), fewest first, then the mover's stable corner discs, the
-   opponent's potential mobility and parity; a child whose stored bound already refutes the
-   node cuts off before any search (enhanced transposition cutoff);
+5. transposition table lookup (positions with ``>= TABLE_EMPTIES`` empties; buckets of two
+   entries, the deeper kept): exact lower and upper bounds of the score narrow the window or
+   answer at once; the stored move is tried first;
+6. move ordering (:mod:`._othello_endgame_order`): "fastest first" as in Edax (the
+   opponent's mobility after the move, corners counted twice, fewest first, then the mover's
+   stable corner discs, the opponent's potential mobility, parity); from 10 empties up, plus
+   the value of a shallow alpha-beta search of a small mobility evaluation, deeper the more
+   empties; a child whose stored upper bound already refutes the node cuts off before any
+   search (enhanced transposition cutoff, from ``ETC_EMPTIES`` empties);
 7. principal variation search: the first move with the window ``(alpha, beta)``, the others
    with a null window ``(alpha, alpha + 1)``, searched again when they land inside;
 8. store the bounds this search proved (met with those already stored) and the best move.
@@ -53,6 +57,7 @@ from searchlab.algorithms.adversarial._othello_endgame_order import fast_key
 from searchlab.algorithms.adversarial._othello_endgame_search import (
     ABORTED,
     BUDGET,
+    ETC_EMPTIES,
     MAX_MOVES,
     NODES,
     SHALLOW_EMPTIES,
@@ -68,6 +73,7 @@ from searchlab.domains.games._othello_bits import flips
 from searchlab.domains.games.othello import PASS, OthelloState
 
 __all__ = [
+    "ETC_EMPTIES",
     "SHALLOW_EMPTIES",
     "TABLE_EMPTIES",
     "EndgameSolver",
@@ -122,9 +128,9 @@ class _Run:
 def _sort_depth(empties: int) -> int:
     """Depth of the shallow search ordering the moves of a node with ``empties`` empties
     (-1: the fast key alone)."""
-    if empties < 14:
+    if empties < 10:
         return -1
-    return min((empties - 14) // 3, 6)
+    return min((empties - 10) // 3, 6)
 
 
 class EndgameSolver:
