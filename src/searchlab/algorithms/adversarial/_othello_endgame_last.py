@@ -97,8 +97,110 @@ def solve_2(player, opponent, alpha, beta, first, second, stats):  # pragma: no 
 
 
 @njit(cache=True)
+def _after(square, turned, player, opponent):  # pragma: no cover - compiled
+    """The position after ``player`` plays ``square`` turning ``turned``, the opponent to move."""
+    return opponent & ~turned, player | turned | (_U1 << np.uint64(square))
+
+
+@njit(cache=True)
+def solve_3(player, opponent, alpha, beta, first, second, third, stats, passed):  # pragma: no cover
+    """Score of a position with the three empty squares ``first``, ``second``, ``third``,
+    tried in that order; ``passed``: the opponent has just passed."""
+    stats[NODES] += 1
+    best = np.int64(-65)
+    turned = flips_at(first, player, opponent)
+    if turned:
+        mine, theirs = _after(first, turned, player, opponent)
+        best = -solve_2(mine, theirs, -beta, -alpha, second, third, stats)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+    turned = flips_at(second, player, opponent)
+    if turned:
+        mine, theirs = _after(second, turned, player, opponent)
+        score = -solve_2(mine, theirs, -beta, -alpha, first, third, stats)
+        if score > best:
+            best = score
+            if score >= beta:
+                return best
+            alpha = max(alpha, best)
+    turned = flips_at(third, player, opponent)
+    if turned:
+        mine, theirs = _after(third, turned, player, opponent)
+        score = -solve_2(mine, theirs, -beta, -alpha, first, second, stats)
+        if score > best:
+            best = score
+    if best > -65:
+        return best
+    if passed:  # neither side can move: the game is over
+        return final_score(player, opponent)
+    stats[NODES] -= 1  # the pass is not a position of its own
+    return -solve_3(opponent, player, -beta, -alpha, first, second, third, stats, True)
+
+
+@njit(cache=True)
+def _order(empty):  # pragma: no cover - compiled
+    """The empty squares, 6 bits each from the lowest bits up, in the order to try them: odd
+    quadrants first, by square class (corners first, X squares last) within each."""
+    odd = odd_regions(empty)
+    packed = np.int64(0)
+    shift = np.int64(0)
+    for group in range(8):
+        parity = odd if group < 4 else empty & ~odd
+        squares = parity & _SQUARE_CLASSES[group & 3]
+        while squares:
+            bit = squares & (~squares + _U1)
+            squares ^= bit
+            packed |= square_of(bit) << shift
+            shift += 6
+    return packed
+
+
+@njit(cache=True)
+def solve_4(player, opponent, alpha, beta, order, stats, edge_table, passed):  # pragma: no cover
+    """Score of a position with four empty squares, tried in the packed ``order`` (see
+    :func:`_order`); ``passed``: the opponent has just passed."""
+    stats[NODES] += 1
+    if alpha >= STABILITY_THRESHOLD[4]:
+        upper = 64 - 2 * stable_count(opponent, player, edge_table)
+        if upper <= alpha:
+            return upper
+    x1 = order & 63
+    x2 = (order >> 6) & 63
+    x3 = (order >> 12) & 63
+    x4 = (order >> 18) & 63
+    best = np.int64(-65)
+    for index in range(4):
+        if index == 0:
+            square, a, b, c = x1, x2, x3, x4
+        elif index == 1:
+            square, a, b, c = x2, x1, x3, x4
+        elif index == 2:
+            square, a, b, c = x3, x1, x2, x4
+        else:
+            square, a, b, c = x4, x1, x2, x3
+        turned = flips_at(square, player, opponent)
+        if turned:
+            mine, theirs = _after(square, turned, player, opponent)
+            rest = _order(~(mine | theirs))
+            a, b, c = rest & 63, (rest >> 6) & 63, (rest >> 12) & 63
+            score = -solve_3(mine, theirs, -beta, -alpha, a, b, c, stats, False)
+            if score > best:
+                best = score
+                if score >= beta:
+                    return best
+                alpha = max(alpha, best)
+    if best > -65:
+        return best
+    if passed:  # neither side can move: the game is over
+        return final_score(player, opponent)
+    stats[NODES] -= 1  # the pass is not a position of its own
+    return -solve_4(opponent, player, -beta, -alpha, order, stats, edge_table, True)
+
+
+@njit(cache=True)
 def search_shallow(player, opponent, alpha, beta, empties, stats, edge_table):  # pragma: no cover
-    """Fail-soft alpha-beta of a position with ``empties`` (at least 3) empty squares."""
+    """Fail-soft alpha-beta of a position with ``empties`` (at least 5) empty squares."""
     stats[NODES] += 1
     if alpha >= STABILITY_THRESHOLD[empties]:
         upper = 64 - 2 * stable_count(opponent, player, edge_table)
@@ -119,17 +221,16 @@ def search_shallow(player, opponent, alpha, beta, empties, stats, edge_table):  
                 continue
             child_player = opponent & ~turned
             child_opponent = player | turned | bit
-            if empties == 3:
-                rest = empty ^ bit
-                low = rest & (~rest + _U1)
-                score = -solve_2(
+            if empties == 5:
+                score = -solve_4(
                     child_player,
                     child_opponent,
                     -beta,
                     -alpha,
-                    square_of(low),
-                    square_of(rest ^ low),
+                    _order(empty ^ bit),
                     stats,
+                    edge_table,
+                    False,
                 )
             else:
                 score = -search_shallow(
@@ -152,9 +253,15 @@ def search_shallow(player, opponent, alpha, beta, empties, stats, edge_table):  
 @njit(cache=True)
 def search_few(player, opponent, alpha, beta, empties, stats, edge_table):  # pragma: no cover
     """The kernel of this module for ``empties`` (0 to any) empty squares."""
-    if empties >= 3:
+    if empties >= 5:
         return search_shallow(player, opponent, alpha, beta, empties, stats, edge_table)
     empty = ~(player | opponent)
+    if empties == 4:
+        return solve_4(player, opponent, alpha, beta, _order(empty), stats, edge_table, False)
+    if empties == 3:
+        order = _order(empty)
+        first, second, third = order & 63, (order >> 6) & 63, (order >> 12) & 63
+        return solve_3(player, opponent, alpha, beta, first, second, third, stats, False)
     if empties == 2:
         low = empty & (~empty + _U1)
         return solve_2(player, opponent, alpha, beta, square_of(low), square_of(empty ^ low), stats)
