@@ -4,7 +4,11 @@ continuations, the last-empties kernels against the reference solver, the table'
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -162,3 +166,33 @@ def test_ordering_evaluation_is_antisymmetric_and_searches_to_the_end() -> None:
     black, white = Othello().state_from_board(board, "X").mover_bits()
     value = shallow_value(np.uint64(black), np.uint64(white), -(1 << 30), 1 << 30, 3, stats)
     assert value > 0 and value % 60 == 0
+
+
+_SOLVE_FROM_CACHE = """
+from searchlab.algorithms.adversarial.othello_endgame import solve_endgame
+from searchlab.domains.games.othello import Othello
+board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--"  # FFO #1
+result = solve_endgame(Othello().state_from_board(board, "X"), move_scores=True, table_bits=12)
+print(result.value, sorted(result.stats["move_scores"].items()))
+"""
+
+
+def test_kernels_load_from_numba_cache(tmp_path: Path) -> None:
+    # numba can cache a recursive kernel in a form that fails to link when loaded back
+    # (numba issues #6061, #9129): the second run, from the cache, must work as the first
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _SOLVE_FROM_CACHE],
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        for _ in range(2)
+    ]
+    assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr[-2000:]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].stdout.startswith("18.0 ")  # FFO #1: +18
+    assert any((tmp_path / "numba").rglob("*_othello_endgame_last*.nbi"))

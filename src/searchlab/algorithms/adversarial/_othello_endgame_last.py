@@ -103,39 +103,33 @@ def _after(square, turned, player, opponent):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def solve_3(player, opponent, alpha, beta, first, second, third, stats, passed):  # pragma: no cover
+def solve_3(player, opponent, alpha, beta, first, second, third, stats):  # pragma: no cover
     """Score of a position with the three empty squares ``first``, ``second``, ``third``,
-    tried in that order; ``passed``: the opponent has just passed."""
+    tried in that order."""
     stats[NODES] += 1
-    best = np.int64(-65)
-    turned = flips_at(first, player, opponent)
-    if turned:
-        mine, theirs = _after(first, turned, player, opponent)
-        best = -solve_2(mine, theirs, -beta, -alpha, second, third, stats)
-        if best >= beta:
-            return best
-        alpha = max(alpha, best)
-    turned = flips_at(second, player, opponent)
-    if turned:
-        mine, theirs = _after(second, turned, player, opponent)
-        score = -solve_2(mine, theirs, -beta, -alpha, first, third, stats)
-        if score > best:
-            best = score
-            if score >= beta:
-                return best
-            alpha = max(alpha, best)
-    turned = flips_at(third, player, opponent)
-    if turned:
-        mine, theirs = _after(third, turned, player, opponent)
-        score = -solve_2(mine, theirs, -beta, -alpha, first, second, stats)
-        if score > best:
-            best = score
-    if best > -65:
-        return best
-    if passed:  # neither side can move: the game is over
-        return final_score(player, opponent)
-    stats[NODES] -= 1  # the pass is not a position of its own
-    return -solve_3(opponent, player, -beta, -alpha, first, second, third, stats, True)
+    sign = 1
+    for _ in range(2):  # the player, then (after a pass) the opponent, looks for a move
+        best = np.int64(-65)
+        for index in range(3):
+            if index == 0:
+                square, rest_1, rest_2 = first, second, third
+            elif index == 1:
+                square, rest_1, rest_2 = second, first, third
+            else:
+                square, rest_1, rest_2 = third, first, second
+            turned = flips_at(square, player, opponent)
+            if turned:
+                mine, theirs = _after(square, turned, player, opponent)
+                score = -solve_2(mine, theirs, -beta, -alpha, rest_1, rest_2, stats)
+                if score > best:
+                    best = score
+                    if score >= beta:
+                        return sign * best
+                    alpha = max(alpha, best)
+        if best > -65:
+            return sign * best
+        player, opponent, alpha, beta, sign = opponent, player, -beta, -alpha, -sign
+    return final_score(player, opponent)  # neither side can move: the game is over
 
 
 @njit(cache=True)
@@ -157,45 +151,34 @@ def _order(empty):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def solve_4(player, opponent, alpha, beta, order, stats, edge_table, passed):  # pragma: no cover
+def solve_4(player, opponent, alpha, beta, order, stats, edge_table):  # pragma: no cover
     """Score of a position with four empty squares, tried in the packed ``order`` (see
-    :func:`_order`); ``passed``: the opponent has just passed."""
+    :func:`_order`); the three left after each move are ordered again."""
     stats[NODES] += 1
     if alpha >= STABILITY_THRESHOLD[4]:
         upper = 64 - 2 * stable_count(opponent, player, edge_table)
         if upper <= alpha:
             return upper
-    x1 = order & 63
-    x2 = (order >> 6) & 63
-    x3 = (order >> 12) & 63
-    x4 = (order >> 18) & 63
-    best = np.int64(-65)
-    for index in range(4):
-        if index == 0:
-            square, a, b, c = x1, x2, x3, x4
-        elif index == 1:
-            square, a, b, c = x2, x1, x3, x4
-        elif index == 2:
-            square, a, b, c = x3, x1, x2, x4
-        else:
-            square, a, b, c = x4, x1, x2, x3
-        turned = flips_at(square, player, opponent)
-        if turned:
-            mine, theirs = _after(square, turned, player, opponent)
-            rest = _order(~(mine | theirs))
-            a, b, c = rest & 63, (rest >> 6) & 63, (rest >> 12) & 63
-            score = -solve_3(mine, theirs, -beta, -alpha, a, b, c, stats, False)
-            if score > best:
-                best = score
-                if score >= beta:
-                    return best
-                alpha = max(alpha, best)
-    if best > -65:
-        return best
-    if passed:  # neither side can move: the game is over
-        return final_score(player, opponent)
-    stats[NODES] -= 1  # the pass is not a position of its own
-    return -solve_4(opponent, player, -beta, -alpha, order, stats, edge_table, True)
+    sign = 1
+    for _ in range(2):  # the player, then (after a pass) the opponent, looks for a move
+        best = np.int64(-65)
+        for index in range(4):
+            square = (order >> (6 * index)) & 63
+            turned = flips_at(square, player, opponent)
+            if turned:
+                mine, theirs = _after(square, turned, player, opponent)
+                rest = _order(~(mine | theirs))
+                first, second, third = rest & 63, (rest >> 6) & 63, (rest >> 12) & 63
+                score = -solve_3(mine, theirs, -beta, -alpha, first, second, third, stats)
+                if score > best:
+                    best = score
+                    if score >= beta:
+                        return sign * best
+                    alpha = max(alpha, best)
+        if best > -65:
+            return sign * best
+        player, opponent, alpha, beta, sign = opponent, player, -beta, -alpha, -sign
+    return final_score(player, opponent)  # neither side can move: the game is over
 
 
 @njit(cache=True)
@@ -230,7 +213,6 @@ def search_shallow(player, opponent, alpha, beta, empties, stats, edge_table):  
                     _order(empty ^ bit),
                     stats,
                     edge_table,
-                    False,
                 )
             else:
                 score = -search_shallow(
@@ -257,11 +239,11 @@ def search_few(player, opponent, alpha, beta, empties, stats, edge_table):  # pr
         return search_shallow(player, opponent, alpha, beta, empties, stats, edge_table)
     empty = ~(player | opponent)
     if empties == 4:
-        return solve_4(player, opponent, alpha, beta, _order(empty), stats, edge_table, False)
+        return solve_4(player, opponent, alpha, beta, _order(empty), stats, edge_table)
     if empties == 3:
         order = _order(empty)
         first, second, third = order & 63, (order >> 6) & 63, (order >> 12) & 63
-        return solve_3(player, opponent, alpha, beta, first, second, third, stats, False)
+        return solve_3(player, opponent, alpha, beta, first, second, third, stats)
     if empties == 2:
         low = empty & (~empty + _U1)
         return solve_2(player, opponent, alpha, beta, square_of(low), square_of(empty ^ low), stats)
