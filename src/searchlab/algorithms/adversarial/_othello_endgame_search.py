@@ -186,6 +186,7 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
     probe_children = empties >= ETC_EMPTIES
     odd = odd_regions(~(player | opponent))
     sort_depth = sort_depths[empties]
+    known_best = np.int64(-65)  # the best upper bound of the moves skipped as failing low
     count = 0
     while moves:
         square = moves & (~moves + _U1)
@@ -199,6 +200,11 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
                 child_upper = np.int64((table[child, 2] >> _S8) & _BYTE) - 64
                 if -child_upper >= beta:
                     return -child_upper
+                child_lower = np.int64(table[child, 2] & _BYTE) - 64
+                if -child_lower <= alpha:  # the move is known to fail low: not searched
+                    if -child_lower > known_best:
+                        known_best = -child_lower
+                    continue
         if square_of(square) == table_square:
             key = _TABLE_MOVE_KEY
         elif sort_depth < 0:
@@ -210,7 +216,7 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         count += 1
     # Step 7. Principal variation search, best key first (selection sort).
     alpha_start = alpha
-    best = np.int64(-65)
+    best = known_best
     best_square = _NO_SQUARE
     for i in range(count):
         pick = i

@@ -22,8 +22,9 @@ per node:
    opponent's mobility after the move, corners counted twice, fewest first, then the mover's
    stable corner discs, the opponent's potential mobility, parity); from 10 empties up, plus
    the value of a shallow alpha-beta search of a small mobility evaluation, deeper the more
-   empties; a child whose stored upper bound already refutes the node cuts off before any
-   search (enhanced transposition cutoff, from ``ETC_EMPTIES`` empties);
+   empties; a child whose stored bound already refutes the node cuts off before any search
+   (enhanced transposition cutoff, from ``ETC_EMPTIES`` empties), and one whose stored bound
+   shows that it fails low is not searched at all;
 7. principal variation search: the first move with the window ``(alpha, beta)``, the others
    with a null window ``(alpha, alpha + 1)``, searched again when they land inside;
 8. store the bounds this search proved (met with those already stored) and the best move.
@@ -53,7 +54,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from searchlab.algorithms.adversarial._othello_endgame_order import fast_key
+from searchlab.algorithms.adversarial._othello_endgame_order import (
+    deep_key,
+    fast_key,
+    odd_regions,
+)
 from searchlab.algorithms.adversarial._othello_endgame_search import (
     ABORTED,
     BUDGET,
@@ -211,7 +216,7 @@ class EndgameSolver:
                 tier="compiled",
                 stats={"score": state.score(), "empties": empties},
             )
-        children = self._ordered_children(state)
+        children = self._ordered_children(state, stats)
         extra: dict[str, object] = {"empties": empties}
         if move_scores:
             lower, upper, action, scores = self._all_scores(children, run)
@@ -287,35 +292,29 @@ class EndgameSolver:
                 best, action = score, child.action
         return best, best, action, scores
 
-    def _ordered_children(self, state: OthelloState) -> list[_Child]:
+    def _ordered_children(self, state: OthelloState, stats: np.ndarray) -> list[_Child]:
         """Root moves with the positions after them (side to move first), ordered as the
         kernel orders moves (the table's move first)."""
         mine, theirs = state.mover_bits()
         row = int(probe(self.table, np.uint64(mine), np.uint64(theirs)))
         table_square = int(self.table[row, 2] >> 16 & 0xFF) if row >= 0 else -1
-        empty = ~(mine | theirs) & (1 << 64) - 1
-        odd = 0
-        for quadrant in (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32):
-            if (empty & quadrant).bit_count() & 1:
-                odd |= quadrant & empty
+        odd = np.uint64(odd_regions(~np.uint64(mine | theirs)))
+        sort_depth = int(self.sort_depths[state.empties()])
         children = []
         for action in state.legal_actions():
             if action == PASS:
                 children.append(_Child(PASS, theirs, mine, 0))
                 continue
-            bit = 1 << action
-            turned = int(flips(np.uint64(bit), np.uint64(mine), np.uint64(theirs)))
-            child_player, child_opponent = theirs & ~turned, mine | turned | bit
-            key = int(
-                fast_key(
-                    np.uint64(bit),
-                    np.uint64(child_player),
-                    np.uint64(child_opponent),
-                    np.uint64(odd),
-                )
-            )
+            bit = np.uint64(1 << action)
+            turned = int(flips(bit, np.uint64(mine), np.uint64(theirs)))
+            child_player, child_opponent = theirs & ~turned, mine | turned | (1 << action)
+            position = (bit, np.uint64(child_player), np.uint64(child_opponent), odd)
             if action == table_square:
-                key = 1 << 40
+                key = 1 << 60
+            elif sort_depth < 0:
+                key = int(fast_key(*position))
+            else:
+                key = int(deep_key(*position, sort_depth, stats))
             children.append(_Child(action, child_player, child_opponent, key))
         children.sort(key=lambda child: -child.key)
         return children
