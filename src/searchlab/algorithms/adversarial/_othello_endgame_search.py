@@ -55,11 +55,12 @@ __all__ = [
 
 NODES, BUDGET, ABORTED = 0, 1, 2
 MAX_MOVES = 40  # the most legal moves known in an Othello position is 33
-SHALLOW_EMPTIES = 6
+SHALLOW_EMPTIES = 7
 """Positions with at most this many empties are searched without table or sorting."""
 TABLE_EMPTIES = 8
-"""Positions with at least this many empties use the transposition table (7 saved 7% of the
-nodes of FFO #33, #37, #41 but took 10% more time: a lookup costs more than a small subtree)."""
+"""Positions with at least this many empties use the transposition table. Measured (CPU
+seconds, the least of 2-3 runs, FFO #33, #37, #41 / #43, #47): shallow search to 7 empties and
+table from 8, 5.0 / 12.0; to 6 and from 7, 5.2 / 13.6; to 6 and from 8, 5.4 / 12.4."""
 ETC_EMPTIES = 12
 """Positions with at least this many empties look up their children in the table before
 searching them (enhanced transposition cutoff); below, the lookups cost more than they save."""
