@@ -103,7 +103,7 @@ def test_full_board_is_all_stable_and_lone_discs_are_not() -> None:
     assert int(stable_discs(lone, np.uint64(1 << 36), table)) == 0
 
 
-@pytest.mark.parametrize("empties", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("empties", [1, 2, 3, 4, 5, 6, 7])
 def test_last_empties_kernels_equal_the_reference_solver(empties: int) -> None:
     game = Othello()
     table = edge_stability_table()
