@@ -136,7 +136,7 @@ def test_table_entries_round_trip_and_the_deeper_entry_stays() -> None:
     context = (
         stats,
         table,
-        np.zeros((65, 40), dtype=np.uint64),
+        np.zeros((65, 40, 3), dtype=np.uint64),
         np.zeros((65, 40), dtype=np.int64),
         edge_stability_table(),
         np.full(65, -1, dtype=np.int64),

@@ -9,8 +9,9 @@ calls is one tuple
 * ``table`` (``uint64[size, 3]``): the transposition table, buckets of two entries
   ``(player, opponent, data)``; ``data`` packs the lower bound + 64, the upper bound + 64, the
   best square (64 = none) and the empties, a byte each (:func:`pack_entry`);
-* ``move_buffer``, ``key_buffer`` (``[65, 40]``): the moves of each node and their ordering
-  keys, one row per number of empties (a pass keeps the row, as it has no moves to sort);
+* ``move_buffer`` (``uint64[65, 40, 3]``), ``key_buffer`` (``int64[65, 40]``): the moves of
+  each node (the square and the position after it) and their ordering keys, one row per
+  number of empties (a pass keeps the row, as it has no moves to sort);
 * ``edge_table``: :func:`~._othello_endgame_stability.edge_stability_table`;
 * ``sort_depths`` (``int64[65]``): by empties, the depth of the shallow search that orders
   the moves (:func:`~._othello_endgame_order.deep_key`), or -1 for the fast key alone.
@@ -212,7 +213,9 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
             key = fast_key(square, child_player, child_opponent, odd)
         else:
             key = deep_key(square, child_player, child_opponent, odd, sort_depth, stats)
-        move_buffer[empties, count] = square
+        move_buffer[empties, count, 0] = square
+        move_buffer[empties, count, 1] = child_player
+        move_buffer[empties, count, 2] = child_opponent
         key_buffer[empties, count] = key
         count += 1
     # Step 7. Principal variation search, best key first (selection sort).
@@ -224,12 +227,12 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         for j in range(i + 1, count):
             if key_buffer[empties, j] > key_buffer[empties, pick]:
                 pick = j
-        square = move_buffer[empties, pick]
-        move_buffer[empties, pick] = move_buffer[empties, i]
+        square = move_buffer[empties, pick, 0]
+        child_player = move_buffer[empties, pick, 1]
+        child_opponent = move_buffer[empties, pick, 2]
+        for field in range(3):
+            move_buffer[empties, pick, field] = move_buffer[empties, i, field]
         key_buffer[empties, pick] = key_buffer[empties, i]
-        turned = flips_at(square_of(square), player, opponent)
-        child_player = opponent & ~turned
-        child_opponent = player | turned | square
         if i == 0:
             score = -search(child_player, child_opponent, -beta, -alpha, empties - 1, context)
         else:

@@ -157,7 +157,7 @@ class EndgameSolver:
             raise InvalidParameterError(f"table_bits must be in 4..28, got {table_bits}")
         self.table = np.zeros((1 << table_bits, 3), dtype=np.uint64)
         self.table.fill(0)  # touch the pages now, not inside the first timed solve
-        self.move_buffer = np.zeros((65, MAX_MOVES), dtype=np.uint64)
+        self.move_buffer = np.zeros((65, MAX_MOVES, 3), dtype=np.uint64)
         self.key_buffer = np.zeros((65, MAX_MOVES), dtype=np.int64)
         self.edge_table = edge_stability_table()
         self.sort_depths = np.array([_sort_depth(empties) for empties in range(65)], np.int64)
