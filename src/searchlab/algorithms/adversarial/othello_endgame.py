@@ -132,7 +132,9 @@ class _Run:
 
 def _sort_depth(empties: int) -> int:
     """Depth of the shallow search ordering the moves of a node with ``empties`` empties
-    (-1: the fast key alone)."""
+    (-1: the fast key alone): one ply per 3 empties from 10 empties, the least time on FFO
+    #33, #37, #41 among starts 8, 10, 12 and steps 2, 3, 4 (starting at 14, as Edax does with
+    its far better evaluation, took 1.1x the nodes)."""
     if empties < 10:
         return -1
     return min((empties - 10) // 3, 6)
@@ -197,8 +199,8 @@ class EndgameSolver:
         cap the search: a search stopped by one has ``stopped_by`` ``"nodes"`` or ``"time"``,
         ``is_proven`` False, and as ``value`` the best score proved so far (a lower bound;
         ``-64`` and ``action`` None when no move was proved yet); ``stats["bounds"]`` holds
-        the lower and upper bounds proved. The node count may pass ``limits.nodes`` by the
-        few nodes needed to unwind.
+        the lower and upper bounds proved. The node count may pass ``limits.nodes`` a little:
+        the budget is checked at nodes with more than ``SHALLOW_EMPTIES`` empties only.
         """
         stats = np.array([0, 0, 0], dtype=np.int64)
         run = _Run(limits or Limits(), stats)
