@@ -125,6 +125,18 @@ def test_node_budget_exhausted_exits_1(capsys: pytest.CaptureFixture[str]) -> No
     assert "stopped" in out and "score ?" in out
 
 
+def test_time_budget_stops_a_deep_position(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The FFO position with the most empties (36) cannot finish in 0.3 s."""
+    obf = shared_data / "othello_ffo" / "ffo_endgame.obf"
+    deepest = max(read_obf(obf), key=lambda position: position.state().empties())
+    position = f"{deepest.board} {deepest.side_to_move}"
+    code, out, _ = run(["solve", "othello", "--time", "0.3", "--", position], capsys)
+    assert code == 1
+    assert "stopped" in out and "score ?" in out
+
+
 @pytest.mark.parametrize(
     ("line", "fragments"),
     [
@@ -153,6 +165,8 @@ def test_bad_obf_file_is_one_line_exit_2(
         (["--obf", "missing.obf"], ("no such file", "missing.obf")),
         (["--limit", "0", "--obf", "x.obf"], ("expected a number > 0",)),
         (["--obf", "x.obf", "--", f"{FFO_1} X"], ("either --obf FILE or one position",)),
+        (["--time", "0", "--", f"{FFO_1} X"], ("--time must be > 0 seconds",)),
+        (["--time", "-1.5", "--", f"{FFO_1} X"], ("--time must be > 0 seconds",)),
     ],
 )
 def test_bad_arguments_are_one_line_exit_2(

@@ -33,6 +33,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=positive_int, help="solve only the first N positions")
     parser.add_argument("--nodes", type=positive_int, help="node budget per position")
     parser.add_argument(
+        "--time", type=float, metavar="S", help="seconds per position (stopped: bounds shown)"
+    )
+    parser.add_argument(
         "--move-scores", action="store_true", help="also the exact score of every move (slower)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per position")
@@ -67,7 +70,11 @@ def _run(args: argparse.Namespace) -> int:
         raise InvalidParameterError("solve othello: give --obf FILE or a position")
     if args.limit is not None:
         positions = positions[: args.limit]
-    limits = Limits(nodes=args.nodes) if args.nodes else None
+    if args.time is not None and not args.time > 0:
+        raise InvalidParameterError(f"solve othello: --time must be > 0 seconds, got {args.time}")
+    budget = {"nodes": args.nodes, "time": args.time}
+    given = {name: value for name, value in budget.items() if value is not None}
+    limits = Limits(**given) if given else None
     solver = EndgameSolver()
     _warm_up(solver)
     rows = []
