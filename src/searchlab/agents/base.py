@@ -17,6 +17,7 @@ what an agent kept between moves (a search tree, a transposition table) before a
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Protocol, runtime_checkable
 
 from searchlab.core.game import State
@@ -43,15 +44,17 @@ class Agent(Protocol):
         ...
 
 
-class AgentBase:
-    """Shared plumbing: the name, ``last_result``, and a ``reset`` that clears it."""
+class AgentBase(ABC):
+    """Shared plumbing: the name, ``last_result``, and a ``reset`` that clears it; subclasses
+    implement :meth:`act`."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.last_result: SearchResult | None = None
 
-    def act(self, state: State, limits: Limits | None = None) -> int:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def act(self, state: State, limits: Limits | None = None) -> int:
+        """A legal action in the non-terminal ``state`` (see :class:`Agent`)."""
 
     def reset(self) -> None:
         self.last_result = None

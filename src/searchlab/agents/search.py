@@ -64,14 +64,10 @@ class _SeededSearchAgent(AgentBase):
         super().__init__(name)
         self._game = game
         self._limits = limits
-        self._seed = seed
         self._rng = np.random.default_rng(seed)
 
     def _next_seed(self) -> int:
         return int(self._rng.integers(_SEED_RANGE))
-
-    def reset(self) -> None:
-        super().reset()
 
 
 class FlatMonteCarloAgent(_SeededSearchAgent):

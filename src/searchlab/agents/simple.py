@@ -28,15 +28,11 @@ class RandomAgent(AgentBase):
 
     def __init__(self, name: str = "random", *, seed: int | None = None) -> None:
         super().__init__(name)
-        self._seed = seed
         self._rng = np.random.default_rng(seed)
 
     def act(self, state: State, limits: Limits | None = None) -> int:
         actions = list(state.legal_actions())
         return actions[int(self._rng.integers(len(actions)))]
-
-    def reset(self) -> None:
-        super().reset()
 
 
 class GreedyAgent(AgentBase):
