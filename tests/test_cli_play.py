@@ -167,3 +167,44 @@ def test_readme_main_command_plays_a_finished_game(capsys: pytest.CaptureFixture
     code, out, err = run_main(capsys, *argv[1:])
     assert code == 0, err
     assert "game over after" in out and "visits" in out  # the analysis is shown
+
+
+def test_analyse_png_draws_one_bar_per_root_child(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from PIL import Image
+
+    from searchlab.viz.root_png import ROW, TOP, value_colour
+
+    out = tmp_path / "root.png"
+    code, text, err = run_main(
+        capsys,
+        "analyse",
+        "connect4",
+        "445566",
+        "--agent",
+        "mcts:simulations=3000",
+        "--png",
+        out,
+        "--json",
+    )
+    assert code == 0, err
+    data = json.loads(text)
+    image = Image.open(out).convert("RGB")
+    assert image.height == TOP + ROW * len(data["children"]) + 24
+    # the first bar (most visits) is the winning move, drawn in its value's colour
+    best = data["children"][0]
+    assert best["move"] == data["action"]
+    pixel = image.getpixel((80, TOP + ROW // 2))
+    assert pixel == value_colour(best["value"])
+
+
+def test_analyse_png_needs_a_monte_carlo_agent(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "x.png"
+    code, _, err = run_main(
+        capsys, "analyse", "tictactoe", "--agent", "alphabeta:depth=2", "--png", out
+    )
+    assert_one_line_error(code, err, "needs a Monte Carlo search")
+    assert not out.exists()

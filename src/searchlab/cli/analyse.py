@@ -3,6 +3,7 @@
   searchlab analyse connect4 4453 --agent mcts:simulations=20000
   searchlab analyse tictactoe "a1 b2" --agent alphabeta:depth=9
   searchlab analyse othello f5d6c3 --agent alphabeta:time=2 --json
+  searchlab analyse connect4 44 --agent mcts:time=1 --png root.png
 
 Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
 children with their visits and values (Monte Carlo), the nodes or simulations, and the
@@ -54,6 +55,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument(
+        "--png",
+        metavar="FILE",
+        help="picture of the root children: visit shares, coloured by value (mcts, flatmc)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -79,6 +85,11 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     result = agent.last_result
     data = result_json(state, result, action, seconds)
+    if args.png:
+        from searchlab.viz.root_png import render_root
+
+        title = f"{args.game} {args.moves or '(start)'}: {agent.name} plays {data['action']}"
+        render_root(data["children"], args.png, title=title, chosen=data["action"])
     if args.json:
         emit_json({"game": args.game, "moves": args.moves, "agent": agent.name, **data})
         return 0
@@ -100,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"nodes {result.nodes}, depth {result.depth}")
     print(f"time {seconds:.3f} s")
+    if args.png:
+        print(f"picture: {args.png}")
     return 0
 
 

@@ -7,8 +7,8 @@
 
 Each turn shows the board. A person types a move in the game's notation (Connect Four: the
 column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count), or
-``moves``, ``undo`` (take back your last move), ``resign``, ``help``. An illegal move is
-rejected with the reason and asked again. With ``--analysis`` each AI move also shows its
+"moves", "undo" (take back your last move), "resign", "help". An illegal move is
+rejected with the reason and asked again. With --analysis each AI move also shows its
 principal variation or the root's children (visits, values).
 """
 
