@@ -232,3 +232,19 @@ def test_the_callers_limits_override_the_agent_budget() -> None:
     agent = make_agent("mcts:simulations=50000", game, seed=0)
     agent.act(game.initial_state(), Limits(simulations=300))
     assert agent.last_result.stats["simulations"] == 300
+
+
+def test_greedy_reports_its_one_ply_value() -> None:
+    from searchlab.domains.games.connect4_eval import ThreatEvaluation
+
+    game = make("connect4")
+    agent = make_agent("greedy", game, seed=0)
+    winning = parse_moves("445566")
+    agent.act(winning)
+    assert agent.last_result.outcome == "win" and agent.last_result.plies_to_end == 1
+    quiet = parse_moves("44")
+    action = agent.act(quiet)
+    child = quiet.apply(action)
+    assert not agent.last_result.is_proven
+    assert agent.last_result.value == pytest.approx(-ThreatEvaluation()(child))
+    assert agent.last_result.nodes == len(quiet.legal_actions())

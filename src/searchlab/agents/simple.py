@@ -8,11 +8,14 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from searchlab.agents.base import AgentBase
 from searchlab.core.game import Evaluation, State
 from searchlab.core.limits import Limits
+from searchlab.core.search_result import SearchResult
 
 __all__ = ["GreedyAgent", "RandomAgent"]
 
@@ -39,7 +42,8 @@ class GreedyAgent(AgentBase):
     """One ply of look-ahead: a move that wins at once, else the move whose resulting position
     the evaluation likes best for the mover (ties broken at random, seeded). Without an
     evaluation every non-final move scores 0, so it plays a winning move when there is one and
-    a random one otherwise.
+    a random one otherwise. ``last_result`` holds the best one-ply value (proven when the move
+    wins at once).
     """
 
     def __init__(
@@ -50,10 +54,12 @@ class GreedyAgent(AgentBase):
         self._rng = np.random.default_rng(seed)
 
     def act(self, state: State, limits: Limits | None = None) -> int:
+        start = time.perf_counter()
         mover = state.current_player()
         best: list[int] = []
         best_value = -np.inf
-        for action in state.legal_actions():
+        actions = state.legal_actions()
+        for action in actions:
             child = state.apply(action)
             if child.is_terminal():
                 # a finished game outranks every estimate: scale its utility above (-1, 1)
@@ -67,4 +73,17 @@ class GreedyAgent(AgentBase):
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
-        return best[int(self._rng.integers(len(best)))]
+        choice = best[int(self._rng.integers(len(best)))]
+        decisive = abs(best_value) >= 2.0  # a finished game one ply ahead
+        self.last_result = SearchResult(
+            action=choice,
+            value=best_value / 2.0 if decisive else best_value,
+            principal_variation=(choice,),
+            nodes=len(actions),
+            depth=1,
+            elapsed=time.perf_counter() - start,
+            is_proven=decisive and best_value > 0,
+            plies_to_end=1 if decisive and best_value > 0 else None,
+            algorithm="greedy",
+        )
+        return choice
