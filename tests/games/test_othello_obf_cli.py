@@ -137,6 +137,27 @@ def test_time_budget_stops_a_deep_position(
     assert "stopped" in out and "score ?" in out
 
 
+def test_stopped_positions_report_bounds_that_hold_the_ffo_score(
+    shared_data: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A node budget (deterministic) stops the 20-22-empty FFO positions part way: the bounds
+    the solver proved so far must contain the published score, and some must be informative."""
+    obf = shared_data / "othello_ffo" / "ffo_endgame.obf"
+    chosen = [p for p in read_obf(obf) if 20 <= p.state().empties() <= 22]
+    path = tmp_path / "mid.obf"
+    path.write_text("".join(f"{p.board} {p.side_to_move};\n" for p in chosen))
+    code, out, _ = run(
+        ["solve", "othello", "--nodes", "1000000", "--json", "--obf", str(path)], capsys
+    )
+    rows = [json.loads(line) for line in out.splitlines()]
+    stopped = [(row, p) for row, p in zip(rows, chosen, strict=True) if row["status"] == "stopped"]
+    assert code == 1 and stopped
+    for row, position in stopped:
+        lower, upper = row["bounds"]
+        assert lower <= position.best_score <= upper
+    assert any(row["bounds"] != [-64, 64] for row, _ in stopped)
+
+
 @pytest.mark.parametrize(
     ("line", "fragments"),
     [

@@ -53,6 +53,7 @@ class _Row:
     ms: float
     status: str  # "ok", "mismatch", "unchecked", "stopped"
     move_scores: dict[str, int] | None
+    bounds: tuple[int, int] | None = None  # proven (lower, upper) of a stopped position
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -126,7 +127,13 @@ def _row(position: Any, state: Any, result: Any) -> _Row:
         ms=result.elapsed * 1000,
         status=status,
         move_scores=None if scores is None else {name(a).upper(): s for a, s in scores.items()},
+        bounds=_bounds(result) if result.stopped_by else None,
     )
+
+
+def _bounds(result: Any) -> tuple[int, int] | None:
+    bounds = result.stats.get("bounds")
+    return None if bounds is None else (int(bounds[0]), int(bounds[1]))
 
 
 def _as_json(row: _Row) -> dict[str, Any]:
@@ -143,6 +150,8 @@ def _as_json(row: _Row) -> dict[str, Any]:
     }
     if row.move_scores is not None:
         obj["move_scores"] = row.move_scores
+    if row.bounds is not None:
+        obj["bounds"] = list(row.bounds)
     return obj
 
 
@@ -150,8 +159,9 @@ def _as_text(row: _Row) -> str:
     def signed(value: int | None) -> str:
         return "?" if value is None else f"{value:+d}"
 
+    proven = "" if row.bounds is None else f" in [{row.bounds[0]:+d}, {row.bounds[1]:+d}]"
     text = (
-        f"{row.source}  empties {row.empties}  score {signed(row.score)}  "
+        f"{row.source}  empties {row.empties}  score {signed(row.score)}{proven}  "
         f"expected {signed(row.expected) if row.expected is not None else '-'}  "
         f"best {row.best_move or '-'}  nodes {row.nodes}  {row.ms:.1f} ms  {row.status}"
     )
