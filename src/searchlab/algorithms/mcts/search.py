@@ -549,8 +549,8 @@ def mcts(
             kernel for the game and options; UnknownNameError: an unknown ``rollout`` or
             ``final_move`` name.
     """
-    check_capabilities(game, "mcts")
-    options = make_options(
+    searcher = MCTS(
+        game,
         c=c,
         rollout=rollout,
         final_move=final_move,
@@ -568,25 +568,9 @@ def mcts(
     )
     budget = check_budget(limits, "mcts")
     root = game.initial_state() if state is None else state
+    options = searcher.options
     if tier != "reference" and (options.is_plain or tier == "compiled"):
         result = _compiled(game, root, budget, options, seed)
-        if result is not None:
+        if result is not None:  # None: no kernel here, and tier="auto" (else it raised)
             return result
-    searcher = MCTS(
-        game,
-        c=c,
-        rollout=rollout,
-        final_move=final_move,
-        transpositions=transpositions,
-        solver=solver,
-        exact_endgame=exact_endgame,
-        evaluator=evaluator,
-        c_puct=c_puct,
-        lambda_=lambda_,
-        dirichlet_alpha=dirichlet_alpha,
-        dirichlet_epsilon=dirichlet_epsilon,
-        seed=seed,
-        tier="reference",
-        observer=observer,
-    )
     return searcher.search(root, budget)
