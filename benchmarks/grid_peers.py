@@ -35,11 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from searchlab.algorithms.best_first import astar
-from searchlab.algorithms.grid_astar import grid_searcher
-from searchlab.algorithms.jps import jump_point_search
-from searchlab.domains.grid import GridMap, GridProblem, octile_distance
-from searchlab.domains.movingai import Scenario, load_map, load_scenarios
+from searchlab.algorithms.path.best_first import astar
+from searchlab.algorithms.path.grid_astar import grid_searcher
+from searchlab.algorithms.path.jps import jump_point_search
+from searchlab.domains.path.grid import GridMap, GridProblem, octile_distance
+from searchlab.domains.path.movingai import Scenario, load_map, load_scenarios
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_movingai"
 QUICK_MAPS = ("dao/arena", "dao/den312d", "da2/ca_cave", "cities/Berlin_0_256", "sc1/Aftershock")

@@ -18,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from searchlab.algorithms.tile_idastar import compiled_tile_idastar
+from searchlab.algorithms.path.tile_idastar import compiled_tile_idastar
 from searchlab.core.limits import Limits
-from searchlab.domains.sliding_tile import HEURISTICS, SlidingTilePuzzle
+from searchlab.domains.path.sliding_tile import HEURISTICS, SlidingTilePuzzle
 
 DEFAULT_FILE = (
     Path(__file__).resolve().parents[1].parent / "shared/data/sliding_tile/korf100_15puzzle.tsv"

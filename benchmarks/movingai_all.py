@@ -19,10 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-from searchlab.algorithms.grid_astar import grid_searcher
-from searchlab.algorithms.jps import jump_point_searcher
-from searchlab.domains.grid import GridMap
-from searchlab.domains.movingai import check_scenarios, load_map, load_scenarios
+from searchlab.algorithms.path.grid_astar import grid_searcher
+from searchlab.algorithms.path.jps import jump_point_searcher
+from searchlab.domains.path.grid import GridMap
+from searchlab.domains.path.movingai import check_scenarios, load_map, load_scenarios
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grid_movingai"
 TOLERANCE = 0.01

@@ -6,7 +6,7 @@ recomputes the domain's heuristic from scratch at every node.
 
 from __future__ import annotations
 
-from searchlab.domains.sliding_tile import SlidingTilePuzzle
+from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 
 
 def python_idastar(puzzle: SlidingTilePuzzle):

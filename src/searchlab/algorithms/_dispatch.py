@@ -30,11 +30,11 @@ def compiled_best_first(
     """Run the compiled best-first engine if ``problem`` is a grid and uses its own heuristic."""
     if heuristic is not None:
         return None
-    from searchlab.domains.grid import GridProblem
+    from searchlab.domains.path.grid import GridProblem
 
     if not isinstance(problem, GridProblem):
         return None
-    from searchlab.algorithms.grid_astar import compiled_grid_best_first
+    from searchlab.algorithms.path.grid_astar import compiled_grid_best_first
 
     return compiled_grid_best_first(
         problem,
@@ -53,11 +53,11 @@ def compiled_idastar(
     """Run the compiled IDA* if ``problem`` is a sliding-tile puzzle using its own heuristic."""
     if heuristic is not None or observer is not None:
         return None
-    from searchlab.domains.sliding_tile import SlidingTilePuzzle
+    from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 
     if not isinstance(problem, SlidingTilePuzzle):
         return None
-    from searchlab.algorithms.tile_idastar import compiled_tile_idastar
+    from searchlab.algorithms.path.tile_idastar import compiled_tile_idastar
 
     return compiled_tile_idastar(problem, limits=limits)
 

@@ -20,8 +20,8 @@ from searchlab.cli._common import emit_json, parse_xy, progress
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
-from searchlab.domains.grid import GridMap, GridProblem
-from searchlab.domains.movingai import Scenario, check_scenarios, load_map, load_scenarios
+from searchlab.domains.path.grid import GridMap, GridProblem
+from searchlab.domains.path.movingai import Scenario, check_scenarios, load_map, load_scenarios
 
 __all__ = ["ALGORITHMS", "register", "run"]
 
@@ -156,8 +156,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _solver(algorithm: str, weight: float | None) -> Callable[..., PathResult]:
-    from searchlab.algorithms import best_first
-    from searchlab.algorithms.jps import jump_point_search
+    from searchlab.algorithms.path import best_first
+    from searchlab.algorithms.path.jps import jump_point_search
 
     solvers: dict[str, Callable[..., PathResult]] = {
         "astar": best_first.astar,

@@ -15,7 +15,7 @@ from typing import Any
 from searchlab.cli._common import emit_json
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
-from searchlab.domains.sliding_tile import (
+from searchlab.domains.path.sliding_tile import (
     GOALS,
     HEURISTICS,
     SlidingTilePuzzle,
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         expansions = ASTAR_DEFAULT_EXPANSIONS
     limits = Limits(expansions=expansions, time=seconds)
     if args.heuristic == "pattern_database":
-        from searchlab.domains.sliding_tile_pdb import cache_file
+        from searchlab.domains.path.sliding_tile_pdb import cache_file
 
         if not cache_file(args.goal).is_file():
             print(
@@ -157,11 +157,11 @@ def run(args: argparse.Namespace) -> int:
             )
 
     if args.algorithm == "idastar":
-        from searchlab.algorithms.idastar import idastar
+        from searchlab.algorithms.path.idastar import idastar
 
         result = idastar(puzzle, limits=limits)
     else:
-        from searchlab.algorithms.best_first import astar
+        from searchlab.algorithms.path.best_first import astar
 
         result = astar(puzzle, limits=limits)
     ms = result.elapsed * 1000.0  # the search itself (not the one-off kernel loading)

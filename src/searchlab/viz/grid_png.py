@@ -6,8 +6,8 @@ stay crisp) to be at least about 480 pixels across; large maps are drawn one pix
 Needs Pillow (the ``cli`` extra).
 
 >>> import tempfile, pathlib
->>> from searchlab.domains.grid import GridMap, GridProblem
->>> from searchlab.algorithms.best_first import astar
+>>> from searchlab.domains.path.grid import GridMap, GridProblem
+>>> from searchlab.algorithms.path.best_first import astar
 >>> grid = GridMap.from_strings(["......", ".@@@@.", "......"])
 >>> result = astar(GridProblem(grid, (0, 2), (5, 0)))
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -27,7 +27,7 @@ import numpy as np
 
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.results import PathResult
-from searchlab.domains.grid import GridMap
+from searchlab.domains.path.grid import GridMap
 
 __all__ = ["COLOURS", "auto_scale", "render_search"]
 

@@ -22,7 +22,7 @@ import time
 from collections.abc import Hashable
 
 from searchlab.algorithms import _dispatch
-from searchlab.algorithms.best_first import Tier, check_tier
+from searchlab.algorithms.path.best_first import Tier, check_tier
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.search_result import SearchResult

@@ -20,9 +20,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from searchlab.algorithms.best_first import check_tier
 from searchlab.algorithms.mcts.evaluator import Evaluator
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, resolve_rollout
+from searchlab.algorithms.path.best_first import check_tier
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Observer

@@ -30,7 +30,6 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from searchlab.algorithms.best_first import Tier
 from searchlab.algorithms.mcts.endgame import ProofSearch
 from searchlab.algorithms.mcts.evaluator import Evaluator, check_value, prior_list
 from searchlab.algorithms.mcts.final_move import child_value, choose_final
@@ -44,6 +43,7 @@ from searchlab.algorithms.mcts.selection import (
     select_uct,
 )
 from searchlab.algorithms.mcts.tree import Node, path_actions, reachable_nodes
+from searchlab.algorithms.path.best_first import Tier
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.game_events import Backup, Playout, Select, Visit

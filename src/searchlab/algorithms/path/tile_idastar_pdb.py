@@ -1,0 +1,182 @@
+"""The compiled IDA* kernel for the 15-puzzle with the 6-6-3 additive pattern database.
+
+Same recipe as :mod:`searchlab.algorithms.path.tile_idastar` (explicit stack, resumable, no move
+undoing the previous one, U D L R order); only the heuristic differs: one table index per tile
+group, updated by ``(new cell - old cell) * 16**slot`` when a tile of that group moves, and
+``h`` changes by the difference of two entries of that group's table. Used by
+``compiled_tile_idastar`` for puzzles built with ``heuristic="pattern_database"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
+from searchlab.domains.path.sliding_tile_pdb import pattern_database
+
+__all__ = ["pattern_database_kernel"]
+
+# Slots of the control array (as in tile_idastar).
+_DEPTH, _BOUND, _NEXT_BOUND, _EXPANDED, _GENERATED, _STATUS = range(6)
+_RUNNING, _FOUND, _EXHAUSTED = 0, 1, 2
+
+
+@njit(cache=True)
+def _search_pdb(
+    control,
+    board,
+    blank_at,
+    next_direction,
+    came_from,
+    h_at,
+    index,
+    group_of,
+    shift_of,
+    offset,
+    tables,
+    neighbour,
+    budget,
+):  # pragma: no cover - compiled; exercised through compiled_tile_idastar
+    """Run (or resume) one bounded depth-first iteration until found, exhausted or budget."""
+    depth = control[_DEPTH]
+    bound = control[_BOUND]
+    next_bound = control[_NEXT_BOUND]
+    expanded = control[_EXPANDED]
+    generated = control[_GENERATED]
+    stop_at = expanded + budget
+    status = _RUNNING
+    while True:
+        # Step 1. All directions tried: undo the move that led here (and its index change).
+        direction = next_direction[depth]
+        if direction == 4:
+            if depth == 0:
+                status = _EXHAUSTED
+                break
+            here = blank_at[depth]
+            there = blank_at[depth - 1]
+            tile = board[there]
+            board[here] = tile
+            board[there] = 0
+            index[group_of[tile]] += (here - there) << shift_of[tile]
+            depth -= 1
+            continue
+        next_direction[depth] = direction + 1
+        # Step 2. Skip the move that would undo the previous one, and moves off the board.
+        if came_from[depth] == (direction ^ 1):
+            continue
+        blank = blank_at[depth]
+        cell = neighbour[blank * 4 + direction]
+        if cell < 0:
+            continue
+        generated += 1
+        # Step 3. The child's h: only the moved tile's group changes.
+        tile = board[cell]
+        group = group_of[tile]
+        old = index[group]
+        new = old + ((blank - cell) << shift_of[tile])
+        h = (
+            h_at[depth]
+            + np.int64(tables[offset[group] + new])
+            - np.int64(tables[offset[group] + old])
+        )
+        f = depth + 1 + h
+        # Step 4. Over the threshold: prune, remember the smallest f above it.
+        if f > bound:
+            if f < next_bound:
+                next_bound = f
+            continue
+        # Step 5. Push the child.
+        board[blank] = tile
+        board[cell] = 0
+        index[group] = new
+        depth += 1
+        blank_at[depth] = cell
+        came_from[depth] = direction
+        next_direction[depth] = 0
+        h_at[depth] = h
+        # Step 6. Goal test (h = 0 only when every group is home), count the expansion.
+        if h == 0:
+            status = _FOUND
+            break
+        expanded += 1
+        if expanded >= stop_at:
+            break
+    control[_DEPTH] = depth
+    control[_NEXT_BOUND] = next_bound
+    control[_EXPANDED] = expanded
+    control[_GENERATED] = generated
+    control[_STATUS] = status
+
+
+_FLAT: dict[str, tuple[np.ndarray, ...]] = {}
+
+
+def _flat_tables(goal: str) -> tuple[np.ndarray, ...]:
+    """(group_of, shift_of, offset, tables, neighbour) for the kernel, built once per goal."""
+    if goal not in _FLAT:
+        database = pattern_database(goal)
+        group_of = np.zeros(16, dtype=np.int64)
+        shift_of = np.zeros(16, dtype=np.int64)
+        for number, group in enumerate(database.groups):
+            for slot, tile in enumerate(group):
+                group_of[tile] = number
+                shift_of[tile] = 4 * slot
+        sizes = [table.size for table in database.tables]
+        offset = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        tables = np.concatenate(database.tables)
+        neighbour = np.full(64, -1, dtype=np.int64)
+        for cell in range(16):
+            row, column = divmod(cell, 4)
+            for direction, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                if 0 <= row + dr < 4 and 0 <= column + dc < 4:
+                    neighbour[cell * 4 + direction] = (row + dr) * 4 + column + dc
+        arrays = (group_of, shift_of, offset, tables, neighbour)
+        for array in arrays:
+            array.setflags(write=False)
+        _FLAT[goal] = arrays
+    return _FLAT[goal]
+
+
+def pattern_database_kernel(
+    puzzle: SlidingTilePuzzle,
+) -> tuple[int, Callable[..., None]]:
+    """The root heuristic value and a function running the kernel for one chunk.
+
+    The function takes ``(control, board, blank_at, next_direction, came_from, h_at,
+    budget)``; the group indices live in its closure (restored by the kernel's undo steps).
+    """
+    group_of, shift_of, offset, tables, neighbour = _flat_tables(puzzle.goal)
+    database = pattern_database(puzzle.goal)
+    cell_of = {tile: cell for cell, tile in enumerate(puzzle.tiles)}
+    index = np.array(
+        [sum(cell_of[tile] << (4 * slot) for slot, tile in enumerate(g)) for g in database.groups],
+        dtype=np.int64,
+    )
+    root = database.value(puzzle.tiles)
+
+    def run(control, board, blank_at, next_direction, came_from, h_at, budget) -> None:
+        _search_pdb(
+            control,
+            board,
+            blank_at,
+            next_direction,
+            came_from,
+            h_at,
+            index,
+            group_of,
+            shift_of,
+            offset,
+            tables,
+            neighbour,
+            budget,
+        )
+
+    return root, run
+
+
+def is_compiled() -> bool:
+    """True once the kernel has been loaded or compiled in this process."""
+    return bool(_search_pdb.signatures)
