@@ -11,13 +11,20 @@ function at the depth horizon.
 ('draw', 4)
 >>> SearchResult(action=None, value=1.0, is_proven=True, plies_to_end=3).outcome
 'win'
+
+A search asked about a finished game answers with :meth:`SearchResult.for_terminal`, the one
+way every algorithm builds that result.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from searchlab.core.game import State
 
 __all__ = ["Outcome", "SearchResult"]
 
@@ -44,7 +51,12 @@ class SearchResult:
             then the last completed iteration), else ``None``.
         algorithm: the name of the algorithm that produced it.
         tier: ``"reference"`` (plain Python) or ``"compiled"`` (numba).
-        stats: algorithm-specific extras (cutoffs, transposition-table hits, raw score, ...).
+        stats: algorithm-specific extras (cutoffs, transposition-table hits, ...).
+        score: the solver's native score of the root, when it has one, for the player to move:
+            Pons' score for Connect Four (``22 - k`` for a win with the mover's ``k``-th
+            stone, ``k - 22`` for a loss to the opponent's ``k``-th stone, 0 a draw), the final
+            disc difference for Othello; ``None`` for searches without one. ``value`` keeps
+            the units of ``returns()``.
     """
 
     action: int | None
@@ -59,6 +71,47 @@ class SearchResult:
     algorithm: str = ""
     tier: Literal["reference", "compiled"] = "reference"
     stats: Mapping[str, Any] = field(default_factory=dict)
+    score: int | None = None
+
+    @classmethod
+    def for_terminal(
+        cls,
+        state: State,
+        *,
+        algorithm: str,
+        tier: Literal["reference", "compiled"] = "reference",
+        start: float | None = None,
+        nodes: int = 1,
+        score: int | None = None,
+        **stats: Any,
+    ) -> SearchResult:
+        """The exact result of a search started on a finished game: no action, the mover's
+        return as ``value``, proven, ``plies_to_end=0``, ``nodes`` (default 1: the position
+        itself; Monte Carlo searches, which count tree nodes, pass 0).
+
+        ``start`` is the ``time.perf_counter()`` reading when the search began (for
+        ``elapsed``); ``stats`` become the result's ``stats`` (an algorithm's usual keys, so
+        that callers find them on a finished game too).
+
+        >>> from searchlab.domains.games.tictactoe import TicTacToe
+        >>> from searchlab.core.game import play
+        >>> won = play(TicTacToe().initial_state(), ["a1", "b1", "a2", "b2", "a3"])
+        >>> result = SearchResult.for_terminal(won, algorithm="negamax", cutoffs=0)
+        >>> result.action, result.value, result.outcome, result.plies_to_end, result.stats
+        (None, -1.0, 'loss', 0, {'cutoffs': 0})
+        """
+        return cls(
+            action=None,
+            value=float(state.returns()[state.current_player()]),
+            nodes=nodes,
+            elapsed=0.0 if start is None else time.perf_counter() - start,
+            is_proven=True,
+            plies_to_end=0,
+            algorithm=algorithm,
+            tier=tier,
+            stats=stats,
+            score=score,
+        )
 
     @property
     def outcome(self) -> Outcome:

@@ -13,7 +13,6 @@ fills the same keys.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from searchlab.algorithms.mcts.tree import Node
@@ -71,13 +70,13 @@ def principal_variation(root: Node, index: int | None) -> tuple[int, ...]:
 
 def terminal_result(state: State, algorithm: str, start: float, c: float) -> SearchResult:
     """The exact result of a search started on a finished game: no action."""
-    return SearchResult(
-        action=None,
-        value=float(state.returns()[state.current_player()]),
-        is_proven=True,
-        plies_to_end=0,
-        elapsed=time.perf_counter() - start,
+    return SearchResult.for_terminal(
+        state,
         algorithm=algorithm,
-        tier="reference",
-        stats={"simulations": 0, "children": [], "reused_visits": 0, "c": c},
+        start=start,
+        nodes=0,
+        simulations=0,
+        children=[],
+        reused_visits=0,
+        c=c,
     )
