@@ -51,9 +51,19 @@ def test_solver_proofs_agree_with_pons_end_easy_scores(shared_data) -> None:
         # The move played keeps the proven value (the exact solver on the position after it).
         after = solve(game, state.apply(result.action))
         assert sign(0.0 - after.value) == sign(score), (moves, result.action)
-        assert result.stats["children"][0]["visits"] >= 0
-        chosen = next(c for c in result.stats["children"] if c["action"] == result.action)
-        assert chosen["proven"] == result.outcome
+        children = result.stats["children"]
+        # Every simulation went through exactly one root child (no tree reused here).
+        assert result.stats["reused_visits"] == 0
+        assert sum(child["visits"] for child in children) == result.stats["simulations"]
+        actions = [child["action"] for child in children]  # one entry per legal move
+        assert sorted(actions) == sorted(state.legal_actions()), (moves, actions)
+        chosen = next(c for c in children if c["action"] == result.action)
+        assert chosen["proven"] == result.outcome and chosen["visits"] >= 1
+        # A proven draw or loss needs every move proven and none better than the outcome.
+        if result.outcome != "win":
+            assert all(child["proven"] in ("draw", "loss") for child in children), children
+            if result.outcome == "loss":
+                assert all(child["proven"] == "loss" for child in children), children
     assert sum(proven.values()) >= 0.75 * END_EASY_LINES, proven
     assert min(proven.values()) >= 3, proven  # wins, draws and losses all get proven
 

@@ -70,7 +70,7 @@ def test_every_scenario_of_the_small_maps_is_solved_optimally(shared_data: Path,
         result = searcher.search(scenario.start, scenario.goal)
         assert result.is_solved
         assert abs(result.cost - scenario.optimal_length) <= TOLERANCE, scenario
-    check_path(grid, result, scenario)
+        check_path(grid, result, scenario)
 
 
 def test_a_seeded_sample_of_every_other_map_is_solved_optimally(shared_data: Path) -> None:

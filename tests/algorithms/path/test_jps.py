@@ -45,7 +45,7 @@ def test_every_scenario_of_the_small_maps(shared_data: Path, name: str) -> None:
     for scenario in scenarios:
         result = searcher.search(scenario.start, scenario.goal)
         assert abs(result.cost - scenario.optimal_length) <= TOLERANCE, scenario
-    check_result(grid, result, scenario.start, scenario.goal)
+        check_result(grid, result, scenario.start, scenario.goal)
 
 
 def test_a_seeded_sample_of_every_other_map(shared_data: Path) -> None:

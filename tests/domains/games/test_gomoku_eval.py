@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchlab.algorithms.adversarial.negamax import negamax
-from searchlab.core.errors import InvalidParameterError
+from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.limits import Limits
 from searchlab.domains.games.conformance import assert_conforms
 from searchlab.domains.games.gomoku import Gomoku, GomokuState
@@ -103,13 +103,25 @@ def positions(draw: st.DrawFn, sizes: tuple[int, ...] = (7, 9, 15)) -> tuple[int
 
 
 def build(size: int, cells: dict[int, str], player: int, game: Gomoku | None = None):
+    """The position, or ``None`` when it is none: both colours have a five (checked by the
+    oracle, so that no other failure can pass for it)."""
     game = game or Gomoku(size=size)
     black = [cell for cell, stone in cells.items() if stone == "X"]
     white = [cell for cell, stone in cells.items() if stone == "O"]
     try:
         return game.position(black=black, white=white, player=player)
-    except Exception:  # both colours with a five: not a position
+    except InvalidStateError as error:
+        assert "both colours have five in a row" in str(error), error
+        black_counts, white_counts = oracle_counts(as_grid(size, cells))
+        assert black_counts["five"] and white_counts["five"], (size, cells)
         return None
+
+
+def as_grid(size: int, cells: dict[int, str]) -> list[list[str]]:
+    grid = [["."] * size for _ in range(size)]
+    for cell, stone in cells.items():
+        grid[cell // size][cell % size] = stone
+    return grid
 
 
 SYMMETRIES = [
@@ -161,11 +173,8 @@ def test_pattern_counts_match_the_oracle_on_whole_boards(position: tuple) -> Non
     size, cells, player = position
     state = build(size, cells, player)
     if state is None:
-        return
-    grid = [["."] * size for _ in range(size)]
-    for cell, stone in cells.items():
-        grid[cell // size][cell % size] = stone
-    black, white = oracle_counts(grid)
+        return  # both colours have a five: build checked it with the oracle
+    black, white = oracle_counts(as_grid(size, cells))
     assert pattern_counts(state) == (black, white)
     weights = PatternWeights()
     assert evaluate.score(state, 0) == weighted(black, weights) - weighted(white, weights)
@@ -182,7 +191,7 @@ def test_evaluation_is_antisymmetric_in_colours_and_invariant_under_board_symmet
     size, cells, player = position
     state = build(size, cells, player)
     if state is None:
-        return
+        return  # both colours have a five: build checked it with the oracle
     value = evaluate(state)
     assert -1 < value < 1
     swapped = build(size, {c: "O" if s == "X" else "X" for c, s in cells.items()}, player)
