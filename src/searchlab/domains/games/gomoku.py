@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
 from searchlab.core.game import GameInfo
+from searchlab.domains.games._params import integer
 
 __all__ = ["Gomoku", "GomokuState", "LineGeometry", "MoveOrder"]
 
@@ -163,8 +164,7 @@ class Gomoku:
         candidate_radius: int | None = None,
         move_order: MoveOrder | None = None,
     ) -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or not 5 <= size <= 26:
-            raise InvalidParameterError(f"gomoku: size must be an integer in 5..26, got {size!r}")
+        size = integer("gomoku", "size", size, 5, 26)
         if candidate_radius is not None and (
             isinstance(candidate_radius, bool)
             or not isinstance(candidate_radius, int)
@@ -179,7 +179,7 @@ class Gomoku:
         self.size = size
         self.candidate_radius = candidate_radius
         self.move_order = move_order
-        self.info = GameInfo(name="gomoku", max_game_length=size * size)
+        self.info = GameInfo(name="gomoku", max_game_length=size * size, max_utility=1.0)
         self.geometry = LineGeometry.build(size)
         self.board_mask = (1 << (size * size)) - 1
         self.centre = (size // 2) * size + size // 2

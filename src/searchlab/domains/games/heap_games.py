@@ -22,23 +22,32 @@ from functools import lru_cache
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
+from searchlab.domains.games._params import integers
 
-__all__ = ["GrundysGame", "HeapGame", "HeapState", "OctalGame", "dawsons_chess", "kayles"]
+__all__ = [
+    "MAX_HEAP",
+    "GrundysGame",
+    "HeapGame",
+    "HeapState",
+    "OctalGame",
+    "dawsons_chess",
+    "kayles",
+]
+
+MAX_HEAP = 1000
+"""The largest heap a heap game takes (the move table grows with the square of it)."""
 
 
 class HeapGame(ABC):
-    """Base of the heap games: subclasses define :meth:`heap_options`."""
+    """Base of the heap games: subclasses define :meth:`heap_options`. ``heaps``: a sequence,
+    one int or text like ``"3,4"`` (1 to 64 heaps of 0..:data:`MAX_HEAP` tokens)."""
 
     def __init__(self, name: str, heaps: Sequence[int]) -> None:
-        heaps = tuple(heaps)
-        if not heaps or any(isinstance(h, bool) or not isinstance(h, int) or h < 0 for h in heaps):
-            raise InvalidParameterError(
-                f"{name}: heaps must be a non-empty sequence of integers >= 0, got {heaps!r}"
-            )
+        heaps = integers(name, "heaps", heaps, 0, MAX_HEAP)
         self.heaps = heaps
         largest = max(heaps)
         self.stride = max(1, *(len(self.heap_options(n)) for n in range(largest + 1)))
-        self.info = GameInfo(name=name, impartial=True, max_game_length=sum(heaps))
+        self.info = GameInfo(name=name, impartial=True, max_game_length=sum(heaps), max_utility=1.0)
 
     @abstractmethod
     def heap_options(self, n: int) -> list[tuple[int, ...]]:

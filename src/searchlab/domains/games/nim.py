@@ -19,8 +19,12 @@ from collections.abc import Hashable, Sequence
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
+from searchlab.domains.games._params import boolean, integers
 
-__all__ = ["Nim", "NimState", "parse_piles"]
+__all__ = ["MAX_PILE", "Nim", "NimState", "parse_piles"]
+
+MAX_PILE = 1_000_000
+"""The largest pile :class:`Nim` takes (a position has one move per counter)."""
 
 
 def parse_piles(text: str) -> tuple[int, ...]:
@@ -46,21 +50,18 @@ def parse_piles(text: str) -> tuple[int, ...]:
 
 
 class Nim:
-    """Nim on the given piles (a sequence, or text like ``"3,4,5"``); ``misere=True`` makes
-    taking the last counter lose."""
+    """Nim on the given piles (a sequence, one int, or text like ``"3,4,5"``; 1 to 64 piles of
+    0..:data:`MAX_PILE` counters); ``misere=True`` makes taking the last counter lose. Bad
+    parameters raise ``InvalidParameterError`` naming the parameter and its range."""
 
     def __init__(self, piles: Sequence[int] | str = (3, 4, 5), *, misere: bool = False) -> None:
-        piles = parse_piles(piles) if isinstance(piles, str) else tuple(piles)
-        if not piles or any(
-            isinstance(pile, bool) or not isinstance(pile, int) or pile < 0 for pile in piles
-        ):
-            raise InvalidParameterError(
-                f"Nim piles must be a non-empty sequence of integers >= 0, got {piles!r}"
-            )
+        piles = integers("nim", "piles", piles, 0, MAX_PILE)
         self.piles = piles
-        self.misere = bool(misere)
+        self.misere = boolean("nim", "misere", misere)
         self.stride = max(1, *piles)
-        self.info = GameInfo(name="nim", impartial=True, max_game_length=sum(piles))
+        self.info = GameInfo(
+            name="nim", impartial=True, max_game_length=sum(piles), max_utility=1.0
+        )
 
     def initial_state(self) -> NimState:
         """Player 0 to move on the initial piles."""

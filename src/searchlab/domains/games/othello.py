@@ -38,9 +38,10 @@ from typing import Literal
 
 import numpy as np
 
-from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
+from searchlab.core.errors import IllegalMoveError, InvalidStateError
 from searchlab.core.game import GameInfo
 from searchlab.domains.games._othello_bits import final_score, flips, legal_moves
+from searchlab.domains.games._params import choice
 
 __all__ = [
     "PASS",
@@ -95,13 +96,12 @@ class Othello:
     to the winner) or ``"win_loss"`` (returns +1/-1/0)."""
 
     def __init__(self, scoring: Literal["discs", "win_loss"] = "discs") -> None:
-        if scoring not in ("discs", "win_loss"):
-            raise InvalidParameterError(
-                f"othello: scoring must be 'discs' or 'win_loss', got {scoring!r}"
-            )
-        self.scoring = scoring
-        # 60 moves, and a pass is always followed by a move or by the end of the game
-        self.info = GameInfo(name="othello", max_game_length=120)
+        self.scoring = choice("othello", "scoring", scoring, ("discs", "win_loss"))
+        # 60 moves, and a pass is always followed by a move or by the end of the game; a disc
+        # difference is at most 64 (empties go to the winner)
+        self.info = GameInfo(
+            name="othello", max_game_length=120, max_utility=64.0 if scoring == "discs" else 1.0
+        )
 
     def initial_state(self) -> OthelloState:
         """The standard start position, black to move."""

@@ -25,6 +25,7 @@ from collections.abc import Hashable
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
+from searchlab.domains.games._params import integer
 
 __all__ = ["MNKGame", "MNKState", "TicTacToe"]
 
@@ -33,22 +34,18 @@ _SYMBOLS = ".XO"
 
 
 class MNKGame:
-    """The m,n,k-game: ``m`` columns, ``n`` rows, ``k`` in a row wins."""
+    """The m,n,k-game: ``m`` columns, ``n`` rows, ``k`` in a row wins (each 1..26, ``k`` at
+    most the longer side; otherwise ``InvalidParameterError`` naming the parameter)."""
 
     def __init__(self, m: int = 3, n: int = 3, k: int = 3, *, name: str = "mnk") -> None:
-        for label, value in (("m", m), ("n", n), ("k", k)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidParameterError(
-                    f"m,n,k-game: {label} must be an integer >= 1, got {value!r}"
-                )
-        if m > 26:
-            raise InvalidParameterError(f"m,n,k-game: at most 26 columns (a..z), got m={m}")
+        # at most 26 columns (a..z), and as many rows
+        m, n, k = (integer(name, label, v, 1, 26) for label, v in (("m", m), ("n", n), ("k", k)))
         if k > max(m, n):
             raise InvalidParameterError(
-                f"m,n,k-game: k={k} does not fit on a {m}x{n} board (nobody could ever win)"
+                f"{name}: k={k} does not fit on a {m}x{n} board (nobody could ever win)"
             )
         self.m, self.n, self.k = m, n, k
-        self.info = GameInfo(name=name, max_game_length=m * n)
+        self.info = GameInfo(name=name, max_game_length=m * n, max_utility=1.0)
 
     def initial_state(self) -> MNKState:
         """The empty board, X (player 0) to move."""
