@@ -74,9 +74,18 @@ class GameInfo:
             the Sprague-Grundy module.
         max_game_length: most plies a game can last, when known (used by the conformance
             harness to detect games that never end).
+        max_utility: the largest ``abs(returns()[player])`` of a finished game, when known (1
+            for win/draw/loss games, 64 for Othello's disc difference): the returns lie in
+            ``[-max_utility, max_utility]``. Monte Carlo searches with
+            ``value_scale="normalised"`` divide the returns by it.
 
     >>> GameInfo(name="nim", impartial=True).zero_sum
     True
+    >>> GameInfo(name="othello", max_utility=0)
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: GameInfo.max_utility must be a finite number > 0 \
+or None, got 0
     """
 
     name: str
@@ -86,6 +95,18 @@ class GameInfo:
     perfect_information: bool = True
     impartial: bool = False
     max_game_length: int | None = None
+    max_utility: float | None = None
+
+    def __post_init__(self) -> None:
+        bound = self.max_utility
+        if bound is not None and (
+            isinstance(bound, bool)
+            or not isinstance(bound, int | float)
+            or not 0 < bound < float("inf")
+        ):
+            raise InvalidParameterError(
+                f"GameInfo.max_utility must be a finite number > 0 or None, got {bound!r}"
+            )
 
 
 @runtime_checkable

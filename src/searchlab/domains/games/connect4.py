@@ -111,7 +111,7 @@ class Connect4:
     """
 
     def __init__(self) -> None:
-        self.info = GameInfo(name="connect4", max_game_length=_CELLS)
+        self.info = GameInfo(name="connect4", max_game_length=_CELLS, max_utility=1.0)
 
     def initial_state(self) -> Connect4State:
         """The empty board, player 0 (X) to move."""

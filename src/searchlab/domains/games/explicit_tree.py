@@ -328,7 +328,12 @@ class ExplicitTreeGame:
 
     def __init__(self, tree: ExplicitTree) -> None:
         self.tree = tree
-        self.info = GameInfo(name="explicit_tree", max_game_length=tree.height())
+        largest = max((abs(tree.value(leaf)) for leaf in tree.leaves()), default=0.0)
+        self.info = GameInfo(
+            name="explicit_tree",
+            max_game_length=tree.height(),
+            max_utility=float(largest) if 0 < largest < float("inf") else None,
+        )
 
     def initial_state(self) -> ExplicitTreeState:
         """The root."""
