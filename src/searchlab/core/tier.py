@@ -35,7 +35,7 @@ from typing import Any, Literal, TypeVar, get_args
 
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["TIERS", "KernelRegistry", "Tier", "check_tier"]
+__all__ = ["TIERS", "KernelRegistry", "Tier", "check_tier", "describe"]
 
 Tier = Literal["auto", "reference", "compiled"]
 """``"auto"``: the compiled kernel when one fits the request, else the reference tier;
@@ -62,6 +62,22 @@ def check_tier(tier: object, algorithm: str) -> Tier:
             f"{algorithm}: tier must be one of {', '.join(map(repr, TIERS))}, got {tier!r}"
         )
     return tier  # type: ignore[return-value]
+
+
+def describe(domain: object) -> str:
+    """How error messages name a problem or game: a game by its name and class, anything else
+    by its class.
+
+    >>> from types import SimpleNamespace
+    >>> class Nim:
+    ...     info = SimpleNamespace(name="nim")
+    >>> describe(Nim()), describe(3)
+    ("the game 'nim' (Nim)", 'int')
+    """
+    name = getattr(getattr(domain, "info", None), "name", None)
+    if isinstance(name, str):
+        return f"the game {name!r} ({type(domain).__name__})"
+    return type(domain).__name__
 
 
 @dataclass
@@ -104,6 +120,10 @@ class KernelRegistry:
                 return entry.kernel()
         return None
 
+    def algorithms(self) -> tuple[str, ...]:
+        """The algorithm names with at least one kernel, in registration order."""
+        return tuple(self._entries)
+
     def domains(self, algorithm: str) -> tuple[type, ...]:
         """The domain types with a kernel for ``algorithm``, in registration order."""
         return tuple(entry.domain for entry in self._entries.get(algorithm, ()))
@@ -133,9 +153,7 @@ class KernelRegistry:
                     reason = why_not
                 else:
                     names = ", ".join(d.__name__ for d in self.domains(algorithm)) or "none"
-                    reason = (
-                        f"no compiled tier for {type(domain).__name__} (compiled kernels: {names})"
-                    )
+                    reason = f"no compiled tier for {describe(domain)} (compiled kernels: {names})"
                 raise InvalidParameterError(
                     f'{algorithm}: {reason}; use tier="auto" or tier="reference"'
                 )
