@@ -1,4 +1,9 @@
-"""The game registry: ``make(name, **params)`` builds a registered game by name.
+"""The game registry: ``make(name, **params)`` builds a registered game by name, or a game of
+your own given as ``"module:Class"`` or ``"path/to/file.py:Class"``.
+
+Every parameter is checked before the game is built: a name the game does not take is one
+:class:`~searchlab.core.errors.InvalidParameterError` listing the ones it does; a bad value is
+one naming the parameter and its range (each game checks its own values).
 
 >>> make("nim", piles=(3, 4, 5)).info.name
 'nim'
@@ -7,72 +12,97 @@ MNKGame(m=4, n=4, k=3)
 >>> make("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-searchlab.core.errors.UnknownNameError: unknown game 'chess'; known games: ..., tictactoe
+searchlab.core.errors.UnknownNameError: unknown game 'chess'; known games: ..., tictactoe ...
+>>> make("connect4", rows=0)
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: game 'connect4' takes no parameters, got rows
+>>> make("mnk", rows=0)
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: game 'mnk': unknown parameter rows; known: m, n, k
+
+A game of your own (any class whose instances satisfy the :class:`~searchlab.core.game.Game`
+protocol), imported from its module or its file; its constructor's keywords are its
+parameters:
+
+>>> import pathlib, searchlab
+>>> example = pathlib.Path(searchlab.__file__).parents[2] / "examples" / "custom_game.py"
+>>> make(f"{example}:Subtraction", counters=10).initial_state().legal_actions()
+[1, 2, 3]
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from searchlab.core.errors import InvalidParameterError, UnknownNameError
-from searchlab.core.game import Game
+from searchlab.core.errors import InvalidParameterError, SearchlabError, UnknownNameError
+from searchlab.core.game import Game, GameInfo, State
 
-__all__ = ["GAMES", "game_names", "make", "register"]
+__all__ = ["GAMES", "game_names", "game_parameters", "load_game_class", "make", "register"]
 
 
-def _nim(**params: Any) -> Game:
+# Factories with the games' parameters in their signatures (imports deferred: a game's
+# compiled kernels load only when it is used).
+def _nim(piles: Sequence[int] | str = (3, 4, 5), misere: bool = False) -> Game:
     from searchlab.domains.games.nim import Nim
 
-    return Nim(**params)
+    return Nim(piles, misere=misere)
 
 
-def _tictactoe(**params: Any) -> Game:
+def _tictactoe() -> Game:
     from searchlab.domains.games.tictactoe import TicTacToe
 
-    return TicTacToe(**params)
+    return TicTacToe()
 
 
-def _mnk(**params: Any) -> Game:
+def _mnk(m: int = 3, n: int = 3, k: int = 3) -> Game:
     from searchlab.domains.games.tictactoe import MNKGame
 
-    return MNKGame(**params)
+    return MNKGame(m, n, k)
 
 
-def _kayles(**params: Any) -> Game:
+def _kayles(heaps: Sequence[int] | str = (10,)) -> Game:
     from searchlab.domains.games.heap_games import kayles
 
-    return kayles(**params)
+    return kayles(heaps)
 
 
-def _dawsons_chess(**params: Any) -> Game:
+def _dawsons_chess(heaps: Sequence[int] | str = (10,)) -> Game:
     from searchlab.domains.games.heap_games import dawsons_chess
 
-    return dawsons_chess(**params)
+    return dawsons_chess(heaps)
 
 
-def _grundys_game(**params: Any) -> Game:
+def _grundys_game(heaps: Sequence[int] | str = (10,)) -> Game:
     from searchlab.domains.games.heap_games import GrundysGame
 
-    return GrundysGame(**params)
+    return GrundysGame(heaps)
 
 
-def _connect4(**params: Any) -> Game:
+def _connect4() -> Game:
     from searchlab.domains.games.connect4 import Connect4
 
-    return Connect4(**params)
+    return Connect4()
 
 
-def _othello(**params: Any) -> Game:
+def _othello(scoring: str = "discs") -> Game:
     from searchlab.domains.games.othello import Othello
 
-    return Othello(**params)
+    return Othello(scoring)  # type: ignore[arg-type]  # Othello checks the value
 
 
-def _gomoku(**params: Any) -> Game:
+def _gomoku(size: int = 15, candidate_radius: int | None = None) -> Game:
     from searchlab.domains.games.gomoku import Gomoku
 
-    return Gomoku(**params)
+    return Gomoku(size, candidate_radius=candidate_radius)
 
 
 GAMES: dict[str, Callable[..., Game]] = {
@@ -86,8 +116,7 @@ GAMES: dict[str, Callable[..., Game]] = {
     "dawsons_chess": _dawsons_chess,
     "grundys_game": _grundys_game,
 }
-"""Registered game factories by name; later modules (connect4, othello, gomoku) add theirs
-with :func:`register`."""
+"""Registered game factories by name; the factory's keyword parameters are the game's."""
 
 
 def game_names() -> list[str]:
@@ -104,19 +133,203 @@ def register(name: str, factory: Callable[..., Game]) -> None:
     GAMES[name] = factory
 
 
-def make(name: str, **params: Any) -> Game:
-    """Build the game registered as ``name`` with its parameters.
+def game_parameters(name: str) -> dict[str, Any]:
+    """The parameters of game ``name`` (registered or ``module:Class``) and their defaults
+    (``inspect.Parameter.empty`` where there is none).
 
-    Raises ``UnknownNameError`` listing the known games, and ``InvalidParameterError`` for a
-    parameter the game does not take.
+    >>> game_parameters("mnk")
+    {'m': 3, 'n': 3, 'k': 3}
     """
+    return {
+        parameter.name: parameter.default
+        for parameter in _signature(_factory(name)).parameters.values()
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    }
+
+
+def make(name: str, **params: Any) -> Game:
+    """Build the game registered as ``name``, or the class ``"module:Class"`` /
+    ``"path/to/file.py:Class"`` (see :func:`load_game_class`), with its parameters.
+
+    Raises:
+        UnknownNameError: ``name`` is not registered (the message lists the known games).
+        InvalidParameterError: a parameter the game does not take (the message lists the ones
+            it does), a bad value, or a ``module:Class`` that cannot be loaded or is not a game.
+    """
+    factory = _factory(name)
+    _check_names(name, factory, params)
     try:
-        factory = GAMES[name]
-    except KeyError:
-        raise UnknownNameError(
-            f"unknown game {name!r}; known games: {', '.join(game_names())}"
+        game = factory(**params)
+    except SearchlabError:
+        raise
+    except Exception as error:
+        raise InvalidParameterError(
+            f"game {name!r}: cannot build it with {params or 'no parameters'}: "
+            f"{type(error).__name__}: {error}"
         ) from None
+    if ":" in name:
+        _check_game(name, game)
+    return game
+
+
+def _factory(name: str) -> Callable[..., Game]:
+    if not isinstance(name, str):
+        raise UnknownNameError(f"a game name must be a string, got {name!r}")
+    factory = GAMES.get(name)
+    if factory is not None:
+        return factory
+    if ":" in name:
+        return load_game_class(name)
+    raise UnknownNameError(
+        f"unknown game {name!r}; known games: {', '.join(game_names())} "
+        "(or MODULE:CLASS, FILE.py:CLASS for a game of your own)"
+    )
+
+
+def _signature(factory: Callable[..., Any]) -> inspect.Signature | None:
     try:
-        return factory(**params)
-    except TypeError as error:
-        raise InvalidParameterError(f"game {name!r}: {error}") from None
+        return inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or an odd callable: let the call decide
+        return None
+
+
+def _check_names(name: str, factory: Callable[..., Game], params: dict[str, Any]) -> None:
+    signature = _signature(factory)
+    if signature is None:
+        return
+    accepted = [
+        parameter
+        for parameter in signature.parameters.values()
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    ]
+    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        return
+    known = [parameter.name for parameter in accepted]
+    unknown = [key for key in params if key not in known]
+    if unknown:
+        if not known:
+            raise InvalidParameterError(
+                f"game {name!r} takes no parameters, got {', '.join(unknown)}"
+            )
+        plural = "s" if len(unknown) > 1 else ""
+        raise InvalidParameterError(
+            f"game {name!r}: unknown parameter{plural} {', '.join(unknown)}; "
+            f"known: {', '.join(known)}"
+        )
+    missing = [p.name for p in accepted if p.default is p.empty and p.name not in params]
+    if missing:
+        raise InvalidParameterError(
+            f"game {name!r} needs the parameter{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)} (-p NAME=VALUE)"
+        )
+
+
+# -- games of your own ---------------------------------------------------------------------------
+_LOADED: dict[str, Callable[..., Game]] = {}
+
+
+def load_game_class(spec: str) -> Callable[..., Game]:
+    """The class (or factory) named by ``"module:Class"`` or ``"path/to/file.py:Class"``.
+
+    A module is imported as Python would (the current directory is tried too); a file is
+    loaded under its path. ``Class(**params)`` must return a :class:`Game`, which
+    :func:`make` checks. Every failure is one ``InvalidParameterError`` line: the module or
+    file cannot be imported (with the reason), it has no such name (with the classes it
+    defines), or the name is not callable.
+    """
+    if spec in _LOADED:
+        return _LOADED[spec]
+    source, _, attribute = spec.rpartition(":")
+    if not source or not attribute:
+        raise InvalidParameterError(
+            f"game {spec!r}: expected MODULE:CLASS or FILE.py:CLASS (like mygames:Subtraction)"
+        )
+    module = _import_source(spec, source)
+    target: Any = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            defined = sorted(
+                key
+                for key, value in vars(module).items()
+                if inspect.isclass(value) and value.__module__ == module.__name__
+            )
+            raise InvalidParameterError(
+                f"game {spec!r}: {source} has no {attribute!r}; it defines "
+                f"{', '.join(defined) or 'no classes'}"
+            )
+        target = getattr(target, part)
+    if not callable(target):
+        raise InvalidParameterError(
+            f"game {spec!r}: {attribute!r} is a {type(target).__name__}, not a class"
+        )
+    _LOADED[spec] = target
+    return target  # type: ignore[no-any-return]
+
+
+def _import_source(spec: str, source: str) -> Any:
+    """Import the module ``source`` (a dotted name, or a ``.py`` file)."""
+    try:
+        if source.endswith(".py") or "/" in source or "\\" in source:
+            path = Path(source)
+            if not path.is_file():
+                raise InvalidParameterError(f"game {spec!r}: no such file {source}")
+            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+            name = f"searchlab_user_game_{path.stem}_{digest}"
+            if name in sys.modules:
+                return sys.modules[name]
+            loader = importlib.util.spec_from_file_location(name, path)
+            if loader is None or loader.loader is None:
+                raise InvalidParameterError(f"game {spec!r}: {source} is not a Python file")
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[name] = module
+            try:
+                loader.loader.exec_module(module)
+            except BaseException:
+                del sys.modules[name]
+                raise
+            return module
+        try:
+            return importlib.import_module(source)
+        except ModuleNotFoundError as error:
+            if error.name != source.split(".")[0] or "" in sys.path:
+                raise
+            sys.path.insert(0, "")  # a module in the current directory, as `python -m` finds
+            return importlib.import_module(source)
+    except SearchlabError:
+        raise
+    except Exception as error:  # the user's module failed to import: say why, in one line
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        raise InvalidParameterError(f"game {spec!r}: cannot import {source}: {reason}") from None
+
+
+_GAME_PARTS = ("info", "initial_state")
+_STATE_PARTS = tuple(
+    name for name in dir(State) if not name.startswith("_") and callable(getattr(State, name))
+)
+
+
+def _check_game(spec: str, game: object) -> None:
+    """Raise ``InvalidParameterError`` unless ``game`` satisfies the Game protocol and its
+    initial state the State protocol (naming what is missing)."""
+    lacking = [part for part in _GAME_PARTS if not hasattr(game, part)]
+    if not lacking and not isinstance(game.info, GameInfo):  # type: ignore[attr-defined]
+        lacking = ["info (a GameInfo)"]
+    if lacking or not isinstance(game, Game):
+        raise InvalidParameterError(
+            f"game {spec!r}: a {type(game).__name__} is not a game: it lacks "
+            f"{', '.join(lacking) or 'initial_state()'} (see searchlab.core.game.Game)"
+        )
+    try:
+        state = game.initial_state()
+    except SearchlabError:
+        raise
+    except Exception as error:
+        raise InvalidParameterError(
+            f"game {spec!r}: initial_state() failed: {type(error).__name__}: {error}"
+        ) from None
+    missing = [part for part in _STATE_PARTS if not callable(getattr(state, part, None))]
+    if missing:
+        raise InvalidParameterError(
+            f"game {spec!r}: its initial state (a {type(state).__name__}) is not a State: "
+            f"it lacks {', '.join(missing)} (see searchlab.core.game.State)"
+        )
