@@ -20,29 +20,19 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.domains.games._connect4_bits import BOARD, WIDTH, can_play, drop, has_four
 
 __all__ = ["MAX_BRANCHING", "actions", "play", "rollout", "search", "status"]
 
-MAX_BRANCHING = 7
-_BOTTOM = 0b0000001_0000001_0000001_0000001_0000001_0000001_0000001
-_BOARD = _BOTTOM * 63
-
-
-@njit(cache=True, inline="always")
-def _has_four(stones):  # pragma: no cover - compiled
-    for shift in (1, 7, 6, 8):  # vertical, horizontal, both diagonals
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> (2 * shift)):
-            return True
-    return False
+MAX_BRANCHING = WIDTH
 
 
 @njit(cache=True)
 def actions(current, mask, out, offset):  # pragma: no cover - compiled
     """The non-full columns, in increasing order, written from ``out[offset]``; their count."""
     n = 0
-    for column in range(7):
-        if not mask & (1 << (5 + 7 * column)):
+    for column in range(WIDTH):
+        if can_play(mask, column):
             out[offset + n] = column
             n += 1
     return n
@@ -51,7 +41,7 @@ def actions(current, mask, out, offset):  # pragma: no cover - compiled
 @njit(cache=True)
 def play(current, mask, column):  # pragma: no cover - compiled
     """Drop the mover's stone into ``column``: the position for the other player."""
-    move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+    move = drop(mask, column)
     mask = mask | move
     return (current | move) ^ mask, mask
 
@@ -59,9 +49,9 @@ def play(current, mask, column):  # pragma: no cover - compiled
 @njit(cache=True)
 def status(current, mask, scoring):  # pragma: no cover - compiled
     """``(is_terminal, return for the player to move)``."""
-    if _has_four(current ^ mask):
+    if has_four(current ^ mask):
         return True, -1.0
-    if mask == _BOARD:
+    if mask == BOARD:
         return True, 0.0
     return False, 0.0
 
@@ -74,15 +64,15 @@ def rollout(current, mask, rng, scoring):  # pragma: no cover - compiled
     sign = 1.0
     while True:
         while True:
-            rng, column = next_below(rng, 7)
-            if not mask & (1 << (5 + 7 * column)):
+            rng, column = next_below(rng, WIDTH)
+            if can_play(mask, column):
                 break
-        move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+        move = drop(mask, column)
         mine = current | move
-        if _has_four(mine):
+        if has_four(mine):
             return sign, rng
         mask |= move
-        if mask == _BOARD:
+        if mask == BOARD:
             return 0.0, rng
         current = mine ^ mask
         sign = -sign

@@ -38,6 +38,7 @@ from numba import njit
 
 from searchlab.core.errors import IllegalMoveError
 from searchlab.core.game import GameInfo
+from searchlab.domains.games import _connect4_bits as bits
 
 __all__ = [
     "BOARD_MASK",
@@ -52,55 +53,34 @@ __all__ = [
     "winning_cells",
 ]
 
-COLUMNS = 7
-ROWS = 6
-_STRIDE = ROWS + 1  # one sentinel bit on top of every column
-BOTTOM_MASK = sum(1 << (column * _STRIDE) for column in range(COLUMNS))
+COLUMNS = bits.WIDTH
+ROWS = bits.HEIGHT
+BOTTOM_MASK = bits.BOTTOM
 """The bottom cell of every column."""
-BOARD_MASK = BOTTOM_MASK * ((1 << ROWS) - 1)
+BOARD_MASK = bits.BOARD
 """Every playable cell (no sentinels)."""
-_CELLS = COLUMNS * ROWS
+_STRIDE = bits.STRIDE  # one sentinel bit on top of every column
+_CELLS = bits.CELLS
 _SYMBOLS = ("X", "O")
 
+# The rules, written once in the bit module; the Python tier runs them as plain Python.
+_can_play = bits.can_play.py_func
+_drop = bits.drop.py_func
 
-def _top_bit(column: int) -> int:
-    return 1 << (ROWS - 1 + column * _STRIDE)
+has_four = bits.has_four.py_func
+"""``has_four(stones)``: true when the bitboard ``stones`` holds four in a row (any direction).
 
+>>> has_four(0b1111), has_four(0b111)
+(True, False)
+"""
 
-def _column_bits(column: int) -> int:
-    return ((1 << ROWS) - 1) << (column * _STRIDE)
+winning_cells = bits.winning_cells.py_func
+"""``winning_cells(stones, mask)``: the empty cells (playable now or later) that would give
+``stones`` four in a row: its *threats*, as a bitboard. ``mask`` holds every stone.
 
-
-def has_four(stones: int) -> bool:
-    """True when the bitboard ``stones`` holds four in a row (any direction).
-
-    >>> has_four(0b1111), has_four(0b111)
-    (True, False)
-    """
-    for shift in (1, _STRIDE, ROWS, _STRIDE + 1):  # vertical, horizontal, both diagonals
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> (2 * shift)):
-            return True
-    return False
-
-
-def winning_cells(stones: int, mask: int) -> int:
-    """The empty cells (playable now or later) that would give ``stones`` four in a row: its
-    *threats*, as a bitboard. ``mask`` holds every stone on the board.
-
-    >>> bin(winning_cells(0b111, 0b111))  # three in the first column: the fourth cell wins
-    '0b1000'
-    """
-    shifts = (_STRIDE, ROWS, _STRIDE + 1)
-    found = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: only upwards
-    for s in shifts:
-        pair = (stones << s) & (stones << (2 * s))
-        found |= pair & (stones << (3 * s))
-        found |= pair & (stones >> s)
-        pair = (stones >> s) & (stones >> (2 * s))
-        found |= pair & (stones << s)
-        found |= pair & (stones >> (3 * s))
-    return found & (BOARD_MASK ^ mask)
+>>> bin(winning_cells(0b111, 0b111))  # three in the first column: the fourth cell wins
+'0b1000'
+"""
 
 
 class Connect4:
@@ -154,19 +134,19 @@ class Connect4State:
 
     def can_play(self, column: int) -> bool:
         """Column ``column`` (0-based) exists and has room (the game may be over)."""
-        return 0 <= column < COLUMNS and not self.mask & _top_bit(column)
+        return 0 <= column < COLUMNS and _can_play(self.mask, column)
 
     def legal_actions(self) -> list[int]:
         """Columns with room, in increasing order; none once the game is over."""
         if self.is_won:
             return []
-        return [column for column in range(COLUMNS) if not self.mask & _top_bit(column)]
+        return [column for column in range(COLUMNS) if _can_play(self.mask, column)]
 
     def apply(self, action: int) -> Connect4State:
         """Drop the mover's stone into column ``action`` (0-based); raises
         ``IllegalMoveError`` for a full or missing column or a finished game."""
         self._check(action, str(action))
-        move = (self.mask + (1 << (action * _STRIDE))) & _column_bits(action)
+        move = _drop(self.mask, action)
         mine = self.current | move
         mask = self.mask | move
         return Connect4State(
@@ -180,7 +160,7 @@ class Connect4State:
             raise IllegalMoveError(f"illegal move {text!r}: not a column")
         if not 0 <= action < COLUMNS:
             raise IllegalMoveError(f"illegal move {text!r}: no such column (1..{COLUMNS})")
-        if self.mask & _top_bit(action):
+        if not _can_play(self.mask, action):
             raise IllegalMoveError(f"illegal move {text!r}: column {action + 1} is full")
 
     def is_terminal(self) -> bool:
@@ -274,7 +254,7 @@ def parse_moves(moves: str) -> Connect4State:
         column = ord(char) - ord("1")
         if state.is_terminal():
             raise IllegalMoveError(f"move {number} {char!r} in {moves!r}: the game is already over")
-        if state.mask & _top_bit(column):
+        if not _can_play(state.mask, column):
             raise IllegalMoveError(f"move {number} {char!r} in {moves!r}: column {char} is full")
         state = state.apply(column)
     return state
@@ -286,16 +266,12 @@ def _perft_kernel(current: int, mask: int, plies: int, depth: int) -> int:
         return 1
     # the player who just moved (the opponent of `current`) may have won
     other = current ^ mask
-    for shift in (1, 7, 6, 8):
-        pairs = other & (other >> shift)
-        if pairs & (pairs >> (2 * shift)):
-            return 0
-    if plies == 42:
+    if bits.has_four(other) or plies == bits.CELLS:
         return 0
     total = 0
-    for column in range(7):
-        if not mask & (1 << (5 + 7 * column)):
-            move = (mask + (1 << (7 * column))) & (63 << (7 * column))
+    for column in range(bits.WIDTH):
+        if bits.can_play(mask, column):
+            move = bits.drop(mask, column)
             total += _perft_kernel(other, mask | move, plies + 1, depth - 1)
     return total
 
