@@ -136,13 +136,16 @@ class KernelRegistry:
         *,
         reference: Callable[[], R],
         why_not: str | None = None,
+        name: str | None = None,
         **request: Any,
     ) -> R:
         """Run the compiled kernel for ``domain`` when ``tier`` allows and the kernel accepts
         ``request``; else ``reference()``. ``tier="compiled"`` with no kernel, or with a
         kernel that returns ``None``, raises :class:`InvalidParameterError` (``why_not``, if
-        given, says which part of the request the kernel cannot run)."""
-        check_tier(tier, algorithm)
+        given, says which part of the request the kernel cannot run; ``name``, default
+        ``algorithm``, is the caller's name that starts the message)."""
+        name = algorithm if name is None else name
+        check_tier(tier, name)
         if tier != "reference":
             kernel = self.find(algorithm, domain)
             result = kernel(domain, **request) if kernel is not None else None
@@ -154,7 +157,6 @@ class KernelRegistry:
                 else:
                     names = ", ".join(d.__name__ for d in self.domains(algorithm)) or "none"
                     reason = f"no compiled tier for {describe(domain)} (compiled kernels: {names})"
-                raise InvalidParameterError(
-                    f'{algorithm}: {reason}; use tier="auto" or tier="reference"'
-                )
+                advice = 'use tier="auto" or tier="reference"'
+                raise InvalidParameterError(f"{name}: {reason}; {advice}")
         return reference()

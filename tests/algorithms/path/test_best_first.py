@@ -7,11 +7,12 @@ the code under test.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import pytest
 
-from searchlab.algorithms import _dispatch
+from searchlab.algorithms.path import best_first
 from searchlab.algorithms.path.best_first import (
     astar,
     best_first_search,
@@ -25,6 +26,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Reopen, TraceRecorder
 from searchlab.core.results import PathResult
+from searchlab.core.tier import KernelRegistry
 from searchlab.domains.path.graph import GraphProblem
 
 # The classic case for reopening: h is admissible (h(a) = 4 is a's true cost) but inconsistent
@@ -226,43 +228,84 @@ def test_zero_cost_cycles_terminate() -> None:
 # --- tier dispatch -----------------------------------------------------------------------
 
 
+def _registry_with(monkeypatch: Any, kernel: Any) -> None:
+    """Make ``kernel`` the compiled best-first kernel of GraphProblem (in a fresh registry)."""
+    registry = KernelRegistry()
+    registry.register("best_first", GraphProblem, kernel)
+    monkeypatch.setattr(best_first, "KERNELS", registry)
+
+
 def test_auto_tier_returns_the_compiled_result_when_there_is_one(monkeypatch: Any) -> None:
     seen: dict[str, Any] = {}
 
-    def fake(problem: Any, **options: Any) -> PathResult:
-        seen.update(options)
-        return PathResult(status="solved", path=["s"], cost=0.0, tier="compiled")
+    def fake(problem: Any, **request: Any) -> PathResult:
+        seen.update(request)
+        options = request["options"]
+        return PathResult(
+            status="solved", path=["s"], cost=0.0, tier="compiled", algorithm=options.algorithm
+        )
 
-    monkeypatch.setattr(_dispatch, "compiled_best_first", fake)
+    _registry_with(monkeypatch, fake)
     problem = GraphProblem({"s": {"t": 1}}, "s", "t")
     result = weighted_astar(problem, 2.0)
     assert result.tier == "compiled" and result.algorithm == "weighted_astar"
-    assert seen == {
-        "heuristic": None,
-        "g_weight": 1.0,
-        "h_weight": 2.0,
-        "unit_cost": False,
-        "reopen": True,
-        "limits": None,
-        "observer": None,
-    }
+    options = seen["options"]
+    assert (options.g_weight, options.h_weight, options.unit_cost, options.reopen) == (
+        1.0,
+        2.0,
+        False,
+        True,
+    )
+    assert options.heuristic is None and options.algorithm == "weighted_astar"
+    assert seen["limits"] is None and seen["observer"] is None
     assert astar(problem, tier="reference").tier == "reference"
     assert breadth_first_search(problem, tier="compiled").tier == "compiled"
-    assert seen["unit_cost"] is True and seen["h_weight"] == 0.0
+    assert seen["options"].unit_cost is True and seen["options"].h_weight == 0.0
+    assert seen["options"].algorithm == "breadth_first"
+
+
+def test_the_kernel_gets_the_options_object_the_boundary_built(monkeypatch: Any) -> None:
+    # one options object, built once and passed down unchanged: the kernel gets the very
+    # object that the reference loop would read
+    built: list[Any] = []
+    original = best_first.BestFirstOptions.checked
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        built.append(original(*args, **kwargs))
+        return built[-1]
+
+    received: list[Any] = []
+    monkeypatch.setattr(best_first.BestFirstOptions, "checked", spy)
+    _registry_with(monkeypatch, lambda problem, **request: received.append(request["options"]))
+    result = astar(GraphProblem({"s": {"t": 1}}, "s", "t"))
+    assert result.tier == "reference" and result.path == ["s", "t"]  # the kernel said None
+    assert len(built) == 1 and received == built and received[0] is built[0]
 
 
 def test_dijkstra_passes_no_heuristic_to_the_compiled_tier(monkeypatch: Any) -> None:
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(_dispatch, "compiled_best_first", lambda p, **o: seen.update(o))
+    _registry_with(monkeypatch, lambda p, **request: seen.update(request))
     best_first_search(GraphProblem({"s": {"t": 1}}, "s", "t"), heuristic=abs, h_weight=0.0)
-    assert seen["heuristic"] is None
+    assert seen["options"].heuristic is None
+
+
+def test_a_kernel_returning_none_falls_back_or_explains(monkeypatch: Any) -> None:
+    _registry_with(monkeypatch, lambda problem, **request: None)
+    problem = GraphProblem({"s": {"t": 1}}, "s", "t")
+    assert astar(problem).tier == "reference"
+    with pytest.raises(InvalidParameterError) as caught:
+        astar(problem, tier="compiled")
+    assert str(caught.value) == (
+        "astar: the compiled grid kernel searches with the grid's own heuristic; "
+        'use tier="auto" or tier="reference"'
+    )
 
 
 def test_missing_modules_are_not_swallowed(monkeypatch: Any) -> None:
     def missing(problem: Any, **options: Any) -> None:
         raise ModuleNotFoundError("no module", name="numba")
 
-    monkeypatch.setattr(_dispatch, "compiled_best_first", missing)
+    _registry_with(monkeypatch, missing)
     with pytest.raises(ModuleNotFoundError):
         astar(GraphProblem({"s": {"t": 1}}, "s", "t"))
 
@@ -325,20 +368,33 @@ def test_not_a_problem_is_rejected() -> None:
 
 @pytest.mark.parametrize("weight", [0.5, 0, -1, math.nan, "2", True])
 def test_weighted_astar_rejects_weights_below_one(weight: Any) -> None:
-    with pytest.raises(InvalidParameterError, match="weight must be >= 1"):
+    expected = f"weighted_astar: weight must be a finite number >= 1, got {weight!r}"
+    with pytest.raises(InvalidParameterError, match=re.escape(expected)):
         weighted_astar(GraphProblem({"s": {"t": 1}}, "s", "t"), weight)
 
 
-def test_weighted_astar_rejects_infinite_weight() -> None:
-    with pytest.raises(InvalidParameterError, match="h_weight must be finite"):
-        weighted_astar(GraphProblem({"s": {"t": 1}}, "s", "t"), math.inf)
+@pytest.mark.parametrize("weight", [math.inf, -math.inf])
+def test_weighted_astar_rejects_infinite_weight(weight: float) -> None:
+    expected = f"weighted_astar: weight must be a finite number >= 1, got {weight!r}"
+    with pytest.raises(InvalidParameterError, match=re.escape(expected)):
+        weighted_astar(GraphProblem({"s": {"t": 1}}, "s", "t"), weight)
 
 
 @pytest.mark.parametrize("name", ["g_weight", "h_weight"])
-@pytest.mark.parametrize("value", [-0.5, math.nan, math.inf, "1", None, False])
+@pytest.mark.parametrize("value", [-0.5, math.nan, math.inf, -math.inf, "1", None, False])
 def test_engine_rejects_bad_weights(name: str, value: Any) -> None:
-    with pytest.raises(InvalidParameterError, match=name):
+    expected = f"best_first: {name} must be a finite number >= 0, got {value!r}"
+    with pytest.raises(InvalidParameterError, match=re.escape(expected)):
         best_first_search(GraphProblem({"s": {"t": 1}}, "s", "t"), **{name: value})
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf])
+def test_named_algorithms_quote_their_own_name_for_a_bad_weight(value: float) -> None:
+    # the weights are checked once, at the public boundary, under the caller's name
+    with pytest.raises(InvalidParameterError, match=re.escape(f"got {value!r}")) as caught:
+        best_first_search(GraphProblem({"s": {"t": 1}}, "s", "t"), g_weight=value,
+                          algorithm="my_search")  # fmt: skip
+    assert str(caught.value).startswith("my_search: g_weight must be a finite number")
 
 
 def test_bad_limits_tier_and_heuristic_are_rejected() -> None:

@@ -9,12 +9,12 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from searchlab.algorithms import _dispatch
 from searchlab.algorithms.path.idastar import idastar
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import TraceRecorder
 from searchlab.core.results import PathResult
+from searchlab.core.tier import KernelRegistry
 from searchlab.domains.path.graph import GraphProblem
 
 ROADS = {"s": {"a": 1, "b": 2}, "a": {"t": 3}, "b": {"t": 1.5}}
@@ -110,7 +110,9 @@ def test_time_limit_stops_an_endless_search() -> None:
 
 def test_compiled_result_is_returned_unless_reference_is_asked(monkeypatch: Any) -> None:
     compiled = PathResult(status="solved", path=["s"], cost=0.0, tier="compiled")
-    monkeypatch.setattr(_dispatch, "compiled_idastar", lambda problem, **options: compiled)
+    registry = KernelRegistry()
+    registry.register("idastar", GraphProblem, lambda problem, **request: compiled)
+    monkeypatch.setattr(sys.modules[idastar.__module__], "KERNELS", registry)
     problem = GraphProblem(ROADS, "s", "t")
     assert idastar(problem) is compiled
     assert idastar(problem, tier="reference").tier == "reference"

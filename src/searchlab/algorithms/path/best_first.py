@@ -27,17 +27,18 @@ compiled grid tier, which must reproduce them node for node: see ``docs/algorith
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from collections.abc import Callable, Hashable
-from typing import Any, Literal
+from typing import Any
 
-from searchlab.algorithms import _dispatch
+from searchlab.algorithms.kernels import KERNELS
+from searchlab.algorithms.path.best_first_options import BestFirstOptions, check_weight
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer, Reopen
 from searchlab.core.problem import Problem, ReversibleProblem, zero_heuristic
 from searchlab.core.results import PathResult
+from searchlab.core.tier import Tier, check_tier
 
 __all__ = [
     "astar",
@@ -49,8 +50,6 @@ __all__ = [
     "weighted_astar",
 ]
 
-Tier = Literal["auto", "reference", "compiled"]
-_TIERS = ("auto", "reference", "compiled")
 # How many expansions pass between two looks at the clock (Limits.time).
 _CLOCK_INTERVAL = 1024
 
@@ -95,14 +94,6 @@ def check_reversible(problem: Any, algorithm: str) -> None:
     )
 
 
-def check_tier(tier: Any, algorithm: str) -> None:
-    """Raise unless ``tier`` is one of ``"auto"``, ``"reference"``, ``"compiled"``."""
-    if tier not in _TIERS:
-        raise InvalidParameterError(
-            f"{algorithm}: tier must be one of {', '.join(map(repr, _TIERS))}, got {tier!r}"
-        )
-
-
 def resolve_heuristic(problem: Any, heuristic: Any, algorithm: str) -> Callable[[Any], float]:
     """The heuristic to use: the one given, else the problem's own, else :func:`zero_heuristic`."""
     if heuristic is not None:
@@ -132,14 +123,6 @@ def negative_cost_error(algorithm: str, state: Any, child: Any, cost: Any) -> In
         f"{algorithm}: step cost {cost!r} on edge {state!r} -> {child!r} is negative; "
         "step costs must be >= 0"
     )
-
-
-def _check_weight(name: str, value: Any, algorithm: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        raise InvalidParameterError(f"{algorithm}: {name} must be a number >= 0, got {value!r}")
-    if math.isinf(value):
-        raise InvalidParameterError(f"{algorithm}: {name} must be finite, got {value!r}")
-    return float(value)
 
 
 def path_from_parents(
@@ -246,65 +229,60 @@ def best_first_search(
     """
     check_tier(tier, algorithm)
     check_problem(problem, algorithm)
-    g_weight = _check_weight("g_weight", g_weight, algorithm)
-    h_weight = _check_weight("h_weight", h_weight, algorithm)
-    limits = check_limits(limits, algorithm)
-    if heuristic is not None:
-        resolve_heuristic(problem, heuristic, algorithm)  # validates it is callable
-    if h_weight == 0:
-        heuristic = None  # never evaluated: leave the compiled tier free to run
-    if tier != "reference":
-        compiled = _try_compiled(
-            problem,
-            heuristic=heuristic,
-            g_weight=g_weight,
-            h_weight=h_weight,
-            unit_cost=unit_cost,
-            reopen=reopen,
-            limits=limits,
-            observer=observer,
-        )
-        if compiled is not None:
-            compiled.algorithm = algorithm
-            return compiled
-        if tier == "compiled":
-            raise InvalidParameterError(
-                f"{algorithm}: no compiled tier for {type(problem).__name__} "
-                "(compiled kernels exist for built-in grids searched with their own heuristic); "
-                'use tier="auto" or tier="reference"'
-            )
-    h_function = resolve_heuristic(problem, heuristic, algorithm) if h_weight != 0 else None
-    return _reference_best_first(
-        problem,
-        h_function,
+    options = BestFirstOptions.checked(
+        algorithm,
         g_weight=g_weight,
         h_weight=h_weight,
-        unit_cost=bool(unit_cost),
-        reopen=bool(reopen),
+        unit_cost=unit_cost,
+        reopen=reopen,
+        heuristic=heuristic,
+    )
+    return run_best_first(problem, options, limits=check_limits(limits, algorithm),
+                          observer=observer, tier=tier)  # fmt: skip
+
+
+def run_best_first(
+    problem: Problem[Any],
+    options: BestFirstOptions,
+    *,
+    limits: Limits | None = None,
+    observer: Observer | None = None,
+    tier: Tier = "auto",
+) -> PathResult:
+    """Run a best-first search whose arguments are already checked: the compiled kernel
+    registered for ``type(problem)`` when ``tier`` allows and it accepts ``options`` (a grid
+    searched with its own heuristic), else the plain-Python loop; both read ``options`` as is.
+
+    >>> from searchlab.domains.path.graph import GraphProblem
+    >>> line = GraphProblem({0: {1: 1.0}}, start=0, goal=1)
+    >>> run_best_first(line, BestFirstOptions.checked("dijkstra", h_weight=0)).algorithm
+    'dijkstra'
+    """
+    return KERNELS.run(
+        "best_first",
+        problem,
+        tier,
+        reference=lambda: _reference_best_first(problem, options, limits, observer),
+        why_not="the compiled grid kernel searches with the grid's own heuristic",
+        name=options.algorithm,
+        options=options,
         limits=limits,
         observer=observer,
-        algorithm=algorithm,
     )
-
-
-def _try_compiled(problem: Any, **options: Any) -> PathResult | None:
-    return _dispatch.compiled_best_first(problem, **options)
 
 
 def _reference_best_first(
     problem: Any,
-    heuristic: Callable[[Any], float] | None,
-    *,
-    g_weight: float,
-    h_weight: float,
-    unit_cost: bool,
-    reopen: bool,
+    options: BestFirstOptions,
     limits: Limits | None,
     observer: Observer | None,
-    algorithm: str,
 ) -> PathResult:
     """The engine's loop (plain Python); arguments already validated."""
     started = time.perf_counter()
+    algorithm = options.algorithm
+    g_weight, h_weight = options.g_weight, options.h_weight
+    unit_cost, reopen = options.unit_cost, options.reopen
+    heuristic = options.heuristic_for(problem)
     max_expansions = None if limits is None else limits.expansions
     time_limit = None if limits is None else limits.time
     is_goal = problem.is_goal
@@ -481,10 +459,11 @@ def weighted_astar(
     >>> roads = GraphProblem({"s": {"a": 1, "b": 2}, "a": {"t": 3}, "b": {"t": 1}}, "s", "t")
     >>> weighted_astar(roads, 2.0).cost
     3.0
-    >>> weighted_astar(roads, 0.5)
-    Traceback (most recent call last):
-    ...
-    searchlab.core.errors.InvalidParameterError: weighted_astar: weight must be >= 1, got 0.5
+    >>> try:
+    ...     weighted_astar(roads, 0.5)
+    ... except ValueError as error:
+    ...     print(error)
+    weighted_astar: weight must be a finite number >= 1, got 0.5
 
     Notes
     -----
@@ -492,13 +471,12 @@ def weighted_astar(
     (with ``reopen=True``; also without reopening when ``h`` is consistent). Larger weights
     usually expand fewer nodes.
     """
-    if isinstance(weight, bool) or not isinstance(weight, int | float) or not weight >= 1:
-        raise InvalidParameterError(f"weighted_astar: weight must be >= 1, got {weight!r}")
+    weight = check_weight("weight", weight, "weighted_astar", minimum=1.0)
     return best_first_search(
         problem,
         heuristic=heuristic,
         g_weight=1.0,
-        h_weight=float(weight),
+        h_weight=weight,
         reopen=reopen,
         limits=limits,
         observer=observer,

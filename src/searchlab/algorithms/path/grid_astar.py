@@ -5,8 +5,9 @@ for :class:`~searchlab.domains.path.grid.GridProblem`, with the same parameters
 ``(g_weight, h_weight, unit_cost, reopen)``, the same priority key
 ``(f, goal first, larger g first, first in first out)``, the same successor order and the same
 counters, so both tiers expand exactly the same cells. The public functions (``astar``,
-``dijkstra``, ...) call it through :mod:`searchlab.algorithms._dispatch` when they get a grid
-problem and no user heuristic.
+``dijkstra``, ...) call :func:`grid_best_first`, registered in :mod:`searchlab.algorithms.kernels`,
+when they get a grid problem and no user heuristic, with their
+:class:`~searchlab.algorithms.path.best_first_options.BestFirstOptions` unchanged.
 
 Speed. The arrays of a search (g, parent, status, heap) are allocated once per map and reused:
 a generation counter invalidates them in O(1) between queries (see
@@ -37,13 +38,16 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.path import _grid_kernels as K
+from searchlab.algorithms.path.best_first_options import BestFirstOptions
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Reopen
 from searchlab.core.results import PathResult
 from searchlab.domains.path.grid import SQRT2, GridMap, GridProblem
 
-__all__ = ["GridSearcher", "compiled_grid_best_first", "grid_searcher"]
+__all__ = ["GridSearcher", "compiled_grid_best_first", "grid_best_first", "grid_searcher"]
+
+_ASTAR = BestFirstOptions(algorithm="astar")
 
 TIME_CHECK_EXPANSIONS = 4096
 """With a time limit, the clock is read every this many expansions."""
@@ -275,38 +279,35 @@ class GridSearcher(K.GridArrays):
         self,
         start: tuple[int, int],
         goal: tuple[int, int],
+        options: BestFirstOptions = _ASTAR,
         *,
-        g_weight: float = 1.0,
-        h_weight: float = 1.0,
-        unit_cost: bool = False,
-        reopen: bool = True,
         limits: Limits | None = None,
         observer: Any = None,
-        algorithm: str = "",
     ) -> PathResult:
-        """Search from ``start`` to ``goal`` (cells assumed valid; see :class:`GridProblem`)."""
+        """Search from ``start`` to ``goal`` (cells assumed valid; see :class:`GridProblem`)
+        with the checked ``options`` (default: A*); the grid's own heuristic is used."""
         began = time.perf_counter()
-        g_weight, h_weight = float(g_weight), float(h_weight)
+        g_weight, h_weight = options.g_weight, options.h_weight
         if h_weight != 0.0:
             dx, dy = abs(start[0] - goal[0]), abs(start[1] - goal[1])
             h = (SQRT2 - 1.0) * min(dx, dy) + max(dx, dy) if self.connectivity == 8 else dx + dy
             f_start = h_weight * h
         else:
             f_start = 0.0
-        options = (g_weight, h_weight, bool(unit_cost), bool(reopen))
+        settings = (g_weight, h_weight, options.unit_cost, options.reopen)
 
         def kernel(base: int, start_cell: int, goal_cell: int, budget: int, record: bool) -> int:
             return int(
                 _best_first_kernel(
                     self.free, self.offsets, self.dxs, self.dys, self.connectivity,
                     self.padded_width, self.cell_shift, start_cell, goal_cell, f_start,
-                    *options, base, self.tag, self.g, self.parent, self.heap, self.pos,
+                    *settings, base, self.tag, self.g, self.parent, self.heap, self.pos,
                     self.order, self.counters, budget, record, self.log_kind, self.log_cell,
                     self.log_parent, self.log_a, self.log_b,
                 )
             )  # fmt: skip
 
-        return self.run(kernel, start, goal, limits, observer, algorithm, began)
+        return self.run(kernel, start, goal, limits, observer, options.algorithm, began)
 
     def run(
         self,
@@ -408,6 +409,30 @@ def grid_searcher(grid: GridMap, connectivity: int = 8) -> GridSearcher:
     return searcher
 
 
+def grid_best_first(
+    problem: GridProblem,
+    *,
+    options: BestFirstOptions,
+    limits: Limits | None = None,
+    observer: Any = None,
+) -> PathResult | None:
+    """The registered kernel of ``best_first`` on :class:`GridProblem`: the search that
+    ``options`` describe, or ``None`` when they carry a user heuristic (the kernel computes
+    the grid's own octile or Manhattan distance). The result is named ``options.algorithm``.
+
+    >>> from searchlab.domains.path.grid import GridMap, GridProblem
+    >>> grid = GridMap.from_strings(["...", "..."])
+    >>> options = BestFirstOptions.checked("dijkstra", h_weight=0)
+    >>> result = grid_best_first(GridProblem(grid, (0, 0), (2, 1)), options=options)
+    >>> result.algorithm, result.tier, round(result.cost, 4)
+    ('dijkstra', 'compiled', 2.4142)
+    """
+    if options.heuristic is not None:
+        return None
+    searcher = grid_searcher(problem.grid, problem.connectivity)
+    return searcher.search(problem.start, problem.goal, options, limits=limits, observer=observer)
+
+
 def compiled_grid_best_first(
     problem: GridProblem,
     *,
@@ -419,7 +444,8 @@ def compiled_grid_best_first(
     observer: Any = None,
     algorithm: str | None = None,
 ) -> PathResult:
-    """Best-first search on a grid problem with the compiled kernel.
+    """Best-first search on a grid problem with the compiled kernel, called directly (the
+    public ``astar``, ``dijkstra``, ... reach the same kernel through the registry).
 
     Args:
         problem: the grid problem (its octile or Manhattan heuristic is used).
@@ -436,6 +462,9 @@ def compiled_grid_best_first(
         A :class:`~searchlab.core.results.PathResult` with ``tier="compiled"`` and
         ``stats["expanded_mask"]``, a bool ``[height, width]`` array of the expanded cells.
 
+    Raises:
+        InvalidParameterError: a weight that is not a finite number ``>= 0``.
+
     >>> from searchlab.domains.path.grid import GridMap, GridProblem
     >>> grid = GridMap.from_strings([".....", ".@@@.", "....."])
     >>> problem = GridProblem(grid, (0, 1), (4, 1))
@@ -445,18 +474,11 @@ def compiled_grid_best_first(
     """
     if algorithm is None:
         algorithm = _algorithm_name(g_weight, h_weight, unit_cost)
-    searcher = grid_searcher(problem.grid, problem.connectivity)
-    return searcher.search(
-        problem.start,
-        problem.goal,
-        g_weight=g_weight,
-        h_weight=h_weight,
-        unit_cost=unit_cost,
-        reopen=reopen,
-        limits=limits,
-        observer=observer,
-        algorithm=algorithm,
+    options = BestFirstOptions.checked(
+        algorithm, g_weight=g_weight, h_weight=h_weight, unit_cost=unit_cost, reopen=reopen
     )
+    searcher = grid_searcher(problem.grid, problem.connectivity)
+    return searcher.search(problem.start, problem.goal, options, limits=limits, observer=observer)
 
 
 def _algorithm_name(g_weight: float, h_weight: float, unit_cost: bool) -> str:

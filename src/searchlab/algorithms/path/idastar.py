@@ -21,12 +21,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from searchlab.algorithms import _dispatch
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.path.best_first import (
-    Tier,
     check_limits,
     check_problem,
-    check_tier,
     checked_h,
     negative_cost_error,
     resolve_heuristic,
@@ -36,6 +34,7 @@ from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer
 from searchlab.core.problem import Problem
 from searchlab.core.results import PathResult
+from searchlab.core.tier import Tier, check_tier
 
 __all__ = ["idastar"]
 
@@ -106,23 +105,27 @@ def idastar(
     check_tier(tier, _ALGORITHM)
     check_problem(problem, _ALGORITHM)
     limits = check_limits(limits, _ALGORITHM)
-    if heuristic is not None:
-        resolve_heuristic(problem, heuristic, _ALGORITHM)  # validates it is callable
-    if tier != "reference":
-        compiled = _dispatch.compiled_idastar(
-            problem, heuristic=heuristic, limits=limits, observer=observer
-        )
-        if compiled is not None:
-            return compiled
-        if tier == "compiled":
-            raise InvalidParameterError(
-                f"idastar: no compiled tier for {type(problem).__name__} (compiled kernels "
-                "exist for built-in sliding-tile puzzles searched with their own heuristic "
-                'and no observer); use tier="auto" or tier="reference"'
-            )
-    return _reference_idastar(
-        problem, resolve_heuristic(problem, heuristic, _ALGORITHM), limits, observer
+    heuristic = _checked_heuristic(heuristic)
+    return KERNELS.run(
+        _ALGORITHM,
+        problem,
+        tier,
+        reference=lambda: _reference_idastar(
+            problem, resolve_heuristic(problem, heuristic, _ALGORITHM), limits, observer
+        ),
+        why_not="the compiled sliding-tile kernel runs the puzzle's own heuristic, no observer",
+        heuristic=heuristic,
+        limits=limits,
+        observer=observer,
     )
+
+
+def _checked_heuristic(heuristic: object) -> Callable[[Any], float] | None:
+    if heuristic is not None and not callable(heuristic):
+        raise InvalidParameterError(
+            f"{_ALGORITHM}: heuristic must be callable (state -> float), got {heuristic!r}"
+        )
+    return heuristic  # type: ignore[return-value]
 
 
 def _reference_idastar(

@@ -46,14 +46,18 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.path import _grid_kernels as K
 from searchlab.algorithms.path.grid_astar import GridSearcher
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
+from searchlab.core.tier import Tier, check_tier
 from searchlab.domains.path.grid import SQRT2, GridMap, GridProblem
 
-__all__ = ["JumpPointSearcher", "jump_point_search"]
+__all__ = ["JumpPointSearcher", "grid_jps", "jump_point_search", "jump_point_searcher"]
+
+_ALGORITHM = "jump_point_search"
 
 
 @njit(cache=True)
@@ -326,15 +330,33 @@ def jump_point_searcher(grid: GridMap) -> JumpPointSearcher:
     return searcher
 
 
-def jump_point_search(
+def grid_jps(
     problem: GridProblem, *, limits: Limits | None = None, observer: Any = None
 ) -> PathResult:
-    """Optimal path on an 8-connected, uniform-cost grid by jump point search (compiled).
+    """The registered kernel of ``jump_point_search`` on :class:`GridProblem` (8-connected,
+    checked by :func:`jump_point_search`)."""
+    searcher = jump_point_searcher(problem.grid)
+    return searcher.search(problem.start, problem.goal, limits=limits, observer=observer)
+
+
+def jump_point_search(
+    problem: GridProblem,
+    *,
+    limits: Limits | None = None,
+    observer: Any = None,
+    tier: Tier = "auto",
+) -> PathResult:
+    """Optimal path on an 8-connected, uniform-cost grid by jump point search.
 
     Args:
         problem: a :class:`~searchlab.domains.path.grid.GridProblem` with ``connectivity=8``.
         limits: ``Limits(expansions=..., time=...)``; expansions count jump points.
         observer: receives Expand / Generate / Reopen events for jump points.
+        tier: jump point search exists as a compiled kernel for the built-in
+            :class:`GridProblem` only (``"auto"`` and ``"compiled"`` run it); it has no
+            plain-Python tier, so ``"reference"``, or a subclass of :class:`GridProblem`
+            (which may change the moves the pruning rules assume), is an error: use
+            :func:`~searchlab.algorithms.path.best_first.astar` there.
 
     Returns:
         A :class:`~searchlab.core.results.PathResult` (``algorithm="jps"``,
@@ -343,7 +365,8 @@ def jump_point_search(
 
     Raises:
         InvalidParameterError: ``problem`` is not a grid problem, or it is 4-connected (jump
-            point search here is defined for 8-connectivity).
+            point search here is defined for 8-connectivity); bad ``limits`` or ``tier``;
+            no compiled kernel for ``type(problem)`` or ``tier="reference"``.
 
     >>> from searchlab.domains.path.grid import GridMap, GridProblem
     >>> grid = GridMap.from_strings(["..........", "..........", ".........."])
@@ -351,6 +374,7 @@ def jump_point_search(
     >>> round(result.cost, 4), result.length, result.expanded
     (9.8284, 9, 2)
     """
+    check_tier(tier, _ALGORITHM)
     if not isinstance(problem, GridProblem):
         raise InvalidParameterError(
             f"jump_point_search needs a GridProblem, got {type(problem).__name__}"
@@ -364,5 +388,20 @@ def jump_point_search(
         raise InvalidParameterError(
             f"jump_point_search: limits must be a searchlab Limits object, got {limits!r}"
         )
-    searcher = jump_point_searcher(problem.grid)
-    return searcher.search(problem.start, problem.goal, limits=limits, observer=observer)
+
+    def no_reference() -> PathResult:
+        raise InvalidParameterError(
+            f"jump_point_search: no plain-Python tier (for {type(problem).__name__}, "
+            f'tier={tier!r}); jump point search runs compiled on GridProblem: use astar'
+        )
+
+    if tier == "reference":
+        no_reference()
+    return KERNELS.run(
+        _ALGORITHM,
+        problem,
+        tier,
+        reference=no_reference,
+        limits=limits,
+        observer=observer,
+    )

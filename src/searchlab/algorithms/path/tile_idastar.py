@@ -42,7 +42,7 @@ from searchlab.domains.path.sliding_tile import (
     line_conflict_removals,
 )
 
-__all__ = ["CHUNK_EXPANSIONS", "LINEAR_CONFLICT_MAX_SIZE", "compiled_tile_idastar"]
+__all__ = ["CHUNK_EXPANSIONS", "LINEAR_CONFLICT_MAX_SIZE", "compiled_tile_idastar", "tile_idastar"]
 
 CHUNK_EXPANSIONS = 1 << 20
 """Expansions per kernel call between two looks at the clock (about 0.02-0.1 s)."""
@@ -264,6 +264,20 @@ def _line_keys(board: np.ndarray, tables: dict[str, np.ndarray]) -> tuple[np.nda
     np.add.at(row_key, tables["row_of"], tables["row_contribution"][at])
     np.add.at(column_key, tables["column_of"], tables["column_contribution"][at])
     return row_key, column_key
+
+
+def tile_idastar(
+    puzzle: SlidingTilePuzzle,
+    *,
+    heuristic: Callable[..., float] | None = None,
+    limits: Limits | None = None,
+    observer: object = None,
+) -> PathResult | None:
+    """The registered kernel of ``idastar`` on :class:`SlidingTilePuzzle`: the puzzle's own
+    heuristic, no events; ``None`` (run the reference) for a user heuristic or an observer."""
+    if heuristic is not None or observer is not None:
+        return None
+    return compiled_tile_idastar(puzzle, limits=limits)
 
 
 def compiled_tile_idastar(puzzle: SlidingTilePuzzle, *, limits: Limits | None = None) -> PathResult:
