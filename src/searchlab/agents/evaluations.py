@@ -39,19 +39,10 @@ def search_position(game: Game, state: State) -> tuple[Game, State]:
     except Gomoku, searched in its candidate variant (moves near a stone, best first)."""
     if getattr(getattr(game, "info", None), "name", None) != "gomoku":
         return game, state
-    from searchlab.domains.games.gomoku import GomokuState
+    from searchlab.domains.games.gomoku import Gomoku, GomokuState
     from searchlab.domains.games.gomoku_eval import search_game
 
-    variant = search_game(getattr(game, "size", 15))
-    near = 0
-    occupied = state.occupied()
-    cell = 0
-    while occupied:
-        if occupied & 1:
-            near |= variant.near_mask[cell]
-        occupied >>= 1
-        cell += 1
-    converted = GomokuState(
-        variant, state.black, state.white, state.player, state.stones, state.winner, near
-    )
-    return variant, converted
+    if not isinstance(game, Gomoku) or not isinstance(state, GomokuState):
+        return game, state
+    variant = search_game(game.size)
+    return variant, variant.from_state(state)

@@ -257,6 +257,35 @@ def test_candidates_are_the_empty_cells_within_the_radius() -> None:
             state = state.apply(rng.choice(expected))
 
 
+def test_from_state_carries_a_real_game_into_the_candidate_variant_and_back() -> None:
+    rng = random.Random(11)
+    real = Gomoku(size=9)
+    variant = real.with_candidates(2)
+    assert (variant.size, variant.candidate_radius) == (9, 2)
+    state = real.initial_state()
+    for _ in range(40):
+        moved = variant.from_state(state)
+        assert moved.game is variant and moved.key() == state.key()
+        assert (moved.stones, moved.winner) == (state.stones, state.winner)
+        # the variant's moves, as if the stones had been played in the variant itself
+        played = variant.position(
+            black=[a for a in range(81) if state.colour_at(a) == 1],
+            white=[a for a in range(81) if state.colour_at(a) == 2],
+            player=state.player,
+        )
+        assert moved.legal_actions() == played.legal_actions()
+        assert real.from_state(moved).legal_actions() == state.legal_actions()
+        if state.is_terminal():
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("other", [Gomoku(size=7).initial_state(), "h8", None])
+def test_from_state_refuses_another_game(other: object) -> None:
+    with pytest.raises(InvalidStateError, match="expected a state of a 9x9 Gomoku"):
+        Gomoku(size=9).from_state(other)  # type: ignore[arg-type]
+
+
 def test_move_order_is_used_and_checked() -> None:
     game = Gomoku(size=7, move_order=lambda state, actions: actions[::-1])
     assert game.initial_state().legal_actions() == list(range(48, -1, -1))

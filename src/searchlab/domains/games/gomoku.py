@@ -40,7 +40,8 @@ lines through the last stone: ``x & x >> 1`` (pairs), ``& >> 2`` (fours), ``& li
 that a move must lie within Chebyshev distance 2 of a stone (the centre on an empty board);
 ``apply`` enforces it, so the variant is itself a conforming game and every algorithm runs on
 it unchanged. ``move_order`` (a callable ``(state, actions) -> actions``, a permutation) puts
-the legal actions in the order a search should try them.
+the legal actions in the order a search should try them. :meth:`Gomoku.with_candidates` builds
+the variant of a game and :meth:`Gomoku.from_state` carries a position from one to the other.
 :func:`~searchlab.domains.games.gomoku_eval.search_game` builds the variant with the
 evaluation's ordering, which makes depth-limited negamax practical on 225 cells.
 """
@@ -196,6 +197,45 @@ class Gomoku:
     def initial_state(self) -> GomokuState:
         """The empty board, black (player 0) to move."""
         return GomokuState(self, 0, 0, 0, 0, -1, 0)
+
+    def with_candidates(self, radius: int = 2, move_order: MoveOrder | None = None) -> Gomoku:
+        """The candidate variant of this game: the same board, moves restricted to cells
+        within Chebyshev distance ``radius`` of a stone, tried in ``move_order`` (see the
+        module docstring). Carry a position over with :meth:`from_state`.
+
+        >>> Gomoku(size=9).with_candidates(1)
+        Gomoku(size=9, candidate_radius=1)
+        """
+        return Gomoku(self.size, candidate_radius=radius, move_order=move_order)
+
+    def from_state(self, state: GomokuState) -> GomokuState:
+        """The position of ``state``, a state of any Gomoku on a board of the same size (the
+        real game or a candidate variant), as a state of this game: the same stones, player
+        to move and winner, with this game's legal moves. Raises ``InvalidStateError`` for
+        anything else.
+
+        >>> real = Gomoku(size=9)
+        >>> state = real.initial_state().apply(real.parse_cell("e5"))
+        >>> variant = real.with_candidates(1)
+        >>> [variant.cell_name(a) for a in variant.from_state(state).legal_actions()]
+        ['d4', 'e4', 'f4', 'd5', 'f5', 'd6', 'e6', 'f6']
+        >>> real.from_state(variant.from_state(state)).key() == state.key()
+        True
+        """
+        if not isinstance(state, GomokuState) or state.game.size != self.size:
+            raise InvalidStateError(
+                f"gomoku: expected a state of a {self.size}x{self.size} Gomoku, got {state!r}"
+            )
+        near = 0
+        if self.candidate_radius is not None:
+            occupied = state.occupied()
+            while occupied:
+                low = occupied & -occupied
+                near |= self.near_mask[low.bit_length() - 1]
+                occupied ^= low
+        return GomokuState(
+            self, state.black, state.white, state.player, state.stones, state.winner, near
+        )
 
     def cell_name(self, action: int) -> str:
         """``"h8"``-style name of a cell.
