@@ -76,7 +76,7 @@ def test_solve_tictactoe(capsys: pytest.CaptureFixture[str]) -> None:
         (["perft", "tictactoe", "--depth", "0"], ["--depth must be >= 1, got 0"]),
         (["perft", "tictactoe", "--depth", "-3"], ["--depth must be >= 1, got -3"]),
         (["perft", "tictactoe", "--depth", "2", "--moves", "a1 q7"], ["move 2 'q7'"]),
-        (["perft", "nim", "-p", "piles=3,x", "--depth", "1"], ["malformed piles '3,x'"]),
+        (["perft", "nim", "-p", "piles=3,x", "--depth", "1"], ["nim: piles must be", "'3,x'"]),
         (["perft", "nim", "-p", "oops", "--depth", "1"], ["-p expects NAME=VALUE, got 'oops'"]),
         (["tree", "no/such/file.tree"], ["no such file: no/such/file.tree"]),
     ],

@@ -58,7 +58,7 @@ def test_missing_cli_extra_is_one_clear_line(
     assert main(["path", "--help"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "searchlab: error: rich is not installed; the command line needs the 'cli' extra: "
+        "searchlab: error: 'searchlab' needs the cli extra (rich is not installed): "
         "pip install 'searchlab[cli]'\n"
     )
 

@@ -1,16 +1,112 @@
-"""Helpers shared by the subcommands: argument parsing, progress bars, JSON lines."""
+"""Helpers shared by the subcommands: argument parsing, output files checked before any
+search, progress bars and tables, JSON lines.
+
+The ``cli`` extra (rich, Pillow) is optional: without rich, progress bars are left out and
+tables are plain text; a picture (``--png``) needs Pillow and says so in one line
+(:func:`require_extra`) before anything runs.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["emit_json", "parse_xy", "positive_int", "progress", "stderr_console"]
+__all__ = [
+    "EXTRA_HINT",
+    "emit_json",
+    "has_module",
+    "output_file",
+    "parse_xy",
+    "picture_file",
+    "positive_int",
+    "print_table",
+    "progress",
+    "require_extra",
+    "shorten_line",
+    "stderr_console",
+]
+
+EXTRA_HINT = "pip install 'searchlab[cli]'"
+"""How to install the optional packages of the command line."""
+
+PV_SHOWN = 10
+"""Moves of a principal variation shown in text output (JSON keeps the whole line)."""
+
+
+def has_module(name: str) -> bool:
+    """Whether ``name`` can be imported (``False`` also when an import of it is blocked)."""
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+def require_extra(what: str, module: str = "PIL") -> None:
+    """Raise a one-line error unless ``module`` (of the ``cli`` extra) is installed; ``what``
+    names the feature, like ``"searchlab path --png"``."""
+    if not has_module(module):
+        raise InvalidParameterError(f"{what!r} needs the cli extra: {EXTRA_HINT}")
+
+
+def output_file(text: str, option: str) -> Path:
+    """Check that ``text`` can be written as a file, before any work: not empty, not a folder,
+    in a folder that exists (and is one) and that we may write to. Returns the path."""
+    if not text or not text.strip():
+        raise InvalidParameterError(f"{option}: needs a file name, got {text!r}")
+    path = Path(text)
+    if path.is_dir() or text.endswith(("/", os.sep)):
+        raise InvalidParameterError(
+            f"{option}: {text!r} is a folder; give a file name in it, like {str(path / 'out')!r}"
+        )
+    folder = path.parent
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if ancestor.exists() and not ancestor.is_dir():
+        raise InvalidParameterError(
+            f"{option}: {str(ancestor)!r} is a file, not a folder (in {text!r})"
+        )
+    if not folder.is_dir():
+        raise InvalidParameterError(f"{option}: no such folder {str(folder)!r} (for {text!r})")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidParameterError(f"{option}: permission denied, cannot write {text!r}")
+    return path
+
+
+def picture_file(text: str, option: str, command: str) -> Path:
+    """:func:`output_file` for a picture: Pillow installed, and an extension naming a format it
+    writes (the one rule of :mod:`searchlab.viz.image_file`)."""
+    require_extra(f"searchlab {command} {option}", "PIL")
+    path = output_file(text, option)
+    from searchlab.viz.image_file import image_format
+
+    try:
+        image_format(path)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"{option}: {error}") from None
+    return path
+
+
+def shorten_line(moves: Sequence[str], shown: int = PV_SHOWN) -> str:
+    """A line of moves for people: the first ``shown``, then how many more.
+
+    >>> shorten_line(["a", "b", "c"], shown=2)
+    'a b ... (+1 more)'
+    >>> shorten_line(["a", "b"], shown=2)
+    'a b'
+    """
+    if len(moves) <= shown:
+        return " ".join(moves)
+    return " ".join(moves[:shown]) + f" ... (+{len(moves) - shown} more)"
 
 
 def parse_xy(text: str, option: str) -> tuple[int, int]:
@@ -49,7 +145,15 @@ def stderr_console() -> Any:
 
 @contextmanager
 def progress(total: int, description: str) -> Iterator[Any]:
-    """A progress bar on stderr; yields a callable ``advance(n=1)``. Hidden when not a TTY."""
+    """A progress bar on stderr; yields a callable ``advance(n=1)``. Hidden when not a TTY,
+    and left out when rich (the ``cli`` extra) is not installed."""
+    if not has_module("rich"):
+
+        def ignore(n: int = 1) -> None:
+            return None
+
+        yield ignore
+        return
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -76,6 +180,56 @@ def progress(total: int, description: str) -> Iterator[Any]:
             bar.advance(task, n)
 
         yield advance
+
+
+def print_table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    title: str = "",
+    left: Sequence[str] = (),
+    plain: bool = False,
+) -> None:
+    """Print a table on stdout: drawn by rich when it is installed (never wrapped when stdout is
+    a file or a pipe), plain aligned text otherwise (or with ``plain``). Columns named in
+    ``left`` are left-aligned, the others right-aligned.
+
+    >>> rows = [["d3", 120], ["c4", 7]]
+    >>> print_table(["move", "visits"], rows, title="root", left=["move"], plain=True)
+    root
+    move  visits
+    d3       120
+    c4         7
+    """
+    cells = [[str(cell) for cell in row] for row in rows]
+    if not plain and has_module("rich"):
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title or None, title_justify="left")
+        for name in columns:
+            table.add_column(name, justify="left" if name in left else "right")
+        for row in cells:
+            table.add_row(*row)
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=1000)
+        console.print(table)
+        return
+    widths = [max(len(name), *(len(row[i]) for row in cells)) for i, name in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [
+            value.ljust(width) if name in left else value.rjust(width)
+            for value, width, name in zip(values, widths, columns, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    if title:
+        print(title)
+    print(line(list(columns)))
+    for row in cells:
+        print(line(row))
 
 
 def emit_json(obj: dict[str, Any]) -> None:

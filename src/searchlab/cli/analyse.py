@@ -8,7 +8,10 @@
 Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
 children with their visits and values (Monte Carlo), the nodes or simulations, and the
 search time. ``--json`` prints one object with ``action`` (the game's notation), ``value``,
-``nodes`` or ``simulations``, ``seconds`` and the rest.
+``nodes`` or ``simulations``, ``seconds`` and the rest (the whole principal variation; the
+text shows its first moves). ``--png`` writes the picture in the format its extension names
+(.png, .jpg, .webp, ...), checked before the search. GAME may be ``FILE.py:CLASS`` or
+``MODULE:CLASS`` for a game of your own.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import argparse
 import time
 from typing import Any
 
-from searchlab.cli._common import emit_json
+from searchlab.cli._common import emit_json, picture_file, print_table, shorten_line
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 
 __all__ = ["register"]
@@ -64,13 +67,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Search once and print the result."""
+    """Check every input and output, search once and print the result."""
     from searchlab.agents import HumanAgent, make_agent
+    from searchlab.agents.search import FlatMonteCarloAgent, MCTSAgent
     from searchlab.cli._analysis import children_rows, line_in_notation, result_json
     from searchlab.cli._position import position_from_moves
     from searchlab.cli.perft import parse_param
     from searchlab.domains.games import make
 
+    picture = picture_file(args.png, "--png", "analyse") if args.png is not None else None
     game = make(args.game, **dict(parse_param(p) for p in args.param))
     state = position_from_moves(game, args.moves)
     if state.is_terminal():
@@ -80,16 +85,21 @@ def run(args: argparse.Namespace) -> int:
     agent = make_agent(args.agent, game, seed=args.seed)
     if isinstance(agent, HumanAgent):
         raise InvalidParameterError("analyse needs a search agent, not 'human'")
+    if picture is not None and not isinstance(agent, MCTSAgent | FlatMonteCarloAgent):
+        raise InvalidParameterError(
+            f"--png draws a Monte Carlo search's root children; agent {agent.name!r} has none "
+            "(use mcts or flatmc)"
+        )
     start = time.perf_counter()
     action = agent.act(state)
     seconds = time.perf_counter() - start
     result = agent.last_result
     data = result_json(state, result, action, seconds)
-    if args.png:
+    if picture is not None:
         from searchlab.viz.root_png import render_root
 
         title = f"{args.game} {args.moves or '(start)'}: {agent.name} plays {data['action']}"
-        render_root(data["children"], args.png, title=title, chosen=data["action"])
+        render_root(data["children"], picture, title=title, chosen=data["action"])
     if args.json:
         emit_json({"game": args.game, "moves": args.moves, "agent": agent.name, **data})
         return 0
@@ -102,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"value {result.value:+.4f} (for the player to move)")
         line = line_in_notation(state, result.principal_variation)
         if line:
-            print("principal variation: " + " ".join(line))
+            print("principal variation: " + shorten_line(line))
         rows = children_rows(state, result)
         if rows:
             _print_children(rows)
@@ -111,21 +121,27 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"nodes {result.nodes}, depth {result.depth}")
     print(f"time {seconds:.3f} s")
-    if args.png:
-        print(f"picture: {args.png}")
+    if picture is not None:
+        print(f"picture: {picture}")
     return 0
 
 
 def _print_children(rows: list[dict[str, Any]], limit: int = 10) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("move", "visits", "value", "prior", "proven", title="root children")
-    for row in rows[:limit]:
-        prior = "" if row["prior"] is None else f"{row['prior']:.3f}"
-        table.add_row(
-            row["move"], str(row["visits"]), f"{row['value']:+.3f}", prior, row["proven"] or ""
-        )
-    Console().print(table)
+    table = [
+        [
+            row["move"],
+            row["visits"],
+            f"{row['value']:+.3f}",
+            "" if row["prior"] is None else f"{row['prior']:.3f}",
+            row["proven"] or "",
+        ]
+        for row in rows[:limit]
+    ]
+    print_table(
+        ["move", "visits", "value", "prior", "proven"],
+        table,
+        title="root children",
+        left=["move", "proven"],
+    )
     if len(rows) > limit:
         print(f"... and {len(rows) - limit} more")

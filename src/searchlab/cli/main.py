@@ -2,21 +2,27 @@
 
 Every subcommand module exposes ``register(subparsers)``, which adds its parser and sets
 ``func`` to a function ``(args) -> int`` (the exit code). Errors that searchlab raises on
-purpose (:class:`~searchlab.core.errors.SearchlabError`) and unreadable files become one line
-on stderr and exit code 2, never a traceback.
+purpose (:class:`~searchlab.core.errors.SearchlabError`), unreadable or unwritable files and a
+missing optional package of the ``cli`` extra become one line on stderr and exit code 2, never
+a traceback; Ctrl-C is one line and exit code 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import NoReturn
 
+from searchlab.cli._common import EXTRA_HINT
 from searchlab.core.errors import SearchlabError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main"]
 
 # Subcommand modules, in the order `searchlab --help` lists them.
 SUBCOMMANDS = ("play", "analyse", "path", "puzzle", "solve", "perft", "tree", "arena")
@@ -41,9 +47,11 @@ Run `searchlab COMMAND --help` for the options of one command.
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a process killed by it
 
 
-# Optional packages of the 'cli' extra, by the module name Python reports when it is missing.
+# Optional packages of the 'cli' extra, by the module name Python reports when it is missing:
+# a command that reaches one without the extra is one line naming the extra, never a traceback.
 CLI_EXTRA_MODULES = frozenset({"rich", "PIL"})
 
 
@@ -76,35 +84,84 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (also used by ``python -m searchlab``)."""
+    """Run the command line; returns the exit code (also used by ``python -m searchlab``).
+
+    Ctrl-C (SIGINT) anywhere, from parsing to the last line of output, is one line
+    (``searchlab: interrupted``) and exit code 130 (see :func:`interrupts`).
+    """
+    command = "searchlab"
     try:
-        parser = build_parser()
-    except ModuleNotFoundError as error:
-        if error.name is None or error.name.split(".")[0] not in CLI_EXTRA_MODULES:
-            raise
-        return _fail(
-            f"{error.name} is not installed; the command line needs the 'cli' extra: "
-            "pip install 'searchlab[cli]'"
-        )
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
-    try:
-        return int(args.func(args))
+        with interrupts():
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help()
+                return EXIT_USAGE
+            command = f"searchlab {args.command}"
+            return int(args.func(args))
+    except KeyboardInterrupt:
+        return _interrupted()
     except SearchlabError as error:
         return _fail(str(error))
+    except ImportError as error:
+        module = (error.name or "").split(".")[0]
+        if module not in CLI_EXTRA_MODULES:
+            raise
+        return _fail(f"{command!r} needs the cli extra ({module} is not installed): {EXTRA_HINT}")
     except FileNotFoundError as error:
         return _fail(f"no such file: {error.filename}")
     except IsADirectoryError as error:
         return _fail(f"is a directory, not a file: {error.filename}")
+    except NotADirectoryError as error:
+        return _fail(f"not a directory: {error.filename}")
     except PermissionError as error:
         return _fail(f"permission denied: {error.filename}")
     except UnicodeDecodeError as error:
         return _fail(f"not a text file ({error.reason})")
-    except KeyboardInterrupt:
-        print("searchlab: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (``searchlab ... | head``): nothing more to say to it
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as error:
+        where = f": {error.filename}" if error.filename else ""
+        return _fail(f"{error.strerror or error}{where}")
+
+
+@contextmanager
+def interrupts() -> Iterator[None]:
+    """While a command runs, SIGINT (Ctrl-C) raises ``KeyboardInterrupt`` in the main thread,
+    which :func:`main` turns into one line and exit code 130.
+
+    Installed explicitly, so that Ctrl-C works even when the process inherited SIGINT as
+    ignored (a shell's background job, some process supervisors). Python runs the handler
+    between bytecodes: compiled kernels therefore run in slices (IDA*, the MCTS kernels, the
+    endgame solvers) so that the interrupt is taken within a fraction of a second.
+    """
+
+    def interrupt(number: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread (main() called from a thread): leave it alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted() -> int:
+    with suppress(OSError, ValueError):
+        sys.stdout.flush()
+    print("searchlab: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _silence_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _fail(message: str) -> int:

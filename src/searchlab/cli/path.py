@@ -13,10 +13,9 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from searchlab.cli._common import emit_json, parse_xy, progress
+from searchlab.cli._common import emit_json, parse_xy, picture_file, progress
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
@@ -85,7 +84,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--connectivity", default="8", metavar="8|4", help="8 (default) or 4")
     parser.add_argument("--limit", metavar="N", help="--scen: only the first N problems")
     parser.add_argument("--max-expansions", metavar="N", help="stop each search after N")
-    parser.add_argument("--png", metavar="OUT.png", help="one query: draw the search")
+    parser.add_argument(
+        "--png",
+        metavar="OUT.png",
+        help="one query: draw the search (format from the extension: .png, .jpg, .webp, ...)",
+    )
     parser.add_argument("--json", action="store_true", help="JSON lines on stdout")
     parser.set_defaults(func=run)
 
@@ -180,8 +183,8 @@ def _warm_up(solve: Callable[..., PathResult], connectivity: int) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``searchlab path``; returns the exit code."""
     options = _options(args)
-    if args.png is not None and not Path(args.png).parent.is_dir():
-        raise InvalidParameterError(f"--png: no such folder for {args.png!r}")
+    if args.png is not None:
+        options["png"] = picture_file(args.png, "--png", "path")
     grid = load_map(args.map)
     limits = Limits(expansions=options["max_expansions"])
     solve = _solver(args.algorithm, options["weight"])
@@ -209,7 +212,7 @@ def _run_single(
     if args.png is not None:
         from searchlab.viz.grid_png import render_search
 
-        render_search(grid, result, args.png, start=problem.start, goal=problem.goal)
+        render_search(grid, result, options["png"], start=problem.start, goal=problem.goal)
     report = {
         "status": result.status,
         "start": list(problem.start),

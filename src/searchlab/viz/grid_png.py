@@ -28,6 +28,7 @@ import numpy as np
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.results import PathResult
 from searchlab.domains.path.grid import GridMap
+from searchlab.viz.image_file import image_format, save_image
 
 __all__ = ["COLOURS", "auto_scale", "render_search"]
 
@@ -64,13 +65,14 @@ def render_search(
     start: tuple[int, int] | None = None,
     goal: tuple[int, int] | None = None,
 ) -> Path:
-    """Draw ``grid`` and what ``result`` found, and write it to the PNG file ``path``.
+    """Draw ``grid`` and what ``result`` found, and write it to the picture file ``path`` (the
+    format its extension names: ``.png``, ``.jpg``, ... see :mod:`searchlab.viz.image_file`).
 
     Args:
         grid: the map searched.
         result: a search result on ``grid`` (or ``None`` for the bare map); its
             ``stats["expanded_mask"]`` (if any) is tinted and its ``path`` drawn.
-        path: the PNG file to write (overwritten).
+        path: the picture file to write (overwritten).
         scale: pixels per cell; ``None`` chooses one with :func:`auto_scale`.
         start, goal: cells to mark; default: the ends of the result's path (give them to mark
             the endpoints of a search that found no path).
@@ -79,10 +81,12 @@ def render_search(
         The path written.
 
     Raises:
-        InvalidParameterError: ``scale`` is not a whole number >= 1, or the expanded mask does
-            not have the map's shape.
+        InvalidParameterError: ``scale`` is not a whole number >= 1, the expanded mask does
+            not have the map's shape, or ``path`` has no known picture extension.
     """
     from PIL import Image, ImageDraw
+
+    image_format(path)  # before drawing: an unknown extension is one line
 
     if scale is None:
         scale = auto_scale(grid)
@@ -121,6 +125,4 @@ def render_search(
                 fill=colour,
                 outline=(0, 0, 0),
             )
-    out = Path(path)
-    image.save(out, format="PNG")
-    return out
+    return save_image(image, path)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from searchlab.core.errors import InvalidParameterError
+from searchlab.viz.image_file import image_format, save_image
 
 __all__ = ["render_root", "value_colour"]
 
@@ -55,8 +56,11 @@ def render_root(
     chosen: str | None = None,
     limit: int = 20,
 ) -> Path:
-    """Draw the root's children (most visited first, at most ``limit``) to a PNG at ``path``."""
+    """Draw the root's children (most visited first, at most ``limit``) to the picture file
+    ``path`` (the format its extension names, see :mod:`searchlab.viz.image_file`)."""
     from PIL import Image, ImageDraw, ImageFont
+
+    image_format(path)
 
     if not rows:
         raise InvalidParameterError(
@@ -91,6 +95,4 @@ def render_root(
         fill=(90, 90, 90),
         font=font,
     )
-    out = Path(path)
-    image.save(out)
-    return out
+    return save_image(image, path)
