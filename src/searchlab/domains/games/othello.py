@@ -287,13 +287,53 @@ class OthelloState:
         )
 
     def __str__(self) -> str:
+        return self.render()
+
+    def render(self, last: int | None = None, hints: bool = False) -> str:
+        """The board as text: ``X`` black, ``O`` white; the disc of move ``last`` (a square)
+        in parentheses and, with ``hints``, the legal squares of the side to move as ``*``.
+
+        >>> state = Othello().initial_state()
+        >>> state = state.apply(state.string_to_action("f5"))
+        >>> print(state.render(last=parse_square("f5"), hints=True))
+          a b c d e f g h
+        1 . . . . . . . .
+        2 . . . . . . . .
+        3 . . . . . . . .
+        4 . . . O X * . .
+        5 . . . X X(X). .
+        6 . . . * . * . .
+        7 . . . . . . . .
+        8 . . . . . . . .
+        O to move; X 4, O 1
+        last move f5 in (), * legal moves: f4 d6 f6
+        """
+        cells = list(self.board_string().replace("-", "."))
+        moves = [a for a in self.legal_actions() if a != PASS] if hints else []
+        for square in moves:
+            cells[square] = "*"
         lines = ["  a b c d e f g h"]
-        board = self.board_string().replace("-", ".")
         for rank in range(8):
-            lines.append(f"{rank + 1} " + " ".join(board[8 * rank : 8 * rank + 8]))
+            row = ""
+            for file in range(8):
+                square = 8 * rank + file
+                if square == last:
+                    row += "(" + cells[square] + ")"
+                else:
+                    row += ("" if square - 1 == last and file else " ") + cells[square]
+            lines.append(f"{rank + 1}{row}")
         black, white = self.discs()
         status = "game over" if self.is_terminal() else f"{'XO'[self.player]} to move"
         lines.append(f"{status}; X {black}, O {white}")
+        legend = []
+        if last is not None and 0 <= last < 64:
+            legend.append(f"last move {square_name(last)} in ()")
+        if moves:
+            legend.append("* legal moves: " + " ".join(square_name(a) for a in moves))
+        elif hints and self.legal_actions() == (PASS,):
+            legend.append(f"{'XO'[self.player]} has no move: pass")
+        if legend:
+            lines.append(", ".join(legend))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
