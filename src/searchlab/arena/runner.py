@@ -6,12 +6,19 @@ same tournament again after a kill plays only the missing games, and never store
 Where the games run:
 
 * ``workers=1``: in this process, one after another.
-* ``workers=K > 1``: ``K`` local processes (``concurrent.futures.ProcessPoolExecutor``); the
+* ``workers=K > 1``: ``K`` local processes (:class:`~searchlab.arena.pool.WorkerPool`); the
   parent keeps ``K`` games in flight and alone writes to the store.
 * ``executor=...``: any ``concurrent.futures.Executor`` whose ``submit(play_game, job)``
   returns a future, e.g. a few lines around Ray (``ray.remote(play_game).remote(job)
   .future()``) to spread the games over a cluster; :func:`play_game` and the jobs are plain
   picklable values, so nothing else changes.
+
+**Stopping.** While it runs (in the main thread), SIGINT (Ctrl-C) and SIGTERM stop the
+tournament cleanly, every time (:class:`~searchlab.arena.interrupts.StopSignals`): no new game
+starts, games in progress are abandoned (worker processes are terminated and joined; a game
+played in this process is interrupted at once), every finished game is already committed, and
+:class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is raised with the signal and what
+was done. Running the same tournament again plays exactly the missing games.
 
 Agent kinds registered at run time (``register_agent``) reach local worker processes started
 by ``fork`` (the default on Linux with Python < 3.14); elsewhere register them when a module
@@ -30,17 +37,20 @@ the workers import is imported.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 
+from searchlab.arena.interrupts import SignalReceived, StopSignals, signal_name
+from searchlab.arena.pool import WorkerPool
 from searchlab.arena.schedule import GameJob
 from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord, play_game
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["TournamentSummary", "run_tournament"]
+__all__ = ["TournamentInterrupted", "TournamentSummary", "run_tournament"]
+
+_POLL_SECONDS = 0.1  # how often a foreign executor's games are checked for a stop signal
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +62,7 @@ class TournamentSummary:
         skipped: jobs already stored before this call (resumed).
         played: games played and stored by this call.
         forfeits: of those, games an agent lost by an error or an illegal move.
-        is_stopped: ``should_stop`` ended the run before every job was played.
+        is_stopped: the run ended before every job was played (``should_stop``, or a signal).
     """
 
     scheduled: int
@@ -62,11 +72,18 @@ class TournamentSummary:
     is_stopped: bool
 
 
-def _worker_signals() -> None:  # pragma: no cover - runs in the worker processes
-    """Worker initialiser: Ctrl-C is the parent's to handle (it stops the pool), and
-    SIGTERM ends a worker quietly whatever handler the parent had installed."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+class TournamentInterrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM stopped :func:`run_tournament`; raised once everything is cleaned up.
+
+    Attributes:
+        signal_number: the signal (``signal.SIGINT`` or ``signal.SIGTERM``).
+        summary: what the call did before it stopped (every played game is stored).
+    """
+
+    def __init__(self, signal_number: int, summary: TournamentSummary) -> None:
+        super().__init__(f"tournament stopped by {signal_name(signal_number)}")
+        self.signal_number = signal_number
+        self.summary = summary
 
 
 def run_tournament(
@@ -82,7 +99,8 @@ def run_tournament(
 
     ``on_record(record)`` is called after each game is stored (progress bars, the SPRT);
     ``should_stop()`` is asked before each new game is started: once it answers ``True`` no
-    more games start, and those already running are finished and stored.
+    more games start, and those already running are finished and stored. SIGINT and SIGTERM
+    stop the run at once and raise :class:`TournamentInterrupted` (see the module docstring).
     """
     if workers < 1:
         raise InvalidParameterError(f"workers must be >= 1, got {workers}")
@@ -100,62 +118,96 @@ def run_tournament(
         if on_record is not None:
             on_record(record)
 
-    if executor is None and workers == 1:
-        remaining = iter(pending)
-        for job in remaining:
-            if stop():
-                break
-            keep(play_game(job))
-    else:
-        owned = executor is None
-        pool = executor or ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+    def summary() -> TournamentSummary:
+        return TournamentSummary(
+            scheduled=len(schedule),
+            skipped=len(schedule) - len(pending),
+            played=played,
+            forfeits=forfeits,
+            is_stopped=played < len(pending),
+        )
+
+    with StopSignals() as signals:
         try:
-            _run_pool(pool, pending, workers, keep, stop)
-        except BaseException:
-            _abandon(pool, owned)
-            raise
-        if owned:
-            pool.shutdown()
-    return TournamentSummary(
-        scheduled=len(schedule),
-        skipped=len(schedule) - len(pending),
-        played=played,
-        forfeits=forfeits,
-        is_stopped=played < len(pending),
-    )
+            if executor is not None:
+                _run_executor(executor, pending, workers, keep, stop, signals)
+            elif workers == 1 or len(pending) <= 1:
+                _run_here(pending, keep, stop, signals)
+            elif pending:
+                _run_pool(min(workers, len(pending)), pending, keep, stop, signals)
+        except SignalReceived as stopped:
+            signals.received = signals.received or stopped.signal_number
+    if signals.received is not None:
+        raise TournamentInterrupted(signals.received, summary())
+    return summary()
+
+
+def _run_here(
+    pending: list[GameJob],
+    keep: Callable[[GameRecord], None],
+    stop: Callable[[], bool],
+    signals: StopSignals,
+) -> None:
+    """One game after another in this process; a signal interrupts the game at once."""
+    for job in pending:
+        if signals.received is not None or stop():
+            return
+        with signals.raising():
+            record = play_game(job)
+        keep(record)  # outside ``raising``: a signal now waits until the game is committed
 
 
 def _run_pool(
-    pool: Executor,
+    capacity: int,
+    pending: list[GameJob],
+    keep: Callable[[GameRecord], None],
+    stop: Callable[[], bool],
+    signals: StopSignals,
+) -> None:
+    """Keep ``capacity`` games in flight on worker processes; store each as it finishes."""
+    queue = iter(pending)
+    with WorkerPool(capacity) as pool:
+        while True:
+            while pool.idle and signals.received is None and not stop():
+                job = next(queue, None)
+                if job is None:
+                    break
+                pool.submit(job)
+            if not pool.busy or signals.received is not None:
+                break
+            for record in pool.finished(wake=signals.fileno()):
+                keep(record)
+        if signals.received is not None:
+            for record in pool.finished(timeout=0):  # games that ended with the signal
+                keep(record)
+            pool.terminate()
+
+
+def _run_executor(
+    executor: Executor,
     pending: list[GameJob],
     capacity: int,
     keep: Callable[[GameRecord], None],
     stop: Callable[[], bool],
+    signals: StopSignals,
 ) -> None:
-    """Keep ``capacity`` games in flight; store each as it finishes."""
+    """Keep ``capacity`` games in flight on a caller's executor (it stays the caller's: on a
+    stop signal the games not yet started are cancelled, the others are left to it)."""
     queue = iter(pending)
     in_flight: dict[Future[GameRecord], GameJob] = {}
-
-    def fill() -> None:
-        while len(in_flight) < capacity and not stop():
-            job = next(queue, None)
-            if job is None:
+    try:
+        while True:
+            while len(in_flight) < capacity and signals.received is None and not stop():
+                job = next(queue, None)
+                if job is None:
+                    break
+                in_flight[executor.submit(play_game, job)] = job
+            if not in_flight or signals.received is not None:
                 return
-            in_flight[pool.submit(play_game, job)] = job
-
-    fill()
-    while in_flight:
-        done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-        for future in done:
-            del in_flight[future]
-            keep(future.result())
-        fill()
-
-
-def _abandon(pool: Executor, owned: bool) -> None:
-    """Stop a pool after an error or Ctrl-C: cancel queued games, end our worker processes
-    (their games in progress are lost; every finished one is already stored)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values()) if owned else []
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
+            done, _ = wait(in_flight, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                del in_flight[future]
+                keep(future.result())
+    finally:
+        for future in in_flight:
+            future.cancel()
