@@ -10,20 +10,15 @@
 
 from searchlab.agents.base import Agent, AgentBase
 from searchlab.agents.human import HumanAgent, Resign, Undo
-from searchlab.agents.spec import (
-    AGENT_KINDS,
-    AgentSpec,
-    Param,
-    agent_kinds,
-    make_agent,
-    parse_spec,
-    register_agent,
-)
+from searchlab.agents.registry import AGENT_KINDS, agent_kinds, make_agent, register_agent
+from searchlab.agents.spec import AgentKind, AgentRegistry, AgentSpec, Param, parse_spec
 
 __all__ = [
     "AGENT_KINDS",
     "Agent",
     "AgentBase",
+    "AgentKind",
+    "AgentRegistry",
     "AgentSpec",
     "HumanAgent",
     "Param",

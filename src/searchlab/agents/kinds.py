@@ -12,8 +12,13 @@ mcts       simulations, time, c, rollout, final, solver, transpositions simulati
 human      —                                                            —
 ========== ============================================================ =====================
 
+The kinds are data (:data:`BUILTIN_KINDS`); :mod:`searchlab.agents.registry` builds the default
+registry from them. Nothing registers itself on import.
+
+>>> from searchlab.agents.spec import AgentRegistry
 >>> from searchlab.games import make
->>> make_agent("mcts:simulations=200,c=0.7,solver=true", make("connect4")).name
+>>> registry = AgentRegistry(BUILTIN_KINDS)
+>>> registry.make("mcts:simulations=200,c=0.7,solver=true", make("connect4")).name
 'mcts:simulations=200,c=0.7,solver=true'
 """
 
@@ -26,12 +31,12 @@ from searchlab.agents.evaluations import default_evaluation
 from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
 from searchlab.agents.simple import GreedyAgent, RandomAgent
-from searchlab.agents.spec import Param, make_agent, register_agent
+from searchlab.agents.spec import AgentKind, Param
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
 
-__all__: list[str] = []
+__all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS"]
 
 DEFAULT_DEPTH = 6
 DEFAULT_SIMULATIONS = 1000
@@ -118,43 +123,46 @@ def _human(game: Game | None, *, name: str, seed: int | None) -> Agent:
 _TIME = Param(float, help="seconds per move")
 _SIMULATIONS = Param(int, help="playouts per move")
 
-register_agent("random", _random, {}, "a uniformly random legal move")
-register_agent("greedy", _greedy, {}, "one ply: a winning move, else the best evaluation")
-register_agent(
-    "alphabeta",
-    _alphabeta,
-    {
-        "depth": Param(int, help=f"plies (default {DEFAULT_DEPTH} when no budget is given)"),
-        "time": _TIME,
-        "nodes": Param(int, help="most nodes per move"),
-    },
-    "iterative-deepening negamax alpha-beta with the game's evaluation",
+BUILTIN_KINDS: tuple[AgentKind, ...] = (
+    AgentKind("random", _random, {}, "a uniformly random legal move"),
+    AgentKind("greedy", _greedy, {}, "one ply: a winning move, else the best evaluation"),
+    AgentKind(
+        "alphabeta",
+        _alphabeta,
+        {
+            "depth": Param(int, help=f"plies (default {DEFAULT_DEPTH} when no budget is given)"),
+            "time": _TIME,
+            "nodes": Param(int, help="most nodes per move"),
+        },
+        "iterative-deepening negamax alpha-beta with the game's evaluation",
+    ),
+    AgentKind(
+        "flatmc",
+        _flatmc,
+        {"simulations": _SIMULATIONS, "time": _TIME},
+        "flat Monte Carlo: random playouts per root move, best mean",
+    ),
+    AgentKind(
+        "mcts",
+        _mcts,
+        {
+            "simulations": Param(int, help=f"playouts per move (default {DEFAULT_SIMULATIONS})"),
+            "time": _TIME,
+            "c": Param(float, positive=False, help="UCT exploration constant"),
+            "rollout": Param(str, "random", "rollout policy", ("random", "informed")),
+            "final": Param(
+                str, "most_visits", "final move choice", ("most_visits", "best_value", "robust")
+            ),
+            "solver": Param(bool, False, "MCTS-Solver: back up proven wins and losses"),
+            "transpositions": Param(bool, False, "share statistics between equal states"),
+            "exact": Param(int, 0, "solve exactly at leaves this close to the end", positive=False),
+            "reuse": Param(bool, False, "keep the tree between moves"),
+            "tier": Param(
+                str, "auto", "compiled or reference tier", ("auto", "reference", "compiled")
+            ),
+        },
+        "Monte Carlo tree search (UCT), compiled for Connect Four and Othello",
+    ),
+    AgentKind("human", _human, {}, "you, at the terminal"),
 )
-register_agent(
-    "flatmc",
-    _flatmc,
-    {"simulations": _SIMULATIONS, "time": _TIME},
-    "flat Monte Carlo: random playouts per root move, best mean",
-)
-register_agent(
-    "mcts",
-    _mcts,
-    {
-        "simulations": Param(int, help=f"playouts per move (default {DEFAULT_SIMULATIONS})"),
-        "time": _TIME,
-        "c": Param(float, positive=False, help="UCT exploration constant"),
-        "rollout": Param(str, "random", "rollout policy", ("random", "informed")),
-        "final": Param(
-            str, "most_visits", "final move choice", ("most_visits", "best_value", "robust")
-        ),
-        "solver": Param(bool, False, "MCTS-Solver: back up proven wins and losses"),
-        "transpositions": Param(bool, False, "share statistics between equal states"),
-        "exact": Param(int, 0, "solve exactly at leaves this close to the end", positive=False),
-        "reuse": Param(bool, False, "keep the tree between moves"),
-        "tier": Param(str, "auto", "compiled or reference tier", ("auto", "reference", "compiled")),
-    },
-    "Monte Carlo tree search (UCT), compiled for Connect Four and Othello",
-)
-register_agent("human", _human, {}, "you, at the terminal")
-
-assert make_agent  # re-exported for the doctest above
+"""The built-in kinds, in the order ``--help`` lists them."""

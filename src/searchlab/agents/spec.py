@@ -2,8 +2,10 @@
 
 A spec is ``KIND`` or ``KIND:NAME=VALUE,NAME=VALUE``: ``random``, ``alphabeta:depth=8``,
 ``mcts:time=1``, ``mcts:simulations=2000,c=1.4``. Each kind declares its parameters with a type
-and a default; :func:`make_agent` checks the spec against them and builds the agent for a game.
-Unknown kinds and parameters, and values of the wrong type, raise one clear error.
+and a default; :meth:`AgentRegistry.make` checks the spec against them and builds the agent for
+a game. Unknown kinds and parameters, and values of the wrong type, raise one clear error.
+The default registry, with the built-in kinds, and ``make_agent`` are in
+:mod:`searchlab.agents.registry`.
 
 >>> parse_spec("mcts:simulations=2000,c=1.4")
 AgentSpec(kind='mcts', params={'simulations': '2000', 'c': '1.4'})
@@ -15,7 +17,7 @@ searchlab.core.errors.InvalidParameterError: agent spec 'mcts:simulations': expe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,16 +25,7 @@ from searchlab.agents.base import Agent
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.game import Game
 
-__all__ = [
-    "AGENT_KINDS",
-    "AgentKind",
-    "AgentSpec",
-    "Param",
-    "agent_kinds",
-    "make_agent",
-    "parse_spec",
-    "register_agent",
-]
+__all__ = ["AgentFactory", "AgentKind", "AgentRegistry", "AgentSpec", "Param", "parse_spec"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -101,44 +94,116 @@ AgentFactory = Callable[..., Agent]
 
 @dataclass(frozen=True, slots=True)
 class AgentKind:
-    """A registered kind of agent: its factory, parameters and a one-line description."""
+    """A kind of agent: its factory, parameters and a one-line description."""
 
     name: str
     factory: AgentFactory
     params: Mapping[str, Param]
-    help: str
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name or any(ch in self.name for ch in ":,= "):
+            raise InvalidParameterError(
+                f"agent kind {self.name!r}: names cannot be empty or contain ':', ',', '=' "
+                "or spaces"
+            )
+        if not callable(self.factory):
+            raise InvalidParameterError(
+                f"agent kind {self.name!r}: the factory must be callable, got {self.factory!r}"
+            )
 
 
-AGENT_KINDS: dict[str, AgentKind] = {}
-"""Registered kinds by name (filled by :mod:`searchlab.agents.kinds` and by users)."""
+class AgentRegistry(MutableMapping[str, AgentKind]):
+    """Agent kinds by name, and :meth:`make`, which builds the agent a spec names.
 
-
-def register_agent(
-    name: str, factory: AgentFactory, params: Mapping[str, Param] | None = None, help: str = ""
-) -> None:
-    """Register a kind of agent (replacing an earlier one of the same name).
+    A plain mapping from names to :class:`AgentKind`; nothing registers itself on import.
+    :data:`searchlab.agents.AGENT_KINDS` is the default registry, built from the built-in
+    kinds (:mod:`searchlab.agents.kinds`); build your own to keep kinds apart.
 
     >>> from searchlab.agents.simple import RandomAgent
-    >>> register_agent("my-random", lambda game, *, name, seed: RandomAgent(name, seed=seed))
-    >>> make_agent("my-random", None).name
-    'my-random'
-    >>> del AGENT_KINDS["my-random"]
+    >>> registry = AgentRegistry()
+    >>> registry.register("coin", lambda game, *, name, seed: RandomAgent(name, seed=seed))
+    >>> list(registry), registry.make("coin:seed=3", None).name
+    (['coin'], 'coin:seed=3')
+    >>> registry.make("mcts", None)
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.UnknownNameError: unknown agent 'mcts'; known agents: coin
     """
-    if not name or any(ch in name for ch in ":,= "):
-        raise InvalidParameterError(
-            f"agent kind {name!r}: names cannot contain ':', ',', '=' or spaces"
-        )
-    AGENT_KINDS[name] = AgentKind(name, factory, dict(params or {}), help)
 
+    def __init__(self, kinds: Iterable[AgentKind] = ()) -> None:
+        self._kinds: dict[str, AgentKind] = {}
+        for kind in kinds:
+            self[kind.name] = kind
 
-def agent_kinds() -> list[str]:
-    """The registered kinds, sorted.
+    def register(
+        self,
+        name: str,
+        factory: AgentFactory,
+        params: Mapping[str, Param] | None = None,
+        help: str = "",
+    ) -> None:
+        """Register a kind (replacing an earlier one of the same name); raises
+        ``InvalidParameterError`` for a name with ``:``, ``,``, ``=`` or spaces."""
+        self[name] = AgentKind(name, factory, dict(params or {}), help)
 
-    >>> {"random", "mcts", "alphabeta"} <= set(agent_kinds())
-    True
-    """
-    _load_builtins()
-    return sorted(AGENT_KINDS)
+    def names(self) -> list[str]:
+        """The registered kinds, sorted."""
+        return sorted(self._kinds)
+
+    def lookup(self, name: str) -> AgentKind:
+        """The kind called ``name``; raises ``UnknownNameError`` listing the known kinds."""
+        try:
+            return self._kinds[name]
+        except KeyError:
+            raise UnknownNameError(
+                f"unknown agent {name!r}; known agents: {', '.join(self.names()) or 'none'}"
+            ) from None
+
+    def __getitem__(self, name: str) -> AgentKind:
+        return self._kinds[name]
+
+    def __setitem__(self, name: str, kind: AgentKind) -> None:
+        if not isinstance(kind, AgentKind) or kind.name != name:
+            raise InvalidParameterError(
+                f"agent kind {name!r}: expected an AgentKind named {name!r}, got {kind!r}"
+            )
+        self._kinds[name] = kind
+
+    def __delitem__(self, name: str) -> None:
+        del self._kinds[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._kinds)
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    def __repr__(self) -> str:
+        return f"AgentRegistry({self.names()})"
+
+    def make(self, spec: str | AgentSpec, game: Game | None, *, seed: int | None = None) -> Agent:
+        """Build the agent ``spec`` names, for ``game``: the spec is parsed, its kind looked
+        up, and every parameter checked against the kind's declaration before the factory
+        runs. ``seed`` seeds the agent's randomness unless the spec gives its own ``seed=``.
+        Raises ``UnknownNameError`` for an unknown kind or parameter and
+        ``InvalidParameterError`` for a bad value."""
+        parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
+        kind = self.lookup(parsed.kind)
+        text = str(parsed)
+        values: dict[str, Any] = {name: param.default for name, param in kind.params.items()}
+        for name, raw in parsed.params.items():
+            if name == "seed":
+                seed = Param(int, positive=False).convert(name, raw, text)
+                continue
+            if name not in kind.params:
+                known = ", ".join(sorted([*kind.params, "seed"]))
+                raise UnknownNameError(
+                    f"agent spec {text!r}: unknown parameter {name!r} for {kind.name}; "
+                    f"known: {known}"
+                )
+            values[name] = kind.params[name].convert(name, raw, text)
+        return kind.factory(game, name=text, seed=seed, **values)
 
 
 def parse_spec(text: str) -> AgentSpec:
@@ -163,49 +228,3 @@ def parse_spec(text: str) -> AgentSpec:
     elif rest or text.strip().endswith(":"):
         raise InvalidParameterError(f"agent spec {text!r}: nothing after ':'")
     return AgentSpec(kind.strip(), params)
-
-
-def make_agent(spec: str | AgentSpec, game: Game | None, *, seed: int | None = None) -> Agent:
-    """Build the agent a spec names, for ``game``.
-
-    ``seed`` seeds the agent's randomness unless the spec gives its own ``seed=``.
-
-    >>> from searchlab.games import make
-    >>> make_agent("alphabeta:depth=4", make("tictactoe")).name
-    'alphabeta:depth=4'
-    >>> make_agent("minimax", make("tictactoe"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    searchlab.core.errors.UnknownNameError: unknown agent 'minimax'; known agents: alphabeta, ...
-    >>> make_agent("mcts:simulatons=100", make("tictactoe"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    searchlab.core.errors.UnknownNameError: agent spec 'mcts:simulatons=100': unknown parameter ...
-    """
-    parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
-    _load_builtins()
-    try:
-        kind = AGENT_KINDS[parsed.kind]
-    except KeyError:
-        raise UnknownNameError(
-            f"unknown agent {parsed.kind!r}; known agents: {', '.join(sorted(AGENT_KINDS))}"
-        ) from None
-    text = str(parsed)
-    values: dict[str, Any] = {name: param.default for name, param in kind.params.items()}
-    for name, raw in parsed.params.items():
-        if name == "seed":
-            seed = Param(int, positive=False).convert(name, raw, text)
-            continue
-        if name not in kind.params:
-            known = ", ".join(sorted([*kind.params, "seed"]))
-            raise UnknownNameError(
-                f"agent spec {text!r}: unknown parameter {name!r} for {kind.name}; known: {known}"
-            )
-        values[name] = kind.params[name].convert(name, raw, text)
-    return kind.factory(game, name=text, seed=seed, **values)
-
-
-def _load_builtins() -> None:
-    """Register the built-in kinds on first use (kept lazy: they import the algorithms)."""
-    if "random" not in AGENT_KINDS:
-        import searchlab.agents.kinds  # noqa: F401
