@@ -1,4 +1,6 @@
-"""Turning a search result into words and JSON, for ``play`` and ``analyse``.
+"""Turning a search result into words and JSON, for ``play`` and ``analyse``: the text shows
+the first moves of a principal variation (:func:`~searchlab.cli._common.shorten_line`), the
+JSON keeps it whole.
 
 >>> from searchlab.core.search_result import SearchResult
 >>> from searchlab.games import make
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from searchlab.cli._common import shorten_line
 from searchlab.core.game import State
 from searchlab.core.search_result import SearchResult
 
@@ -58,7 +61,7 @@ def summary(state: State, result: SearchResult) -> str:
     parts = [head]
     line = line_in_notation(state, result.principal_variation)
     if line:
-        parts.append("line " + " ".join(line))
+        parts.append("line " + shorten_line(line))
     if result.depth:
         parts.append(f"depth {result.depth}")
     simulations = result.stats.get("simulations")

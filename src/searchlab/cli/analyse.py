@@ -38,7 +38,11 @@ def register(subparsers: Any) -> None:
         "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,...]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", help="a registered game: connect4, othello, tictactoe, nim, ...")
+    parser.add_argument(
+        "game",
+        help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
+        "FILE.py:CLASS or MODULE:CLASS",
+    )
     parser.add_argument(
         "moves",
         nargs="?",
@@ -87,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidParameterError("analyse needs a search agent, not 'human'")
     if picture is not None and not isinstance(agent, MCTSAgent | FlatMonteCarloAgent):
         raise InvalidParameterError(
-            f"--png draws a Monte Carlo search's root children; agent {agent.name!r} has none "
-            "(use mcts or flatmc)"
+            f"--png needs a Monte Carlo search (its root children are drawn); agent "
+            f"{agent.name!r} has none: use mcts or flatmc"
         )
     start = time.perf_counter()
     action = agent.act(state)

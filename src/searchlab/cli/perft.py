@@ -44,7 +44,11 @@ def register(subparsers: Any) -> None:
         help="count the leaves of a game tree by depth (move-generator check)",
         description="Count the move sequences of exactly D plies (finished games not extended).",
     )
-    parser.add_argument("game", help="a registered game: nim, tictactoe, mnk, kayles, ...")
+    parser.add_argument(
+        "game",
+        help="a registered game (nim, tictactoe, mnk, kayles, ...) or your own as "
+        "FILE.py:CLASS or MODULE:CLASS",
+    )
     parser.add_argument("--depth", type=int, required=True, help="plies (>= 1)")
     parser.add_argument("--divide", action="store_true", help="counts per first move")
     parser.add_argument(

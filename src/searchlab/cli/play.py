@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from searchlab.cli._common import emit_json
-from searchlab.core.errors import InvalidParameterError
+from searchlab.core.errors import InvalidParameterError, InvalidStateError
 
 __all__ = ["register"]
 
@@ -40,7 +40,11 @@ def register(subparsers: Any) -> None:
         "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,reuse=true,...]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", help="a registered game: connect4, othello, tictactoe, nim, ...")
+    parser.add_argument(
+        "game",
+        help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
+        "FILE.py:CLASS or MODULE:CLASS",
+    )
     parser.add_argument("--first", default="human", help="agent moving first (default: human)")
     parser.add_argument(
         "--second",
@@ -71,21 +75,30 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game."""
-    from searchlab.agents import make_agent, parse_spec
+    from searchlab.agents import HumanAgent, make_agent, parse_spec
+    from searchlab.agents.human import notation_of
     from searchlab.cli._position import position_from_moves
     from searchlab.cli.perft import parse_param
     from searchlab.domains.games import make
 
     game = make(args.game, **dict(parse_param(p) for p in args.param))
     state = position_from_moves(game, args.moves)
+    if state.is_terminal():
+        where = f"after {args.moves!r}" if args.moves else "at the start (check -p)"
+        raise InvalidStateError(f"the game is already over {where}: nothing to play")
     if args.json and "human" in (parse_spec(args.first).kind, parse_spec(args.second).kind):
         raise InvalidParameterError("--json plays agent against agent: give --first and --second")
     agents = [
         make_agent(args.first, game, seed=args.seed),
         make_agent(args.second, game, seed=args.seed + 1),
     ]
+    for agent in agents:
+        if isinstance(agent, HumanAgent):
+            agent.notation = notation_of(game)
     quiet = args.quiet or args.json
-    session = _Session(state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json)
+    session = _Session(
+        state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json, game=game
+    )
     outcome = session.play()
     if args.json:
         emit_json(
@@ -100,18 +113,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# Games whose boards show the first player's stones as X and the second's as O.
+_XO_GAMES = frozenset({"connect4", "othello", "tictactoe", "mnk", "gomoku"})
+
+
 class _Session:
     """One game: the history of states, the agents, and what to show."""
 
     def __init__(
-        self, state: Any, agents: list[Any], *, quiet: bool, analysis: bool, as_json: bool
+        self,
+        state: Any,
+        agents: list[Any],
+        *,
+        quiet: bool,
+        analysis: bool,
+        as_json: bool,
+        game: Any = None,
     ) -> None:
         self.history = [state]
         self.moves: list[tuple[int, str, float]] = []  # (player, notation, seconds)
+        self.actions: list[int] = []
         self.agents = agents
         self.quiet = quiet
         self.analysis = analysis
         self.as_json = as_json
+        name = game.info.name if game is not None else ""
+        self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -120,15 +147,50 @@ class _Session:
     def label(self, player: int) -> str:
         return f"{('first', 'second')[player]} ({self.agents[player].name})"
 
+    def side(self, player: int) -> str:
+        return f"{('first', 'second')[player]} ({self.sides[player]})"
+
+    def introduce(self) -> None:
+        """Who plays which side, before the first move."""
+        from searchlab.agents import HumanAgent
+
+        humans = [isinstance(agent, HumanAgent) for agent in self.agents]
+        if humans == [True, True]:
+            self.say(f"two people: {self.side(0)} and {self.side(1)} take turns")
+        elif any(humans):
+            you = humans.index(True)
+            self.say(
+                f"you play {self.side(you)} against {self.agents[1 - you].name} "
+                f"({self.sides[1 - you]}); type help for the notation"
+            )
+        else:
+            self.say(
+                f"{self.side(0)}: {self.agents[0].name}, {self.side(1)}: {self.agents[1].name}"
+            )
+
+    def board(self, state: Any, hints: bool) -> str:
+        """The position, with the last move and (for a person) the legal moves where the
+        game can draw them (``state.render(last=..., hints=...)``)."""
+        render = getattr(state, "render", None)
+        if callable(render):
+            last = self.actions[-1] if self.actions else None
+            try:
+                return str(render(last=last, hints=hints))
+            except TypeError:  # a render() of another signature: the plain board
+                pass
+        return str(state)
+
     def play(self) -> dict[str, Any]:
         from searchlab.agents import HumanAgent, Resign, Undo
 
         resigned: int | None = None
+        self.introduce()
         while not self.history[-1].is_terminal():
             state = self.history[-1]
             player = state.current_player()
             agent = self.agents[player]
-            self.say(f"\n{state}\nmove {len(self.moves) + 1}: {self.label(player)} to play")
+            board = self.board(state, hints=isinstance(agent, HumanAgent))
+            self.say(f"\n{board}\nmove {len(self.moves) + 1}: {self.label(player)} to play")
             start = time.perf_counter()
             try:
                 action = agent.act(state)
@@ -141,6 +203,7 @@ class _Session:
             seconds = time.perf_counter() - start
             notation = state.action_to_string(action)
             self.moves.append((player, notation, seconds))
+            self.actions.append(action)
             self.history.append(state.apply(action))
             if not isinstance(agent, HumanAgent):
                 self.report(agent, state, notation, seconds)
@@ -167,6 +230,7 @@ class _Session:
         for index in range(len(self.moves) - 1, -1, -1):
             if self.moves[index][0] == player:
                 del self.moves[index:]
+                del self.actions[index:]
                 del self.history[index + 1 :]
                 for agent in self.agents:
                     agent.reset()
@@ -189,7 +253,7 @@ class _Session:
             else:
                 winner, text = None, "draw"
         if not self.as_json:
-            print(f"\n{state}")
+            print(f"\n{self.board(state, hints=False)}")
             print(f"game over after {len(self.moves)} moves: {text}")
         print_moves = " ".join(notation for _, notation, _ in self.moves)
         if not self.quiet:
