@@ -175,6 +175,11 @@ class Gomoku:
                 f"gomoku: candidate_radius must be None or an integer >= 1, "
                 f"got {candidate_radius!r}"
             )
+        if candidate_radius is not None and candidate_radius > size:
+            raise InvalidParameterError(
+                f"gomoku: candidate_radius must be at most the board size {size}, "
+                f"got {candidate_radius!r}"
+            )
         if move_order is not None and not callable(move_order):
             raise InvalidParameterError(f"gomoku: move_order must be callable, got {move_order!r}")
         self.size = size
