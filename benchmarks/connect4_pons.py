@@ -56,7 +56,7 @@ def run_file(
     for moves, expected in lines:
         result = solver.solve(parse_moves(moves), find_move=False)
         solved += 1
-        mismatches += result.stats["score"] != int(expected)
+        mismatches += result.score != int(expected)
         nodes += result.nodes
         elapsed += result.elapsed
         slowest = max(slowest, result.elapsed)

@@ -138,7 +138,7 @@ def _run_single(solver: Any, moves: str, as_json: bool) -> int:
         raise _game_over(state, "solve connect4")
     warm_up()
     result = solver.solve(state)
-    score = result.stats["score"]
+    score = result.score
     mover = "XO"[state.current_player()]
     best = state.action_to_string(result.action)
     if as_json:
@@ -182,7 +182,7 @@ def _run_positions(solver: Any, positions: list[Connect4Position], as_json: bool
     with progress(len(positions), "connect4") as advance:
         for position in positions:
             result = solver.solve(position.state, find_move=False)
-            score = result.stats["score"]
+            score = result.score
             ok = score == position.expected
             mismatches += not ok
             total_nodes += result.nodes

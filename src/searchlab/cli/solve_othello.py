@@ -111,7 +111,7 @@ def _row(position: Any, state: Any, result: Any) -> _Row:
         status = "stopped"
     elif expected is None:
         status = "unchecked"
-    elif result.value == expected and (not expected_moves or best in expected_moves):
+    elif result.score == expected and (not expected_moves or best in expected_moves):
         status = "ok"
     else:
         status = "mismatch"
@@ -119,7 +119,7 @@ def _row(position: Any, state: Any, result: Any) -> _Row:
     return _Row(
         source=position.source,
         empties=state.empties(),
-        score=None if result.stopped_by else int(result.value),
+        score=result.score,
         expected=expected,
         best_move=best if not result.stopped_by else None,
         expected_moves=expected_moves,

@@ -86,8 +86,9 @@ class SearchResult:
         **stats: Any,
     ) -> SearchResult:
         """The exact result of a search started on a finished game: no action, the mover's
-        return as ``value``, proven, ``plies_to_end=0``, ``nodes`` (default 1: the position
-        itself; Monte Carlo searches, which count tree nodes, pass 0).
+        return as ``value``, proven, ``plies_to_end`` 0 for a won or lost game (``None`` for
+        a draw, as for every proven draw), depth 0, ``nodes`` (default 1: the position itself;
+        Monte Carlo searches, which count tree nodes, pass 0).
 
         ``start`` is the ``time.perf_counter()`` reading when the search began (for
         ``elapsed``); ``stats`` become the result's ``stats`` (an algorithm's usual keys, so
@@ -100,13 +101,14 @@ class SearchResult:
         >>> result.action, result.value, result.outcome, result.plies_to_end, result.stats
         (None, -1.0, 'loss', 0, {'cutoffs': 0})
         """
+        value = float(state.returns()[state.current_player()])
         return cls(
             action=None,
-            value=float(state.returns()[state.current_player()]),
+            value=value,
             nodes=nodes,
             elapsed=0.0 if start is None else time.perf_counter() - start,
             is_proven=True,
-            plies_to_end=0,
+            plies_to_end=0 if value != 0 else None,
             algorithm=algorithm,
             tier=tier,
             stats=stats,

@@ -46,7 +46,7 @@ def pons_score(value: float, plies: int, num_moves: int) -> int:
 def test_every_end_easy_position(shared_data: Path, solver: Connect4Solver) -> None:
     lines = pons_lines(shared_data, "Test_L3_R1")
     assert len(lines) == 500
-    wrong = [(m, s, solver.solve(m, find_move=False).stats["score"]) for m, s in lines]
+    wrong = [(m, s, solver.solve(m, find_move=False).score) for m, s in lines]
     assert [w for w in wrong if w[1] != w[2]] == []
 
 
@@ -57,8 +57,10 @@ def test_seeded_sample(shared_data: Path, solver: Connect4Solver, name: str, sam
     lines = random.Random(2026).sample(pons_lines(shared_data, name), sample)
     for moves, expected in lines:
         result = solver.solve(moves)
-        assert result.stats["score"] == expected, moves
-        assert result.value == expected and result.is_proven and result.tier == "compiled"
+        assert result.score == expected, moves
+        # value: the game's returns (+1/0/-1), not Pons' score
+        assert result.value == (expected > 0) - (expected < 0)
+        assert result.is_proven and result.tier == "compiled"
         # the best move keeps the score: the child scores exactly -score
         assert solver.score(parse_moves(moves).apply(result.action)) == -expected or (
             parse_moves(moves).apply(result.action).is_terminal() and expected > 0
@@ -69,15 +71,15 @@ def test_weak_solve_gives_the_sign(shared_data: Path, solver: Connect4Solver) ->
     lines = random.Random(7).sample(pons_lines(shared_data, "Test_L2_R2"), 20)
     for moves, expected in lines:
         weak = solver.solve(moves, weak=True)
-        assert weak.value == (expected > 0) - (expected < 0), moves
+        assert weak.value == weak.score == (expected > 0) - (expected < 0), moves
         # with the table of a strong search still there (fail-soft bounds beyond the window)
         assert solver.score(moves) == expected
         assert solver.score(moves, weak=True) == (expected > 0) - (expected < 0), moves
 
 
 def test_pons_page_examples() -> None:
-    assert solve_connect4("4455").value == 18
-    assert solve_connect4("44455554221").value == -15
+    assert solve_connect4("4455").score == 18
+    assert solve_connect4("44455554221").score == -15
 
 
 def test_principal_variation_plays_out_the_score(shared_data: Path) -> None:
@@ -124,7 +126,7 @@ def test_reference_solver_agrees_on_scores_and_unique_best_moves(shared_data: Pa
         value, plies, _ = reference.value(state)
         assert pons_score(value, plies, len(moves)) == expected, moves
         result = solver.solve(state)
-        assert result.value == expected
+        assert result.score == expected
         per_action = {
             action: pons_score(v, p, len(moves))
             for action, (v, p) in reference.action_values(state).items()

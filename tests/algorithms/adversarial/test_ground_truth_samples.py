@@ -78,7 +78,7 @@ def test_begin_medium_sample_exact_scores_and_a_best_move(
     for number in sample:
         moves, expected = lines[number - 1]
         result = connect4_solver.solve(parse_moves(moves))
-        assert result.stats["score"] == expected, (number, moves)
+        assert result.score == expected, (number, moves)
         # The move found keeps the score: after it, the opponent's exact score is its negation.
         after = parse_moves(moves).apply(result.action)
         assert connect4_solver.score(after) == -expected, (number, moves, result.action)
@@ -95,7 +95,7 @@ def test_begin_hard_sample_exact_scores_and_the_committed_node_counts(
     for number in BEGIN_HARD_FASTEST:
         moves, expected = lines[number - 1]
         result = connect4_solver.solve(parse_moves(moves), find_move=False)
-        assert result.stats["score"] == expected, (number, moves)
+        assert result.score == expected, (number, moves)
         # The committed run's figures are reproduced node for node (a fresh table each time).
         assert result.stats["score_nodes"] == run[number - 1]["nodes"], (number, moves)
         outcomes.add((expected > 0) - (expected < 0))

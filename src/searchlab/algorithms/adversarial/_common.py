@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from searchlab.core.errors import InvalidParameterError
@@ -45,7 +46,17 @@ def result_of(
     depth: int | None,
     **stats: Any,
 ) -> SearchResult:
-    """Package a MAX-view value and line as a result for the player to move at ``root``."""
+    """Package a MAX-view value and line as a result for the player to move at ``root`` (a
+    finished game at the root: :meth:`SearchResult.for_terminal`)."""
+    if root.is_terminal():
+        return SearchResult.for_terminal(
+            root,
+            algorithm=algorithm,
+            start=time.perf_counter() - elapsed,
+            nodes=engine.nodes,
+            max_value=max_value,
+            **stats,
+        )
     value = max_value if root.current_player() == 0 else -max_value
     return SearchResult(
         action=line[0] if line else None,

@@ -5,6 +5,14 @@ textbook alpha-beta. Private: the public calls are in
 Bitboards are int64 (bit ``7 * column + row``, 49 bits used): left shifts may overflow past
 bit 63, but every such value is masked by the (positive) board before it is used, so the
 arithmetic right shift of a negative number never happens.
+
+The exact-score search shares one int64 ``counter`` array with Python: ``counter[NODES]``
+counts nodes; a node that would pass ``counter[BUDGET]`` is not searched: it raises
+``counter[ABORTED]`` and every caller returns at once, storing nothing (so the table holds
+only proven bounds, and a stopped search can be started again). Setting the budget to 0 from
+another thread stops a running search within one node: the kernels release the GIL
+(``nogil``), so a timer or the main thread can do so while they run. ``solve`` leaves the
+bounds it proved in ``counter[LOW]`` and ``counter[HIGH]``.
 """
 
 from __future__ import annotations
@@ -30,11 +38,16 @@ from searchlab.domains.games._connect4_bits import (
 )
 
 __all__ = [
+    "ABORTED",
     "BOARD",
     "BOTTOM",
+    "BUDGET",
     "CELLS",
+    "HIGH",
+    "LOW",
     "MAX_SCORE",
     "MIN_SCORE",
+    "NODES",
     "WIDTH",
     "alphabeta",
     "alphabeta_root",
@@ -45,6 +58,7 @@ __all__ = [
     "winning_cells",
 ]
 
+NODES, BUDGET, ABORTED, LOW, HIGH = range(5)  # the slots of ``counter``
 MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
 MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
 _UPPER_LIMIT = MAX_SCORE - MIN_SCORE + 1  # table values above this are lower bounds
@@ -89,7 +103,7 @@ def non_losing_moves(current: int, mask: int) -> int:
     return possible & ~(opponent_wins >> 1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def negamax(
     current: int,
     mask: int,
@@ -110,9 +124,12 @@ def negamax(
     this search's entries from older ones, and ``value`` is ``score - MIN_SCORE + 1`` for an
     upper bound or ``score + MAX_SCORE - 2 * MIN_SCORE + 2`` for a lower bound (Pons).
     ``buffer[moves]`` holds the sorted (move, score) pairs of the node at ply ``moves``;
-    ``counter[0]`` counts nodes."""
-    # Step 1. Count the node; a position where every move loses at once.
-    counter[0] += 1
+    ``counter`` counts nodes and carries the budget (see the module docstring)."""
+    # Step 1. Count the node (or stop: the budget is spent); every move loses at once.
+    if counter[NODES] >= counter[BUDGET]:
+        counter[ABORTED] = 1
+        return 0
+    counter[NODES] += 1
     possible = non_losing_moves(current, mask)
     if possible == 0:
         return -((CELLS - moves) // 2)
@@ -185,6 +202,8 @@ def negamax(
             buffer,
             counter,
         )
+        if counter[ABORTED]:
+            return 0  # stopped below: nothing proven here, nothing stored
         if score >= beta:
             table[slot] = tag | (score + MAX_SCORE - 2 * MIN_SCORE + 2)
             return score
@@ -200,7 +219,7 @@ def _half_toward_zero(x: int) -> int:
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve(
     current: int,
     mask: int,
@@ -214,7 +233,8 @@ def solve(
 ) -> int:
     """The exact score in ``[low, high]`` of a non-terminal position where the mover cannot
     win at once, by null-window searches that narrow ``[low, high]`` (Pons: probe near 0
-    first, where most scores lie)."""
+    first, where most scores lie). Stopped by the budget, it returns the lower bound proved
+    so far; ``counter[LOW]`` and ``counter[HIGH]`` hold both bounds."""
     while low < high:
         middle = low + (high - low) // 2
         if middle <= 0 and _half_toward_zero(low) < middle:
@@ -224,10 +244,14 @@ def solve(
         result = negamax(
             current, mask, moves, middle, middle + 1, table, generation, buffer, counter
         )
+        if counter[ABORTED]:
+            break
         if result <= middle:
             high = result
         else:
             low = result
+    counter[LOW] = low
+    counter[HIGH] = high
     return low
 
 

@@ -142,7 +142,7 @@ def _store(table, player, opponent, lower, upper, square, empties):  # pragma: n
     table[slot, 2] = pack_entry(lower, upper, square, empties)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover - compiled
     """Fail-soft principal variation search of ``(player, opponent)`` with ``empties`` empty
     squares within ``(alpha, beta)``; 0 once ``stats[ABORTED]`` is raised."""

@@ -17,33 +17,46 @@ The search, as in Pons' solver without an opening book:
   number of slots, key ``current + mask``) holding a lower or an upper bound per position;
 * move ordering by the number of threats a move creates, centre column first among equals.
 
+A solve returns a :class:`~searchlab.core.search_result.SearchResult` whose ``score`` is Pons'
+score and whose ``value`` is in the units of the game's ``returns()`` (+1 win, 0 draw, -1 loss).
+It can be limited (``limits=Limits(nodes=..., time=...)``) and stopped from another thread
+(:meth:`Connect4Solver.stop`): the kernels release the GIL and check a shared node budget at
+every node, so a deadline (kept by a timer thread) or a stop ends the search within one node,
+and the bounds on the score proved so far are reported. Node counts do not change: an
+unlimited solve runs as one uninterrupted search.
+
 >>> result = solve_connect4("4455")
->>> result.value, result.action, result.stats["score"]  # Pons' page: 4455 scores 18
-(18.0, 2, 18)
->>> solve_connect4("44455554221").value  # the opponent wins next move with their 7th stone
--15.0
+>>> result.score, result.value, result.action  # Pons' page: 4455 scores 18
+(18, 1.0, 2)
+>>> solve_connect4("44455554221").score  # the opponent wins next move with their 7th stone
+-15
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from typing import Any
 
 import numpy as np
 
 from searchlab.algorithms.adversarial import _connect4_kernels as kernels
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
+from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games.connect4 import Connect4State, parse_moves
+from searchlab.domains.games.connect4 import Connect4, Connect4State, parse_moves
 
 __all__ = [
     "Connect4Solver",
     "alphabeta_connect4",
     "plies_to_end",
+    "solve_as_reference",
     "solve_connect4",
     "warm_up",
 ]
 
 _CELLS = kernels.CELLS
+_UNLIMITED = int(np.iinfo(np.int64).max)
 
 
 def _largest_prime_at_most(n: int) -> int:
@@ -103,7 +116,31 @@ class Connect4Solver:
         self._max_generation = (1 << (63 - self._generation_shift)) - 1
         self.generation = 1
         self._buffer = np.zeros((_CELLS + 1, 2 * kernels.WIDTH), dtype=np.int64)
-        self._counter = np.zeros(1, dtype=np.int64)
+        # [nodes, budget, aborted, low, high]: shared with the kernels (see _connect4_kernels)
+        self._counter = np.zeros(5, dtype=np.int64)
+        self._counter[kernels.BUDGET] = _UNLIMITED
+        self._lock = threading.Lock()
+        self._running: object | None = None  # the token of the solve in progress
+        self._stopped_by: str | None = None
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched since the last :meth:`solve` began (later :meth:`score` and
+        :meth:`best_move` calls add theirs)."""
+        return int(self._counter[kernels.NODES])
+
+    def stop(self) -> None:
+        """Stop the :meth:`solve` in progress, if any, within one node (safe to call from any
+        thread, e.g. on Ctrl-C while another thread solves); it returns the bounds proved so
+        far with ``stopped_by="stop"``."""
+        self._stop(self._running, "stop")
+
+    def _stop(self, token: object | None, reason: str) -> None:
+        with self._lock:
+            if token is not None and self._running is token:
+                if self._stopped_by is None:
+                    self._stopped_by = reason
+                self._counter[kernels.BUDGET] = 0
 
     def reset(self) -> None:
         """Forget every table entry (O(1): entries of older generations never match)."""
@@ -119,32 +156,57 @@ class Connect4Solver:
                 f"position {state.moves!r}: the game is already over ({outcome})"
             )
 
-    def _score(self, state: Connect4State, weak: bool) -> int:
+    @property
+    def _aborted(self) -> bool:
+        return bool(self._counter[kernels.ABORTED])
+
+    def _args(self) -> tuple[Any, ...]:
+        return (self.table, self.generation << self._generation_shift, self._buffer, self._counter)
+
+    def _bounds(self, state: Connect4State, weak: bool) -> tuple[int, int]:
+        """``(low, high)``: the bounds on the score proved (equal unless stopped); with
+        ``weak``, on its sign."""
         current, mask, n = state.current, state.mask, state.num_moves
         if kernels.winning_cells(current, mask) & ((mask + kernels.BOTTOM) & kernels.BOARD):
-            return 1 if weak else (_CELLS + 1 - n) // 2
+            score = 1 if weak else (_CELLS + 1 - n) // 2
+            return score, score
         low, high = -((_CELLS - n) // 2), (_CELLS + 1 - n) // 2
         if weak:
             low, high = -1, 1
-        args = (self.table, self.generation << self._generation_shift, self._buffer, self._counter)
-        score = int(kernels.solve(current, mask, n, low, high, *args))
-        # fail-soft: a weak search may return any bound beyond its window; keep the sign
-        return (score > 0) - (score < 0) if weak else score
+        kernels.solve(current, mask, n, low, high, *self._args())
+        low, high = int(self._counter[kernels.LOW]), int(self._counter[kernels.HIGH])
+        if weak:  # fail-soft: a weak search may return any bound beyond its window
+            return max(-1, min(low, 1)), max(-1, min(high, 1))
+        return low, high
+
+    def _unlimited(self) -> None:
+        """Lift a budget left by a stopped solve, for a call outside :meth:`solve`."""
+        if self._running is None:
+            self._counter[kernels.BUDGET] = _UNLIMITED
+            self._counter[kernels.ABORTED] = 0
 
     def score(self, position: Connect4State | str, *, weak: bool = False) -> int:
         """Pons' score of ``position`` (a state or a move string) for the player to move; with
         ``weak``, only its sign (``-1``, ``0``, ``+1``). Keeps the table from earlier calls."""
         state = _as_state(position)
         self._check(state)
-        return self._score(state, weak)
+        self._unlimited()
+        return self._bounds(state, weak)[0]
 
     def best_move(self, position: Connect4State | str, score: int | None = None) -> int:
         """A column (0-based) that keeps the exact ``score`` (computed when not given): the
         first in the search's move order."""
         state = _as_state(position)
         self._check(state)
+        self._unlimited()
         if score is None:
-            score = self._score(state, False)
+            score = self._bounds(state, False)[0]
+        column = self._best_move(state, score)
+        assert column is not None  # unlimited: never stopped
+        return column
+
+    def _best_move(self, state: Connect4State, score: int) -> int | None:
+        """:meth:`best_move` of a checked state; ``None`` when the budget ran out."""
         current, mask, n = state.current, state.mask, state.num_moves
         playable = (mask + kernels.BOTTOM) & kernels.BOARD
         wins = kernels.winning_cells(current, mask) & playable
@@ -157,12 +219,14 @@ class Connect4Solver:
                 -kernels.popcount(kernels.winning_cells(current | (safe & (63 << (7 * c))), mask))
             ),
         )  # stable: centre-first order among equals, as in the search
-        args = (self.table, self.generation << self._generation_shift, self._buffer, self._counter)
+        args = self._args()
         for column in order:
             move = safe & (63 << (7 * column))
             child_score = kernels.negamax(
                 current ^ mask, mask | move, n + 1, -score, -score + 1, *args
             )
+            if self._aborted:
+                return None
             if child_score <= -score:
                 return column
         return next(c for c in _CENTRE_FIRST if state.can_play(c))  # every move loses at once
@@ -175,58 +239,102 @@ class Connect4Solver:
         find_move: bool = True,
         principal_variation: bool = False,
         reset: bool = True,
+        limits: Limits | None = None,
     ) -> SearchResult:
         """Solve ``position`` (a state or Pons' move string) exactly.
 
-        Returns a :class:`SearchResult`: ``value`` = Pons' score (as a float; ``stats["score"]``
-        the int), ``action`` a best column (``None`` unless ``find_move``), ``nodes`` the
-        positions searched (``stats["score_nodes"]`` those of the score alone, the figure Pons
-        reports), ``plies_to_end`` for a decisive score, ``principal_variation`` (only when
-        asked: it costs a best-move search per ply). ``reset`` clears the table first, so the
-        node count of a position does not depend on what was solved before.
+        Returns a :class:`SearchResult`: ``score`` = Pons' score (with ``weak``, only its
+        sign), ``value`` its sign (the game's returns: +1 win, 0 draw, -1 loss), ``action`` a
+        best column (``None`` unless ``find_move``), ``nodes`` the positions searched
+        (``stats["score_nodes"]`` those of the score alone, the figure Pons reports),
+        ``plies_to_end`` for a decisive score, ``principal_variation`` (only when asked: it
+        costs a best-move search per ply). ``reset`` clears the table first, so the node count
+        of a position does not depend on what was solved before.
+
+        ``limits.nodes`` and ``limits.time`` cap the search (:meth:`stop` ends it from another
+        thread): a stopped solve has ``stopped_by`` ``"nodes"``, ``"time"`` or ``"stop"``,
+        ``is_proven`` False, ``score`` None unless the score itself was finished (then only
+        the move search was cut: ``action`` None), ``value`` the sign when the bounds already
+        decide it (else 0), and ``stats["bounds"]`` the lower and upper bounds on the score
+        proved so far.
 
         Raises:
             IllegalMoveError: a malformed or illegal move string.
             InvalidStateError: the game is already over.
+            InvalidParameterError: ``limits`` is not a :class:`Limits`.
         """
         state = _as_state(position)
         self._check(state)
+        if limits is not None and not isinstance(limits, Limits):
+            raise InvalidParameterError(
+                f"connect4_solver: limits must be a searchlab Limits object, got {limits!r}"
+            )
         if reset:
             self.reset()
-        self._counter[0] = 0
-        start = time.perf_counter()
-        score = self._score(state, weak)
-        score_nodes = int(self._counter[0])
-        action = None
-        line: tuple[int, ...] = ()
-        if find_move and not weak:
-            action = self.best_move(state, score)
-        if principal_variation and not weak:
-            line = self._line(state, score)
-        elapsed = time.perf_counter() - start
-        ending = None if weak else plies_to_end(score, state.num_moves)
+        token = object()
+        counter = self._counter
+        with self._lock:
+            self._running, self._stopped_by = token, None
+            counter[kernels.NODES] = counter[kernels.ABORTED] = 0
+            budget = None if limits is None else limits.nodes
+            counter[kernels.BUDGET] = _UNLIMITED if budget is None else int(budget)
+        timer = None
+        if limits is not None and limits.time is not None:
+            timer = threading.Timer(float(limits.time), self._stop, (token, "time"))
+            timer.daemon = True
+            timer.start()
+        try:
+            start = time.perf_counter()
+            low, high = self._bounds(state, weak)
+            score_nodes = self.nodes
+            action = None
+            line: tuple[int, ...] = ()
+            if not self._aborted and find_move and not weak:
+                action = self._best_move(state, low)
+            if not self._aborted and principal_variation and not weak:
+                line = self._line(state, low)
+            elapsed = time.perf_counter() - start
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with self._lock:
+                self._running = None
+        stopped_by = (self._stopped_by or "nodes") if self._aborted else None
+        exact = low == high
+        ending = None if weak or not exact else plies_to_end(low, state.num_moves)
+        stats: dict[str, Any] = {"score_nodes": score_nodes, "weak": weak}
+        if stopped_by is not None:
+            stats["bounds"] = (low, high)
         return SearchResult(
             action=action,
-            value=float(score),
-            principal_variation=line,
-            nodes=int(self._counter[0]),
+            value=float(_sign(low) if exact or low > 0 else _sign(high) if high < 0 else 0),
+            principal_variation=line if stopped_by is None else (),
+            nodes=self.nodes,
             depth=ending if ending is not None else _CELLS - state.num_moves,
             elapsed=elapsed,
-            is_proven=True,
+            is_proven=stopped_by is None,
             plies_to_end=ending,
+            stopped_by=stopped_by,
             algorithm="connect4_solver",
             tier="compiled",
-            stats={"score": score, "score_nodes": score_nodes, "weak": weak},
+            stats=stats,
+            score=low if exact else None,
         )
 
     def _line(self, state: Connect4State, score: int) -> tuple[int, ...]:
         line = []
         while not state.is_terminal():
-            column = self.best_move(state, score)
+            column = self._best_move(state, score)
+            if column is None:
+                return ()
             line.append(column)
             state = state.apply(column)
             score = -score
         return tuple(line)
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
 
 
 _CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
@@ -247,6 +355,56 @@ def solve_connect4(
     solver object with the default, larger table for hard positions or many of them)."""
     solver = Connect4Solver(table_log2=table_log2)
     return solver.solve(position, weak=weak, principal_variation=principal_variation)
+
+
+def solve_as_reference(game: Connect4, *, state: Connect4State) -> SearchResult | None:
+    """The registered ``solve`` kernel of :class:`Connect4`: ``state`` solved with the meaning
+    of the reference :func:`~searchlab.algorithms.adversarial.solver.solve` (``None`` for a
+    state of another type, which runs the reference).
+
+    Pons' score ``s`` maps to ``value = sign(s)`` (the game's returns are +-1/0) and
+    ``plies_to_end(s)``: a higher score is a sooner win or a later loss, the reference's
+    preference; a draw fills the board. The best move keeps the exact score;
+    ``stats["action_values"]`` holds every root move's value; ``score`` is Pons' score.
+
+    >>> result = solve_as_reference(Connect4(), state=parse_moves("4455"))
+    >>> result.value, result.score, result.plies_to_end, result.algorithm, result.tier
+    (1.0, 18, 3, 'solve', 'compiled')
+    """
+    if type(state) is not Connect4State:
+        return None
+    start = time.perf_counter()
+    if state.is_terminal():
+        return SearchResult.for_terminal(
+            state, algorithm="solve", tier="compiled", start=start, action_values={}
+        )
+    solver = Connect4Solver(table_log2=20 if state.num_moves >= 16 else 23)
+    found = solver.solve(state, principal_variation=True)
+    score = found.score
+    assert score is not None  # unlimited: exact
+    mover = state.current_player()
+    action_values = {}
+    for action in state.legal_actions():
+        child = state.apply(action)
+        if child.is_terminal():
+            action_values[action] = float(child.returns()[mover])
+        else:
+            action_values[action] = float(-solver.score(child, weak=True))
+    ending = plies_to_end(score, state.num_moves)
+    return SearchResult(
+        action=found.action,
+        value=found.value,
+        principal_variation=found.principal_variation,
+        nodes=solver.nodes,  # the score, moves, line and move values
+        depth=len(found.principal_variation),
+        elapsed=time.perf_counter() - start,
+        is_proven=True,
+        plies_to_end=ending,
+        algorithm="solve",
+        tier="compiled",
+        stats={"action_values": action_values},
+        score=score,
+    )
 
 
 def alphabeta_connect4(position: Connect4State | str, depth: int) -> SearchResult:

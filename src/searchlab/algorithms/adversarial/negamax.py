@@ -279,8 +279,8 @@ def _iterations(
     status: dict[str, str],
 ) -> Iterator[SearchResult]:
     if root.is_terminal():
-        value, _ = _value_of(_terminal_score(root, 0), True)
-        yield SearchResult(None, value, is_proven=True, plies_to_end=0, algorithm="negamax")
+        _terminal_score(root, 0)  # integer utilities only, as everywhere in negamax
+        yield SearchResult.for_terminal(root, algorithm="negamax")
         return
     table = {} if table is None else table
     engine = _Engine(evaluate, limits, observer, table)

@@ -37,20 +37,26 @@ Bounds in the table are exact facts about a position (there is no depth), so one
 any number of solves, and a search stopped by its node budget can be restarted where it
 left off: the work it finished is in the table. That is how a time limit is kept: the kernel
 cannot read the clock, so it runs in chunks of nodes and the clock is read between them.
+The kernel releases the GIL, so :meth:`EndgameSolver.stop`, called from another thread (the
+command line's main thread on Ctrl-C), ends a solve within one node.
 :func:`solve_endgame` (or :class:`EndgameSolver`, to keep the table) returns a
-:class:`~searchlab.core.search_result.SearchResult` whose ``value`` is the score.
+:class:`~searchlab.core.search_result.SearchResult` whose ``score`` is the disc difference and
+whose ``value`` is in the units of the state's ``returns()`` (the same disc difference with
+``scoring="discs"``, its sign with ``scoring="win_loss"``).
 
 >>> from searchlab.domains.games.othello import Othello
 >>> board = "OOOOOOOO" * 3 + "XXXXXXXX" * 4 + "XXXXXX--"
 >>> result = solve_endgame(Othello().state_from_board(board, "O"))
->>> result.value, result.depth, result.is_proven
-(0.0, 2, True)
+>>> result.score, result.value, result.depth, result.is_proven
+(0, 0.0, 2, True)
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -75,13 +81,14 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games._othello_bits import flips
-from searchlab.domains.games.othello import PASS, OthelloState
+from searchlab.domains.games.othello import PASS, Othello, OthelloState
 
 __all__ = [
     "ETC_EMPTIES",
     "SHALLOW_EMPTIES",
     "TABLE_EMPTIES",
     "EndgameSolver",
+    "solve_as_reference",
     "solve_endgame",
 ]
 
@@ -108,6 +115,19 @@ class _Run:
         self.node_limit = _UNLIMITED if limits.nodes is None else int(limits.nodes)
         self.deadline = None if limits.time is None else self.start + float(limits.time)
         self.stopped_by: str | None = None
+        self.stop_requested = False
+
+    def stop(self) -> None:
+        """Ask the search to stop (from any thread): the flag first, then a zero budget, so a
+        chunk started in between sees one or the other."""
+        self.stop_requested = True
+        self.stats[BUDGET] = 0
+
+    def start_chunk(self) -> None:
+        """Give the kernel its next budget (zero once a stop was asked)."""
+        self.stats[BUDGET] = self.next_budget()
+        if self.stop_requested:
+            self.stats[BUDGET] = 0
 
     def next_budget(self) -> int:
         if self.deadline is None:
@@ -120,7 +140,9 @@ class _Run:
 
     def may_go_on(self) -> bool:
         """After a chunk ran out: may the search go on (then the abort flag is cleared)?"""
-        if self.stats[NODES] >= self.node_limit:
+        if self.stop_requested:
+            self.stopped_by = "stop"
+        elif self.stats[NODES] >= self.node_limit:
             self.stopped_by = "nodes"
         elif self.deadline is not None and time.perf_counter() >= self.deadline:
             self.stopped_by = "time"
@@ -163,6 +185,15 @@ class EndgameSolver:
         self.key_buffer = np.zeros((65, MAX_MOVES), dtype=np.int64)
         self.edge_table = edge_stability_table()
         self.sort_depths = np.array([_sort_depth(empties) for empties in range(65)], np.int64)
+        self._lock = threading.Lock()
+        self._run: _Run | None = None
+
+    def stop(self) -> None:
+        """Stop the :meth:`solve` in progress, if any, within one node (safe from any thread);
+        it returns the bounds proved so far with ``stopped_by="stop"``."""
+        with self._lock:
+            if self._run is not None:
+                self._run.stop()
 
     def _context(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
         return (
@@ -198,47 +229,54 @@ class EndgameSolver:
         score (the score after it, seen by the mover). ``limits.nodes`` and ``limits.time``
         cap the search: a search stopped by one has ``stopped_by`` ``"nodes"`` or ``"time"``,
         ``is_proven`` False, and as ``value`` the best score proved so far (a lower bound;
-        ``-64`` and ``action`` None when no move was proved yet); ``stats["bounds"]`` holds
-        the lower and upper bounds proved. The node count may pass ``limits.nodes`` a little:
-        the budget is checked at nodes with more than ``SHALLOW_EMPTIES`` empties only.
+        ``-64`` and ``action`` None when no move was proved yet; ``score`` None);
+        ``stats["bounds"]`` holds the lower and upper bounds proved. :meth:`stop` (from
+        another thread) stops it the same way, with ``stopped_by="stop"``. The node count
+        may pass ``limits.nodes`` a little: the budget is checked at nodes with more than
+        ``SHALLOW_EMPTIES`` empties only. ``score`` is the exact disc difference; ``value``
+        the same in the units of ``returns()`` (its sign when the state scores win/loss).
         """
         stats = np.array([0, 0, 0], dtype=np.int64)
         run = _Run(limits or Limits(), stats)
         empties = state.empties()
         if state.is_terminal():
-            return SearchResult(
-                action=None,
-                value=float(state.score()),
-                nodes=1,
-                depth=0,
-                elapsed=time.perf_counter() - run.start,
-                is_proven=True,
-                plies_to_end=0,
+            return SearchResult.for_terminal(
+                state,
                 algorithm="othello_endgame",
                 tier="compiled",
-                stats={"score": state.score(), "empties": empties},
+                start=run.start,
+                score=state.score(),
+                empties=empties,
             )
-        children = self._ordered_children(state, stats)
-        extra: dict[str, object] = {"empties": empties}
-        if move_scores:
-            lower, upper, action, scores = self._all_scores(children, run)
-            extra["move_scores"] = scores
-        else:
-            lower, upper, action = self._mtd(children, run)
-        extra["score"] = lower
+        with self._lock:
+            self._run = run
+        try:
+            children = self._ordered_children(state, stats)
+            extra: dict[str, Any] = {"empties": empties}
+            if move_scores:
+                lower, upper, action, scores = self._all_scores(children, run)
+                extra["move_scores"] = scores
+            else:
+                lower, upper, action = self._mtd(children, run)
+        finally:
+            with self._lock:
+                self._run = None
         extra["bounds"] = (lower, upper)
+        proven = run.stopped_by is None
+        value = float(lower) if state.scoring == "discs" else float((lower > 0) - (lower < 0))
         return SearchResult(
             action=action,
-            value=float(lower),
+            value=value,
             principal_variation=(action,) if action is not None else (),
             nodes=int(stats[NODES]),
             depth=empties,
             elapsed=time.perf_counter() - run.start,
-            is_proven=run.stopped_by is None,
+            is_proven=proven,
             stopped_by=run.stopped_by,
             algorithm="othello_endgame",
             tier="compiled",
             stats=extra,
+            score=lower if proven else None,
         )
 
     def _child_score(self, child: _Child, alpha: int, beta: int, run: _Run) -> int | None:
@@ -248,7 +286,7 @@ class EndgameSolver:
         context = self._context(run.stats)
         mine, theirs = np.uint64(child.child_player), np.uint64(child.child_opponent)
         while True:
-            run.stats[BUDGET] = run.next_budget()
+            run.start_chunk()
             score = search(mine, theirs, np.int64(-beta), np.int64(-alpha), empties, context)
             if not run.stats[ABORTED]:
                 return -int(score)
@@ -332,3 +370,98 @@ def solve_endgame(
     """Solve ``state`` exactly with a fresh :class:`EndgameSolver` (see
     :meth:`EndgameSolver.solve`)."""
     return EndgameSolver(table_bits=table_bits).solve(state, limits=limits, move_scores=move_scores)
+
+
+def solve_as_reference(game: Othello, *, state: OthelloState) -> SearchResult | None:
+    """The registered ``solve`` kernel of :class:`Othello`: ``state`` solved with the meaning
+    of the reference :func:`~searchlab.algorithms.adversarial.solver.solve`, or ``None`` (run
+    the reference) for a state of another type or one scored ``"win_loss"``.
+
+    With ``scoring="discs"`` the endgame solver's exact disc difference is the value (and the
+    ``score``). Plies are not part of its score, so the line is rebuilt as the reference builds
+    it: among the moves that keep the exact value (each checked by a null-window search around
+    it), the fastest win / slowest loss (ties: first in ``legal_actions()`` order),
+    recursively with memoisation; a draw follows its first drawing move. ``"win_loss"`` is
+    left to the reference: every winning move would have to be followed, not only the
+    disc-optimal ones.
+
+    >>> state = Othello().state_from_board("X" * 60 + "O---", "O")  # O must pass
+    >>> result = solve_as_reference(Othello(), state=state)
+    >>> result.value, result.score, result.principal_variation[0], result.algorithm
+    (-64.0, -64, 64, 'solve')
+    """
+    if type(state) is not OthelloState or state.scoring != "discs":
+        return None
+    start = time.perf_counter()
+    if state.is_terminal():
+        return SearchResult.for_terminal(
+            state,
+            algorithm="solve",
+            tier="compiled",
+            start=start,
+            score=state.score(),
+            action_values={},
+        )
+    solver = EndgameSolver(table_bits=16 if state.empties() <= 12 else 20)
+    counters = np.array([0, np.iinfo(np.int64).max, 0], dtype=np.int64)
+    table: dict[Any, tuple[int, int | None]] = {}
+    root = solver.solve(state, move_scores=True)
+    root_scores: dict[int, int] = dict(root.stats["move_scores"])
+
+    def keeps(position: OthelloState, action: int, value: int) -> bool:
+        """Does ``action`` keep the exact ``value`` of ``position`` (for its mover)?"""
+        if position is state:
+            return root_scores[action] == value
+        child = position.apply(action)
+        if child.is_terminal():
+            return -child.score() == value
+        mine, theirs = child.mover_bits()
+        return solver.score(mine, theirs, -value - 1, -value + 1, counters) == -value
+
+    def best_line(position: OthelloState, value: int) -> tuple[int, int | None]:
+        """``(plies to the end, best action)`` of ``position``, whose exact value is known."""
+        key = position.key()
+        entry = table.get(key)
+        if entry is not None:
+            return entry
+        action, plies = None, 0
+        if not position.is_terminal():
+            for candidate in position.legal_actions():
+                if not keeps(position, candidate, value):
+                    continue
+                child_plies = best_line(position.apply(candidate), -value)[0] + 1
+                if (
+                    action is None
+                    or (value > 0 and child_plies < plies)
+                    or (value < 0 and child_plies > plies)
+                ):
+                    action, plies = candidate, child_plies
+                if value == 0:
+                    break  # the reference keeps the first drawing move
+        table[key] = entry = (plies, action)
+        return entry
+
+    assert root.score is not None  # unlimited: exact
+    value = root.score
+    plies, action = best_line(state, value)
+    line = []
+    position, step_value = state, value
+    while not position.is_terminal():
+        step = best_line(position, step_value)[1]
+        assert step is not None
+        line.append(step)
+        position, step_value = position.apply(step), -step_value
+    return SearchResult(
+        action=action,
+        value=float(value),
+        principal_variation=tuple(line),
+        nodes=root.nodes + int(counters[0]),
+        depth=plies,
+        elapsed=time.perf_counter() - start,
+        is_proven=True,
+        plies_to_end=plies if value != 0 else None,
+        algorithm="solve",
+        tier="compiled",
+        stats={"action_values": {a: float(root_scores[a]) for a in state.legal_actions()}},
+        score=value,
+    )

@@ -10,10 +10,11 @@ among moves of equal value the solver prefers the fastest win and the slowest lo
 >>> result.outcome, result.depth, result.stats["positions"]
 ('draw', 9, 5478)
 
-Two tiers, one call: :func:`solve` runs a compiled solver when the game has one (Connect Four:
-Pons' solver; Othello: the endgame solver), with the same meaning of value, plies and best
-action (see ``docs/algorithms/adversarial.md``, "Tiers"); ``tier="reference"`` forces this
-module's plain-Python solver.
+Two tiers, one call: :func:`solve` runs the compiled solver registered for the game's type in
+:data:`~searchlab.algorithms.kernels.KERNELS` (Connect Four: Pons' solver; Othello: the
+endgame solver), with the same meaning of value, plies and best action (see
+``docs/algorithms/adversarial.md``, "Tiers"); ``tier="reference"`` forces this module's
+plain-Python solver.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from __future__ import annotations
 import time
 from collections.abc import Hashable
 
-from searchlab.algorithms import _dispatch
-from searchlab.algorithms.path.best_first import Tier, check_tier
-from searchlab.core.errors import InvalidParameterError
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.search_result import SearchResult
+from searchlab.core.tier import Tier, check_tier, describe
 
 __all__ = ["Solver", "solve"]
 
@@ -104,8 +104,9 @@ def solve(game: Game, state: State | None = None, *, tier: Tier = "auto") -> Sea
     solver's own.
 
     Args:
-        tier: ``"auto"`` runs the compiled solver when the game has one (the built-in
-            :class:`~searchlab.domains.games.connect4.Connect4` and
+        tier: ``"auto"`` runs the compiled solver registered for the game's exact type when
+            it takes the position (the built-in
+            :class:`~searchlab.domains.games.connect4.Connect4`, and
             :class:`~searchlab.domains.games.othello.Othello` with ``scoring="discs"``), else
             the reference;
             ``"reference"`` always runs the plain-Python memoising solver; ``"compiled"``
@@ -126,18 +127,27 @@ def solve(game: Game, state: State | None = None, *, tier: Tier = "auto") -> Sea
     check_tier(tier, "solve")
     check_capabilities(game, "solve")
     root = game.initial_state() if state is None else state
-    if tier != "reference":
-        compiled = _dispatch.compiled_solve(game, root)
-        if compiled is not None:
-            return compiled
-        if tier == "compiled":
-            raise InvalidParameterError(
-                f"solve: no compiled tier for the game {game.info.name!r} "
-                f"({type(game).__name__}); compiled solvers exist for the built-in Connect4, "
-                'and Othello with scoring="discs"; use tier="auto" or tier="reference"'
-            )
-    solver = Solver(game)
+    return KERNELS.run(
+        "solve",
+        game,
+        tier,
+        reference=lambda: _reference_solve(game, root),
+        why_not=(
+            f"no compiled tier for this position of {describe(game)} (compiled solvers: the "
+            'built-in Connect4 and Othello, with scoring="discs", on their own states)'
+        ),
+        state=root,
+    )
+
+
+def _reference_solve(game: Game, root: State) -> SearchResult:
+    """The plain-Python tier of :func:`solve`."""
     start = time.perf_counter()
+    if root.is_terminal():
+        return SearchResult.for_terminal(
+            root, algorithm="solve", start=start, positions=1, action_values={}
+        )
+    solver = Solver(game)
     value, plies, action = solver.value(root)
     action_values = {a: v for a, (v, _) in solver.action_values(root).items()}
     line = solver.principal_variation(root)
