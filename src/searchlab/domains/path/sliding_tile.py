@@ -40,6 +40,8 @@ from searchlab.core.errors import (
     UnknownNameError,
     UnsolvableError,
 )
+from searchlab.domains.path.sliding_tile_goals import GOALS, goal_tiles
+from searchlab.domains.path.sliding_tile_goals import check_goal as _check_goal
 
 __all__ = [
     "GOALS",
@@ -56,11 +58,7 @@ __all__ = [
     "swap_goal_convention",
 ]
 
-Goal = Literal["blank-first", "blank-last"]
 HeuristicName = Literal["manhattan", "linear_conflict", "misplaced", "pattern_database"]
-
-GOALS: tuple[str, ...] = ("blank-first", "blank-last")
-"""The goal conventions a puzzle accepts."""
 
 HEURISTICS: tuple[str, ...] = ("manhattan", "linear_conflict", "misplaced", "pattern_database")
 """The built-in heuristics; all are admissible. ``pattern_database`` (15-puzzle only) is the
@@ -113,26 +111,6 @@ def parse_tiles(text: str) -> State:
             )
         tiles.append(int(part))
     return tuple(tiles)
-
-
-def goal_tiles(size: int, goal: str = "blank-first") -> State:
-    """The goal board of an ``size x size`` puzzle.
-
-    >>> goal_tiles(3, "blank-first")
-    (0, 1, 2, 3, 4, 5, 6, 7, 8)
-    >>> goal_tiles(3, "blank-last")
-    (1, 2, 3, 4, 5, 6, 7, 8, 0)
-    """
-    _check_goal(goal)
-    cells = size * size
-    if goal == "blank-first":
-        return tuple(range(cells))
-    return (*range(1, cells), 0)
-
-
-def _check_goal(goal: str) -> None:
-    if goal not in GOALS:
-        raise InvalidParameterError(f"unknown goal {goal!r}: expected one of {', '.join(GOALS)}")
 
 
 def _board_size(tiles: Sequence[int]) -> int:

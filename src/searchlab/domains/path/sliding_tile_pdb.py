@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from searchlab.domains.path.sliding_tile import goal_tiles
+from searchlab.domains.path.sliding_tile_goals import goal_tiles
 
 __all__ = [
     "PARTITION_663",
