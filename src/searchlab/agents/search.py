@@ -16,14 +16,19 @@ control). The search result behind the last move is in ``last_result``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from searchlab.agents.base import AgentBase
 from searchlab.agents.evaluations import search_position
+from searchlab.core.errors import SearchlabError
 from searchlab.core.game import Evaluation, Game, State
 from searchlab.core.limits import Limits
+
+if TYPE_CHECKING:
+    from searchlab.algorithms.mcts import MCTS
+    from searchlab.algorithms.mcts.options import MCTSOptions
 
 __all__ = ["AlphaBetaAgent", "FlatMonteCarloAgent", "MCTSAgent"]
 
@@ -86,8 +91,17 @@ class FlatMonteCarloAgent(_SeededSearchAgent):
 class MCTSAgent(_SeededSearchAgent):
     """Monte Carlo tree search (UCT), compiled for the built-in games where the options allow.
 
-    With ``reuse=True`` the tree is kept between moves (reference tier: the compiled kernels
-    start a fresh tree each move, and are faster than reuse makes the reference tier).
+    The options (an :class:`~searchlab.algorithms.mcts.options.MCTSOptions` as ``options=``,
+    and/or its fields as keywords) are made and checked once, here, and every move's search
+    gets that same object. With ``reuse=True`` the tree is kept between moves (reference tier:
+    the compiled kernels start a fresh tree each move, and are faster than reuse makes the
+    reference tier).
+
+    >>> from searchlab.games import make
+    >>> agent = MCTSAgent("mcts", make("othello"), limits=Limits(simulations=500), seed=1)
+    >>> state = make("othello").initial_state()
+    >>> agent.act(state) in state.legal_actions(), -1 <= agent.last_result.value <= 1
+    (True, True)
     """
 
     def __init__(
@@ -98,26 +112,32 @@ class MCTSAgent(_SeededSearchAgent):
         limits: Limits,
         seed: int | None,
         reuse: bool = False,
-        **options: Any,
+        options: MCTSOptions | None = None,
+        **overrides: Any,
     ) -> None:
-        super().__init__(name, game, limits=limits, seed=seed)
-        self._options = options
-        self._reuse = reuse
-        self._searcher: Any = None
-        # Fail at construction on a bad option, not at the first move.
         from searchlab.algorithms.mcts import MCTS
+        from searchlab.algorithms.mcts.options import make_options
 
-        probe = MCTS(game, seed=seed, **options)
-        self._searcher = probe if reuse else None
+        super().__init__(name, game, limits=limits, seed=seed)
+        try:
+            self.options = make_options(options, overrides)
+            # Fail at construction on an option the game cannot take, not at the first move.
+            searcher = MCTS(game, seed=seed, options=self.options)
+        except SearchlabError as error:
+            raise type(error)(f"agent {name!r}: {error}") from None
+        self._reuse = reuse
+        self._searcher: MCTS | None = searcher if reuse else None
 
     def act(self, state: State, limits: Limits | None = None) -> int:
-        budget = limits or self._limits
+        limits = limits or self._limits
         if self._searcher is not None:
-            result = self._searcher.search(state, budget)
+            result = self._searcher.search(state, limits)
         else:
             from searchlab.algorithms.mcts import mcts
 
-            result = mcts(self._game, state, limits=budget, seed=self._next_seed(), **self._options)
+            result = mcts(
+                self._game, state, limits=limits, seed=self._next_seed(), options=self.options
+            )
         self.last_result = result
         return result.action
 
@@ -126,4 +146,4 @@ class MCTSAgent(_SeededSearchAgent):
         if self._reuse:
             from searchlab.algorithms.mcts import MCTS
 
-            self._searcher = MCTS(self._game, seed=self._next_seed(), **self._options)
+            self._searcher = MCTS(self._game, seed=self._next_seed(), options=self.options)

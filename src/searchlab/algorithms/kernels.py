@@ -52,4 +52,6 @@ KERNELS.register(
 )
 
 # --- Monte Carlo tree search -------------------------------------------------------------
-# (the MCTS kernels for Connect4 and Othello are registered here)
+# request: state, limits, options (MCTSOptions, checked), seed; None unless the options are plain
+KERNELS.register("mcts", Connect4, "searchlab.algorithms.mcts.compiled:compiled_mcts")
+KERNELS.register("mcts", Othello, "searchlab.algorithms.mcts.compiled:compiled_mcts")

@@ -11,13 +11,15 @@ import pytest
 
 from searchlab.algorithms.adversarial.solver import Solver
 from searchlab.algorithms.mcts import MCTS, mcts
-from searchlab.algorithms.mcts import compiled as compiled_module
+from searchlab.algorithms.mcts import search as search_module
+from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.game import play
 from searchlab.core.game_events import Backup, Visit
 from searchlab.core.limits import Limits
 from searchlab.core.observer import TraceRecorder
 from searchlab.core.search_result import SearchResult
+from searchlab.core.tier import KernelRegistry
 from searchlab.domains.games.nim import Nim
 from searchlab.domains.games.tictactoe import TicTacToe
 
@@ -343,27 +345,36 @@ def test_a_user_rollout_callable_is_used_with_the_seeded_rng() -> None:
 # --- tiers ----------------------------------------------------------------------------------
 
 
-def test_auto_tier_calls_the_compiled_entry_point_with_the_plain_options(monkeypatch) -> None:
+def test_auto_tier_calls_the_registered_kernel_with_the_options_unchanged(monkeypatch) -> None:
     seen = {}
     sentinel = SearchResult(action=4, value=0.5, algorithm="mcts", tier="compiled")
 
-    def fake(game, state, *, limits, c, seed, final_move, solver):
-        seen.update(limits=limits, c=c, seed=seed, final_move=final_move, solver=solver)
-        return sentinel
+    def fake(game, *, state, limits, options, seed):
+        seen.update(game=game, state=state, limits=limits, options=options, seed=seed)
+        return sentinel if options.is_plain else None
 
-    monkeypatch.setattr(compiled_module, "compiled_mcts", fake)
-    limits = Limits(simulations=100)
-    result = mcts(TicTacToe(), limits=limits, c=0.7, seed=5, final_move="robust", solver=True)
+    game, limits = TicTacToe(), Limits(simulations=100)
+    registry = KernelRegistry()
+    registry.register("mcts", type(game), fake)
+    monkeypatch.setattr(search_module, "KERNELS", registry)
+    result = mcts(game, limits=limits, c=0.7, seed=5, final_move="robust", solver=True)
     assert result is sentinel
-    assert seen == {"limits": limits, "c": 0.7, "seed": 5, "final_move": "robust", "solver": True}
+    options = seen.pop("options")
+    assert (options.c, options.final_move, options.solver) == (0.7, "robust", True)
+    assert seen.pop("state").key() == game.initial_state().key()
+    assert seen == {"game": game, "limits": limits, "seed": 5}
+    # an options object goes down as it is: the same object, not a copy
+    given = MCTSOptions(c=0.3)
+    assert mcts(game, limits=limits, options=given) is sentinel and seen["options"] is given
     # Options the kernels do not have keep the reference tier, and so does tier="reference".
     for options in ({"transpositions": True}, {"rollout": "informed"}, {"exact_endgame": 2}):
-        assert mcts(TicTacToe(), limits=limits, seed=5, **options).tier == "reference"
-    assert mcts(TicTacToe(), limits=limits, seed=5, tier="reference").tier == "reference"
+        assert mcts(game, limits=limits, seed=5, **options).tier == "reference"
+    seen.clear()
+    assert mcts(game, limits=limits, seed=5, tier="reference").tier == "reference"
+    assert seen == {}  # the kernel was not even asked
 
 
-def test_compiled_tier_without_a_kernel_is_an_error_naming_why(monkeypatch) -> None:
-    monkeypatch.setattr(compiled_module, "compiled_mcts", lambda *args, **kwargs: None)
+def test_compiled_tier_without_a_kernel_is_an_error_naming_why() -> None:
     limits = Limits(simulations=10)
     with pytest.raises(InvalidParameterError, match="no compiled tier for the game 'tictactoe'"):
         mcts(TicTacToe(), limits=limits, tier="compiled")

@@ -20,13 +20,17 @@ import numpy as np
 import pytest
 
 from searchlab.algorithms.adversarial.solver import solve
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.mcts import compiled as compiled_module
 from searchlab.algorithms.mcts import mcts
 from searchlab.algorithms.mcts._kernel_connect4 import rollout as connect4_rollout
+from searchlab.algorithms.mcts._kernel_othello import NORMALISED, OUTCOME
 from searchlab.algorithms.mcts._kernel_othello import rollout as othello_rollout
 from searchlab.algorithms.mcts._kernel_rng import seed_state
-from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts, has_kernel
+from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts
+from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.rollout import playout, random_policy
+from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.connect4 import Connect4, parse_moves
@@ -36,6 +40,7 @@ from searchlab.domains.games.tictactoe import TicTacToe
 CONNECT4 = Connect4()
 OTHELLO = Othello()
 OTHELLO_WL = Othello(scoring="win_loss")
+PLAIN = MCTSOptions()
 # FFO #1 (14 empties, black to move; ../shared/data/othello_ffo)
 FFO_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--"
 # Random games (random.Random(seed) from the start): white to move, exactly one winning move
@@ -91,18 +96,25 @@ def walk(search: _Search, game: Any, root: Any) -> list[tuple[int, Any]]:
     ],
     ids=["c4-empty", "c4-4453", "c4-22-plies", "othello-start", "othello-ffo1", "othello-pass"],
 )
-def test_every_node_has_the_reference_games_legal_actions_and_value(game, state) -> None:
-    search = _Search(_kernel_for(game, state), Limits(simulations=3000), 1.0, 5, False)
+@pytest.mark.parametrize("value_scale", ["outcome", "normalised"])
+def test_every_node_has_the_reference_games_legal_actions_and_value(
+    game, state, value_scale
+) -> None:
+    options = MCTSOptions(value_scale=value_scale)
+    scale = returns_scale(game, value_scale, "test")
+    search = _Search(_kernel_for(state, options), Limits(simulations=3000), options, 5)
     search.run(3000, None)
     tree = search.tree
     nodes = walk(search, game, state)
     assert len(nodes) == int(tree.counters[2])  # every node made is reachable, once
     saw_pass = False
+    saw_values = set()
     for node, reference in nodes:
         assert bool(tree.is_proven[node]) == reference.is_terminal()
         if reference.is_terminal():
             mover = 1 - reference.current_player()
-            assert tree.proven[node] == reference.returns()[mover]
+            assert tree.proven[node] == scale(reference.returns())[mover]
+            saw_values.add(float(tree.proven[node]))
         first = int(tree.first[node])
         if first >= 0:
             block = tree.action[first : first + int(tree.n_children[node])]
@@ -110,16 +122,22 @@ def test_every_node_has_the_reference_games_legal_actions_and_value(game, state)
             saw_pass |= PASS in block.tolist()
     if isinstance(state, OthelloState) and state.empties() == 4:
         assert saw_pass
+    assert all(-1.0 <= value <= 1.0 for value in saw_values)
+    if game is OTHELLO and saw_values and value_scale == "normalised":
+        assert saw_values - {-1.0, 0.0, 1.0}  # disc differences, not only their sign
 
 
 def test_rollouts_match_the_reference_playouts_in_distribution() -> None:
-    """Mean return of uniformly random playouts from the start, compiled vs plain Python,
-    within 4 standard errors of the difference."""
+    """Mean value of uniformly random playouts from the start, compiled vs plain Python (on
+    the same value scale), within 4 standard errors of the difference."""
+    outcome, normalised = (returns_scale(OTHELLO, s, "test") for s in ("outcome", "normalised"))
     cases = [
-        (CONNECT4.initial_state(), connect4_rollout, (0, 0), np.int64, 0, 1500, 60_000),
-        (OTHELLO.initial_state(), othello_rollout, None, np.uint64, 0, 400, 20_000),
-    ]
-    for state, rollout, words, dtype, scoring, n_reference, n_compiled in cases:
+        (CONNECT4.initial_state(), connect4_rollout, (0, 0), np.int64, 0, 1500, 60_000, outcome),
+        (OTHELLO.initial_state(), othello_rollout, None, np.uint64, NORMALISED, 400, 20_000,
+         normalised),
+        (OTHELLO.initial_state(), othello_rollout, None, np.uint64, OUTCOME, 400, 20_000, outcome),
+    ]  # fmt: skip
+    for state, rollout, words, dtype, scoring, n_reference, n_compiled, scale in cases:
         words = words or state.mover_bits()
         w0, w1 = dtype(words[0]), dtype(words[1])
         rng = np.uint64(seed_state(11))
@@ -129,7 +147,7 @@ def test_rollouts_match_the_reference_playouts_in_distribution() -> None:
         python_rng = random.Random(11)
         player = state.current_player()
         reference = np.array(
-            [playout(state, random_policy, python_rng)[player] for _ in range(n_reference)]
+            [scale(playout(state, random_policy, python_rng))[player] for _ in range(n_reference)]
         )
         difference = compiled.mean() - reference.mean()
         error = math.sqrt(compiled.var() / n_compiled + reference.var() / n_reference)
@@ -276,9 +294,9 @@ def test_same_seed_same_search_different_seed_different_statistics() -> None:
 
 def test_pausing_to_grow_or_for_the_clock_does_not_change_the_search(monkeypatch) -> None:
     state = parse_moves("44")
-    plain = _Search(_kernel_for(CONNECT4, state), Limits(simulations=4000), 1.0, 9, False)
+    plain = _Search(_kernel_for(state, PLAIN), Limits(simulations=4000), PLAIN, 9)
     plain.run(4000, None)
-    sliced = _Search(_kernel_for(CONNECT4, state), Limits(simulations=4000), 1.0, 9, False)
+    sliced = _Search(_kernel_for(state, PLAIN), Limits(simulations=4000), PLAIN, 9)
     for _ in range(40):
         sliced.run(100, None)
 
@@ -354,9 +372,16 @@ def test_only_the_built_in_games_have_a_kernel() -> None:
         pass
 
     limits = Limits(simulations=10)
-    options = {"limits": limits, "c": 1.0, "seed": 0, "final_move": "most_visits"}
-    assert compiled_mcts(TicTacToe(), TicTacToe().initial_state(), solver=False, **options) is None
-    assert compiled_mcts(MyConnect4(), CONNECT4.initial_state(), solver=False, **options) is None
-    assert has_kernel(CONNECT4) and has_kernel(OTHELLO_WL) and not has_kernel(MyConnect4())
+    request = {"limits": limits, "options": PLAIN, "seed": 0}
+    tictactoe = TicTacToe()
+    assert compiled_mcts(tictactoe, state=tictactoe.initial_state(), **request) is None
+    assert KERNELS.find("mcts", CONNECT4) is compiled_mcts is KERNELS.find("mcts", OTHELLO_WL)
+    assert KERNELS.find("mcts", MyConnect4()) is None and KERNELS.find("mcts", tictactoe) is None
+    assert mcts(MyConnect4(), limits=limits, seed=0).tier == "reference"
     assert mcts(CONNECT4, limits=limits, seed=0).tier == "compiled"  # tier="auto"
     assert mcts(OTHELLO, limits=limits, seed=0, solver=True).tier == "compiled"
+    # options a kernel does not have: the kernel declines, and "auto" runs the reference tier
+    informed = MCTSOptions(rollout="informed")
+    assert compiled_mcts(CONNECT4, state=CONNECT4.initial_state(), **{**request,
+                         "options": informed}) is None  # fmt: skip
+    assert mcts(CONNECT4, limits=limits, seed=0, options=informed).tier == "reference"

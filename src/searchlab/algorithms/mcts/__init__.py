@@ -6,7 +6,10 @@ available) runs behind the same :func:`mcts` call. See ``docs/algorithms/mcts.md
 
 * :func:`mcts` / :class:`MCTS`: UCT (or PUCT with an ``evaluator``), rollout policies, final
   move choice, tree reuse between moves (:class:`MCTS`), transpositions, MCTS-Solver, exact
-  endgame search, simulation and time budgets, observers.
+  endgame search, simulation and time budgets, observers; their options are one
+  :class:`MCTSOptions`.
+* Every search here averages values on a :data:`ValueScale`: by default the outcome (+1 win,
+  0 draw, -1 loss), or the returns normalised by the game's ``GameInfo.max_utility``.
 * :func:`flat_monte_carlo`, :func:`monte_carlo_evaluation`: playouts without a tree, as a
   search or as the evaluation function at the horizon of minimax / alpha-beta / negamax.
 * :class:`Evaluator` (the interface AlphaZero's network implements), :class:`UniformEvaluator`.
@@ -26,7 +29,7 @@ from searchlab.algorithms.mcts.flat import (
     flat_monte_carlo,
     monte_carlo_evaluation,
 )
-from searchlab.algorithms.mcts.options import DEFAULT_C, FINAL_MOVES
+from searchlab.algorithms.mcts.options import DEFAULT_C, FINAL_MOVES, MCTSOptions
 from searchlab.algorithms.mcts.rollout import (
     ROLLOUT_POLICIES,
     RolloutPolicy,
@@ -35,18 +38,22 @@ from searchlab.algorithms.mcts.rollout import (
 )
 from searchlab.algorithms.mcts.search import MCTS, mcts
 from searchlab.algorithms.mcts.tree import Node
+from searchlab.algorithms.mcts.value_scale import VALUE_SCALES, ValueScale
 
 __all__ = [
     "DEFAULT_C",
     "FINAL_MOVES",
     "MCTS",
+    "VALUE_SCALES",
     "ROLLOUT_POLICIES",
     "Evaluator",
+    "MCTSOptions",
     "MonteCarloEvaluation",
     "Node",
     "ProofSearch",
     "RolloutPolicy",
     "UniformEvaluator",
+    "ValueScale",
     "flat_monte_carlo",
     "informed_policy",
     "mcts",

@@ -5,8 +5,10 @@
 A position is ``(player, opponent)`` as uint64, the side to move first. Actions are those of
 :class:`~searchlab.domains.games.othello.OthelloState`: the squares ``0..63`` in increasing
 order, or the single action ``PASS`` (64) when only the opponent can move. A finished game is
-worth the final disc difference for the player to move, empty squares to the winner
-(``scoring`` 0, the ``"discs"`` rule), or its sign (``scoring`` 1, ``"win_loss"``).
+worth, for the player to move, the sign of the final disc difference (empty squares to the
+winner): ``scoring`` :data:`OUTCOME`, the ``"outcome"`` value scale (and the ``"win_loss"``
+rule's returns); or that difference over :data:`MAX_UTILITY` (``scoring`` :data:`NORMALISED`,
+the ``"discs"`` rule's returns on the ``"normalised"`` scale).
 
 >>> import numpy as np
 >>> black, white = np.uint64((1 << 28) | (1 << 35)), np.uint64((1 << 27) | (1 << 36))
@@ -27,9 +29,24 @@ from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.domains.games._othello_bits import count_discs, final_score, flips, legal_moves
 
-__all__ = ["MAX_BRANCHING", "PASS", "actions", "play", "rollout", "search", "status"]
+__all__ = [
+    "MAX_BRANCHING",
+    "MAX_UTILITY",
+    "NORMALISED",
+    "OUTCOME",
+    "PASS",
+    "actions",
+    "play",
+    "rollout",
+    "search",
+    "status",
+]
 
 PASS = 64
+NORMALISED, OUTCOME = 0, 1
+"""The ``scoring`` argument: the disc difference over :data:`MAX_UTILITY`, or its sign."""
+MAX_UTILITY = 64.0
+"""The largest disc difference (``Othello("discs").info.max_utility``)."""
 MAX_BRANCHING = 64  # a bound (the most legal moves in a reachable position is 33)
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -70,11 +87,11 @@ def play(player, opponent, square):  # pragma: no cover - compiled
 @njit(cache=True, inline="always")
 def _score(player, opponent, scoring):  # pragma: no cover - compiled
     difference = final_score(player, opponent)
-    if scoring == 1:
+    if scoring == OUTCOME:
         if difference > 0:
             return 1.0
         return -1.0 if difference < 0 else 0.0
-    return float(difference)
+    return difference / MAX_UTILITY
 
 
 @njit(cache=True)

@@ -1,8 +1,11 @@
 """The compiled tier of MCTS (numba kernels for the built-in games).
 
-``compiled_mcts`` is the one entry point :func:`searchlab.algorithms.mcts.mcts` calls when
-``tier`` allows it. It returns ``None`` when the game (or an option) has no compiled path, and
-the reference tier runs instead.
+``compiled_mcts`` is the kernel that :data:`~searchlab.algorithms.kernels.KERNELS` registers
+for :class:`~searchlab.domains.games.connect4.Connect4` and
+:class:`~searchlab.domains.games.othello.Othello`; :func:`searchlab.algorithms.mcts.mcts`
+reaches it through the registry when ``tier`` allows. It takes the options the reference tier
+takes (one checked :class:`~searchlab.algorithms.mcts.options.MCTSOptions`, passed unchanged)
+and returns ``None`` when they are not plain, and the reference tier runs instead.
 
 It runs the reference tier's algorithm (UCT with UCB1 ``W/N + c * sqrt(2 ln N_parent / N)``,
 one node added per simulation, untried actions in random order, uniformly random rollouts,
@@ -11,7 +14,9 @@ Four (:class:`~searchlab.domains.games.connect4.Connect4`) and Othello
 (:class:`~searchlab.domains.games.othello.Othello`, either scoring) with the tree as arrays
 (:mod:`~searchlab.algorithms.mcts._kernel_loop`). The two tiers draw different random numbers,
 so they agree in distribution (root visit shares, chosen moves), not simulation by simulation;
-the same seed gives the same result within a tier.
+the same seed gives the same result within a tier. Both value a finished game on the options'
+``value_scale`` (Othello's kernel: the sign of the disc difference, or the difference over
+64).
 
 Budgets. Numba cannot read the clock: with a time limit the kernel runs slices of simulations
 (the first 64, then about :data:`SLICE_SECONDS` worth at the measured rate) and the clock is
@@ -21,20 +26,20 @@ budget and double when the kernel pauses for room.
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.domains.games.connect4 import parse_moves
 >>> state = parse_moves("4455")  # X to move: 3 or 6 makes an open three on the bottom row
+>>> options = MCTSOptions(c=1.0)
 >>> result = compiled_mcts(
-...     Connect4(), state, limits=Limits(simulations=3000), c=1.0, seed=1,
-...     final_move="most_visits", solver=False)
+...     Connect4(), state=state, limits=Limits(simulations=3000), options=options, seed=1)
 >>> result.tier, result.stats["simulations"], result.action in (2, 5)
 ('compiled', 3000, True)
 >>> again = compiled_mcts(
-...     Connect4(), state, limits=Limits(simulations=3000), c=1.0, seed=1,
-...     final_move="most_visits", solver=False)
+...     Connect4(), state=state, limits=Limits(simulations=3000), options=options, seed=1)
 >>> again.stats == result.stats and again.principal_variation == result.principal_variation
 True
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -46,14 +51,15 @@ import numpy as np
 from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
-from searchlab.core.errors import InvalidParameterError, UnknownNameError
+from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.game import Game, State
-from searchlab.core.limits import Limits
+from searchlab.core.limits import MAX_COUNT, Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.connect4 import Connect4, Connect4State
 from searchlab.domains.games.othello import Othello, OthelloState
 
-__all__ = ["SLICE_SECONDS", "compiled_mcts", "has_kernel", "warm_up"]
+__all__ = ["SLICE_SECONDS", "compiled_mcts", "warm_up"]
 
 SLICE_SECONDS = 0.005
 """With a time limit, the clock is read about this often (and after the first 64
@@ -61,7 +67,7 @@ simulations). A kernel call costs a few microseconds, so the overhead is below 1
 _FIRST_SLICE = 64
 _MAX_INITIAL_SLOTS = 1 << 20
 _TIME_ONLY_SLOTS = 1 << 16
-_NO_LIMIT = (1 << 62) - 1
+_NO_LIMIT = MAX_COUNT  # the kernels count in int64; Limits never holds more
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,46 +82,37 @@ class _Kernel:
     max_branching: int
 
 
-def _kernel_for(game: Game, state: State) -> _Kernel | None:
-    """The kernel for ``state`` of ``game``: only the built-in classes (not subclasses, which
-    may change the rules) have one."""
-    if type(game) is Connect4 and type(state) is Connect4State:
+def _kernel_for(state: State, options: MCTSOptions) -> _Kernel | None:
+    """The bound kernel for ``state``, a position of a built-in game (the registry has chosen
+    the game by its exact type), or ``None`` for a state of another type."""
+    if type(state) is Connect4State:
         from searchlab.algorithms.mcts import _kernel_connect4 as K4
 
         return _Kernel(
             K4.search, (), np.int64(state.current), np.int64(state.mask), K4.MAX_BRANCHING,
         )  # fmt: skip
-    if type(game) is Othello and type(state) is OthelloState:
+    if type(state) is OthelloState:
         from searchlab.algorithms.mcts import _kernel_othello as KO
 
         mine, theirs = state.mover_bits()
-        scoring = 1 if state.scoring == "win_loss" else 0
+        # win_loss returns are already +1 / 0 / -1: both scales are their sign
+        outcome = options.value_scale == "outcome" or state.scoring == "win_loss"
         return _Kernel(
-            KO.search, (scoring,), np.uint64(mine), np.uint64(theirs), KO.MAX_BRANCHING,
+            KO.search, (KO.OUTCOME if outcome else KO.NORMALISED,), np.uint64(mine),
+            np.uint64(theirs), KO.MAX_BRANCHING,
         )  # fmt: skip
     return None
-
-
-def has_kernel(game: Game, state: State | None = None) -> bool:
-    """Whether :func:`compiled_mcts` runs on ``game`` (and ``state``, default: the initial
-    state) instead of returning ``None``.
-
-    >>> from searchlab.domains.games.tictactoe import TicTacToe
-    >>> has_kernel(Connect4()), has_kernel(Othello("win_loss")), has_kernel(TicTacToe())
-    (True, True, False)
-    """
-    return _kernel_for(game, game.initial_state() if state is None else state) is not None
 
 
 class _Search:
     """One compiled search: the tree arrays and the driver of the resumable kernel."""
 
     def __init__(
-        self, kernel: _Kernel, limits: Limits, c: float, seed: int | None, solver: bool
+        self, kernel: _Kernel, limits: Limits, options: MCTSOptions, seed: int | None
     ) -> None:
         self.kernel = kernel
-        self.c = float(c)
-        self.solver = bool(solver)
+        self.c = float(options.c)
+        self.solver = options.solver
         self.max_nodes = _NO_LIMIT if limits.nodes is None else int(limits.nodes)
         if limits.simulations is not None:
             slots = min(2 * int(limits.simulations) + 2 * kernel.max_branching, _MAX_INITIAL_SLOTS)
@@ -146,7 +143,7 @@ class _Search:
         (the reference tier's names: ``simulations``, ``time``, ``nodes``, ``proven``,
         ``robust``)."""
         start = self.simulations
-        target = _NO_LIMIT if simulations is None else start + simulations
+        target = _NO_LIMIT if simulations is None else min(start + simulations, _NO_LIMIT)
         slice_size = _FIRST_SLICE
         while True:
             before = self.simulations
@@ -263,55 +260,39 @@ class _Search:
 
 def compiled_mcts(
     game: Game,
-    state: State,
     *,
+    state: State,
     limits: Limits,
-    c: float,
+    options: MCTSOptions,
     seed: int | None,
-    final_move: str,
-    solver: bool,
 ) -> SearchResult | None:
-    """Compiled UCT with uniform random rollouts, or ``None`` where there is no kernel.
+    """Compiled UCT with uniform random rollouts from ``state`` of the built-in ``game``, or
+    ``None`` when ``options`` are not plain (or ``state`` is not the game's own state type).
 
-    The arguments mean what they mean in :func:`searchlab.algorithms.mcts.mcts`, which checks
-    them before it calls this; ``limits`` needs ``simulations`` and/or ``time`` (``nodes``
-    caps the tree). The result has the reference tier's shape with ``tier="compiled"``
+    The arguments are those :func:`searchlab.algorithms.mcts.mcts` has checked (``limits``
+    bounds ``simulations`` and/or ``time``; ``nodes`` caps the tree); this function does not
+    check them again. The result has the reference tier's shape with ``tier="compiled"``
     (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
-
-    Raises:
-        InvalidParameterError: ``limits`` bounds neither simulations nor time.
-        UnknownNameError: an unknown ``final_move``.
     """
     began = time.perf_counter()
-    kernel = _kernel_for(game, state)
+    if not options.is_plain:
+        return None
+    kernel = _kernel_for(state, options)
     if kernel is None:
         return None
-    if limits.simulations is None and limits.time is None:
-        raise InvalidParameterError(
-            f"mcts needs a budget in simulations or time, got {limits!r}; "
-            "use Limits(simulations=...) and/or Limits(time=...)"
-        )
-    if final_move not in RULES:
-        raise UnknownNameError(
-            f"mcts: unknown final_move {final_move!r}; known: {', '.join(sorted(RULES))}"
-        )
     if state.is_terminal():
-        return SearchResult(
-            action=None,
-            value=float(state.returns()[state.current_player()]),
-            is_proven=True,
-            plies_to_end=0,
-            elapsed=time.perf_counter() - began,
-            algorithm="mcts",
-            tier="compiled",
-            stats={"simulations": 0, "children": [], "reused_visits": 0},
-        )
-    search = _Search(kernel, limits, c, seed, solver)
+        result = SearchResult.for_terminal(
+            state, algorithm="mcts", tier="compiled", start=began, nodes=0, simulations=0,
+            children=[], reused_visits=0, c=options.c,
+        )  # fmt: skip
+        scale = returns_scale(game, options.value_scale, "mcts")
+        return dataclasses.replace(result, value=scale(state.returns())[state.current_player()])
+    search = _Search(kernel, limits, options, seed)
     deadline = None if limits.time is None else began + limits.time
     stopped_by = search.run(limits.simulations, deadline)
-    rule = RULES[final_move]
+    rule = RULES[options.final_move]
     chosen = search.final_choice(rule)
-    if chosen < 0 and final_move == "robust" and stopped_by != "proven":
+    if chosen < 0 and options.final_move == "robust" and stopped_by != "proven":
         # Robust-max child: search on (up to half the budget again) until the most visited
         # child is also the best valued one, as the reference tier does.
         extra = None if limits.simulations is None else max(1, int(limits.simulations) // 2)
@@ -328,8 +309,9 @@ def warm_up() -> None:
 
     >>> warm_up()
     """
+    options = MCTSOptions()
     for game in (Connect4(), Othello()):
         compiled_mcts(
-            game, game.initial_state(), limits=Limits(simulations=8), c=1.0, seed=0,
-            final_move="most_visits", solver=False,
+            game, state=game.initial_state(), limits=Limits(simulations=8), options=options,
+            seed=0,
         )  # fmt: skip

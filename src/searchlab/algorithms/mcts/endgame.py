@@ -9,9 +9,10 @@ player to move when a search of at most ``depth`` plies settles it, and ``None``
 * a line still open at the depth horizon, or a search running past ``node_budget`` positions,
   leaves the value unproven.
 
-The outcome (the sign) is always exact; so is the value in games whose returns are win / draw
-/ loss (+1, 0, -1). With larger utilities (a disc difference) a proven win is the first winning
-line found, a lower bound on the best one.
+A finished game is worth its returns on the search's scale (``scale``, by default the
+outcome: +1 / 0 / -1, see :mod:`~searchlab.algorithms.mcts.value_scale`), so a proven value
+is exact. On a finer scale (``"normalised"`` disc differences) the sign is exact, and a proven
+win is worth the first winning line found, a lower bound on the best one.
 
 So ``exact_endgame=K`` in :func:`~searchlab.algorithms.mcts.mcts` solves every leaf with at
 most ``K`` plies of play left exactly, and also finds forced wins and losses of up to ``K``
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from searchlab.algorithms.mcts.value_scale import ReturnsScale, returns_scale
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import State
 
@@ -52,15 +54,25 @@ class ProofSearch:
         node_budget: positions one call may visit.
         nodes: positions visited over all calls.
         proofs: calls that ended with a proven value.
+
+    ``scale`` puts the returns of a finished game on the search's value scale (default: the
+    outcome, +1 / 0 / -1).
     """
 
-    def __init__(self, depth: int, node_budget: int = DEFAULT_NODE_BUDGET) -> None:
+    def __init__(
+        self,
+        depth: int,
+        node_budget: int = DEFAULT_NODE_BUDGET,
+        *,
+        scale: ReturnsScale | None = None,
+    ) -> None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InvalidParameterError(
                 f"proof search depth must be an integer >= 1, got {depth!r}"
             )
         self.depth = depth
         self.node_budget = node_budget
+        self._scale = scale if scale is not None else returns_scale(None, "outcome", "proof search")
         self.nodes = 0
         self.proofs = 0
         self._proven: dict[Hashable, float] = {}
@@ -81,7 +93,7 @@ class ProofSearch:
     def _search(self, state: State, depth: int) -> float | None:
         player = state.current_player()
         if state.is_terminal():
-            return float(state.returns()[player])
+            return self._scale(state.returns())[player]
         key = state.key()
         proven = self._proven.get(key)
         if proven is not None:

@@ -8,7 +8,8 @@ An :class:`Evaluator` is any object with ``evaluate(state) -> (priors, value)``:
 * ``value``: the expected return in ``[-1, 1]`` for **the player to move in** ``state``.
 
 This is all AlphaZero's network has to provide; :class:`UniformEvaluator` (uniform priors, a
-value of 0 or of one random playout) is the stand-in for tests and for PUCT without a network.
+value of 0 or the outcome of one random playout) is the stand-in for tests and for PUCT without
+a network.
 
 >>> from searchlab.domains.games.nim import Nim
 >>> state = Nim((2,)).initial_state()
@@ -42,8 +43,9 @@ class Evaluator(Protocol):
 
 
 class UniformEvaluator:
-    """Uniform priors; the value is 0, or with ``rollout=True`` the return of one uniformly
-    random playout for the player to move (its own ``seed``)."""
+    """Uniform priors; the value is 0, or with ``rollout=True`` the outcome (+1 win, 0 draw,
+    -1 loss, the sign of the return) of one uniformly random playout for the player to move
+    (its own ``seed``)."""
 
     def __init__(self, *, rollout: bool = False, seed: int | None = None) -> None:
         self.rollout = bool(rollout)
@@ -55,8 +57,8 @@ class UniformEvaluator:
         priors = [1.0 / count] * count
         if not self.rollout:
             return priors, 0.0
-        returns = playout(state, random_policy, self._rng)
-        return priors, float(returns[state.current_player()])
+        value = playout(state, random_policy, self._rng)[state.current_player()]
+        return priors, 1.0 if value > 0 else -1.0 if value < 0 else 0.0
 
     def __repr__(self) -> str:
         return f"UniformEvaluator(rollout={self.rollout})"

@@ -4,8 +4,14 @@
   legal order) and plays the action with the best mean: one ply of search, no tree
   (Brügmann 1993; Abramson's "expected outcome" 1990).
 * :func:`monte_carlo_evaluation` makes an :data:`~searchlab.core.game.Evaluation` of it,
-  ``evaluate(state) -> mean return for the player to move``, for the horizon of depth-limited
+  ``evaluate(state) -> mean value for the player to move``, for the horizon of depth-limited
   minimax, alpha-beta or the negamax engine.
+
+Both average the playouts on a value scale (:mod:`~searchlab.algorithms.mcts.value_scale`):
+by default the outcome, +1 win / 0 draw / -1 loss, so a mean lies in ``[-1, 1]`` whatever the
+game's returns (for Othello's disc differences too: strictly between its smallest win, +2, and
+its smallest loss, as an evaluation for minimax must be); ``value_scale="normalised"``
+averages the returns over the game's ``GameInfo.max_utility`` instead (play for the score).
 
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.domains.games.nim import Nim
@@ -19,23 +25,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
-from typing import Any
 
-from searchlab.algorithms.mcts.options import check_budget
+from searchlab.algorithms.mcts.options import check_budget, check_seed
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout, resolve_rollout
+from searchlab.algorithms.mcts.value_scale import ValueScale, returns_scale
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 
 __all__ = ["MonteCarloEvaluation", "flat_monte_carlo", "monte_carlo_evaluation"]
-
-
-def _check_seed(seed: Any, algorithm: str) -> None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidParameterError(f"{algorithm}: seed must be an integer or None, got {seed!r}")
 
 
 def flat_monte_carlo(
@@ -45,36 +47,35 @@ def flat_monte_carlo(
     limits: Limits | None = None,
     seed: int | None = None,
     rollout: str | RolloutPolicy = "random",
+    value_scale: ValueScale = "outcome",
 ) -> SearchResult:
     """Play ``limits.simulations`` playouts (and/or for ``limits.time`` seconds) from the
     children of ``state`` (default: the initial state), one action after the other, and pick
-    the action whose playouts scored best for the player to move.
+    the action whose playouts scored best for the player to move, on ``value_scale``
+    (``"outcome"``: +1 / 0 / -1; ``"normalised"``: returns over ``GameInfo.max_utility``).
 
     Returns a :class:`~searchlab.core.search_result.SearchResult`: ``action`` the best mean
-    (ties: more playouts, then the first legal action), ``value`` its mean return for the
-    player to move, ``nodes`` the root and its children, ``depth`` 1, ``algorithm``
-    ``"flat_monte_carlo"``, ``stats``: ``simulations`` and ``children`` (per action:
+    (ties: more playouts, then the first legal action), ``value`` its mean value (in
+    ``[-1, 1]``) for the player to move, ``nodes`` the root and its children, ``depth`` 1,
+    ``algorithm`` ``"flat_monte_carlo"``, ``stats``: ``simulations`` and ``children`` (per action:
     ``action``, ``visits`` (playouts), ``value`` (mean), ``prior`` and ``proven`` ``None``;
     most playouts first). A terminal ``state`` gives its exact value and no action.
 
     Raises ``InvalidParameterError`` without a simulation or time budget, and
-    ``UnknownNameError`` for an unknown ``rollout`` name.
+    ``UnknownNameError`` for an unknown ``rollout`` or ``value_scale`` name.
     """
     check_capabilities(game, "flat_monte_carlo")
     budget = check_budget(limits, "flat_monte_carlo")
-    _check_seed(seed, "flat_monte_carlo")
+    check_seed(seed, "flat_monte_carlo")
     policy = resolve_rollout(rollout, "flat_monte_carlo")
+    scale = returns_scale(game, value_scale, "flat_monte_carlo")
     root = game.initial_state() if state is None else state
     start = time.perf_counter()
     if root.is_terminal():
-        return SearchResult(
-            action=None,
-            value=float(root.returns()[root.current_player()]),
-            is_proven=True,
-            plies_to_end=0,
-            algorithm="flat_monte_carlo",
-            stats={"simulations": 0, "children": []},
+        result = SearchResult.for_terminal(
+            root, algorithm="flat_monte_carlo", start=start, nodes=0, simulations=0, children=[]
         )
+        return dataclasses.replace(result, value=scale(root.returns())[root.current_player()])
     rng = random.Random(seed)
     player = root.current_player()
     actions = list(root.legal_actions())
@@ -91,7 +92,7 @@ def flat_monte_carlo(
             stopped_by = "time"
             break
         index = simulations % len(actions)
-        totals[index] += playout(children[index], policy, rng)[player]
+        totals[index] += scale(playout(children[index], policy, rng))[player]
         counts[index] += 1
         simulations += 1
     means = [total / count if count else 0.0 for total, count in zip(totals, counts, strict=True)]
@@ -115,31 +116,41 @@ def flat_monte_carlo(
 
 
 class MonteCarloEvaluation:
-    """``evaluate(state)``: the mean return, for the player to move, of ``num_playouts``
-    playouts from ``state`` (a finished game: its exact return). One random stream, seeded
-    once: a search that calls it in the same order gets the same values."""
+    """``evaluate(state)``: the mean value, for the player to move, of ``num_playouts``
+    playouts from ``state`` (a finished game: its exact value), on ``value_scale``
+    (``"outcome"``, the default, or ``"normalised"``, which needs ``game`` for its
+    ``GameInfo.max_utility``). One random stream, seeded once: a search that calls it in the
+    same order gets the same values."""
 
     def __init__(
-        self, num_playouts: int, *, seed: int | None = None, rollout: str | RolloutPolicy = "random"
+        self,
+        num_playouts: int,
+        *,
+        seed: int | None = None,
+        rollout: str | RolloutPolicy = "random",
+        value_scale: ValueScale = "outcome",
+        game: Game | None = None,
     ) -> None:
         if isinstance(num_playouts, bool) or not isinstance(num_playouts, int) or num_playouts < 1:
             raise InvalidParameterError(
                 "monte_carlo_evaluation: num_playouts must be an integer >= 1, "
                 f"got {num_playouts!r}"
             )
-        _check_seed(seed, "monte_carlo_evaluation")
+        check_seed(seed, "monte_carlo_evaluation")
         self.num_playouts = num_playouts
         self.policy = resolve_rollout(rollout, "monte_carlo_evaluation")
+        self.scale = returns_scale(game, value_scale, "monte_carlo_evaluation")
         self.playouts = 0
         self._rng = random.Random(seed)
 
     def __call__(self, state: State) -> float:
         player = state.current_player()
+        scale = self.scale
         if state.is_terminal():
-            return float(state.returns()[player])
+            return scale(state.returns())[player]
         total = 0.0
         for _ in range(self.num_playouts):
-            total += playout(state, self.policy, self._rng)[player]
+            total += scale(playout(state, self.policy, self._rng))[player]
         self.playouts += self.num_playouts
         return total / self.num_playouts
 
@@ -148,7 +159,12 @@ class MonteCarloEvaluation:
 
 
 def monte_carlo_evaluation(
-    num_playouts: int, *, seed: int | None = None, rollout: str | RolloutPolicy = "random"
+    num_playouts: int,
+    *,
+    seed: int | None = None,
+    rollout: str | RolloutPolicy = "random",
+    value_scale: ValueScale = "outcome",
+    game: Game | None = None,
 ) -> MonteCarloEvaluation:
     """An evaluation function by ``num_playouts`` random playouts (see
     :class:`MonteCarloEvaluation`), for ``evaluate=`` of minimax, alpha-beta and negamax.
@@ -161,4 +177,6 @@ def monte_carlo_evaluation(
     >>> result.is_proven, result.depth
     (False, 1)
     """
-    return MonteCarloEvaluation(num_playouts, seed=seed, rollout=rollout)
+    return MonteCarloEvaluation(
+        num_playouts, seed=seed, rollout=rollout, value_scale=value_scale, game=game
+    )

@@ -1,51 +1,104 @@
-"""The options of :func:`~searchlab.algorithms.mcts.mcts`, checked once, as one frozen object.
+"""The options of Monte Carlo tree search, written and checked once: :class:`MCTSOptions`.
 
-Every check raises one :class:`~searchlab.core.errors.InvalidParameterError` (or
-:class:`~searchlab.core.errors.UnknownNameError` for an unknown name) quoting the bad value.
+:func:`~searchlab.algorithms.mcts.mcts`, :class:`~searchlab.algorithms.mcts.MCTS` and the
+``mcts`` agent take an ``MCTSOptions`` (``options=``) or its fields as keywords, build it once,
+and pass that one object down unchanged to the reference search and to the compiled kernels.
+Making one checks every field: a bad value raises one
+:class:`~searchlab.core.errors.InvalidParameterError` (or
+:class:`~searchlab.core.errors.UnknownNameError` for an unknown name) quoting it, and nothing
+below checks again.
 
->>> make_options(c=-1)
+>>> MCTSOptions(c=0.7, solver=True).is_plain
+True
+>>> MCTSOptions(c=-1)
 Traceback (most recent call last):
 ...
 searchlab.core.errors.InvalidParameterError: mcts: c must be a finite number >= 0, got -1
->>> make_options(final_move="max")
+>>> MCTSOptions(final_move="max")
 Traceback (most recent call last):
 ...
 searchlab.core.errors.UnknownNameError: mcts: unknown final_move 'max'; known: best_value, \
 most_visits, robust
+>>> make_options(None, {"cc": 1})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+searchlab.core.errors.UnknownNameError: mcts: unknown option 'cc'; known: c, rollout, ...
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from searchlab.algorithms.mcts.evaluator import Evaluator
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, resolve_rollout
-from searchlab.algorithms.path.best_first import check_tier
+from searchlab.algorithms.mcts.value_scale import ValueScale, check_value_scale
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Observer
+from searchlab.core.tier import Tier, check_tier
 
-__all__ = ["DEFAULT_C", "FINAL_MOVES", "MCTSOptions", "check_budget", "make_options"]
+__all__ = [
+    "DEFAULT_C",
+    "FINAL_MOVES",
+    "MCTSOptions",
+    "check_budget",
+    "check_seed",
+    "make_options",
+]
 
 DEFAULT_C = 1.0
 """UCT's exploration constant ``c`` in ``W/N + c * sqrt(2 ln N_parent / N)``: Auer et al.'s
-UCB1 bonus ``sqrt(2 ln N / n)`` applied as is to returns in ``[-1, 1]`` (OpenSpiel's
+UCB1 bonus ``sqrt(2 ln N / n)`` applied as is to values in ``[-1, 1]`` (OpenSpiel's
 ``uct_c = sqrt(2) * c``; see docs/algorithms/mcts.md)."""
 
 FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
 
+_ALGORITHM = "mcts"
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MCTSOptions:
-    """The checked options (same names and meaning as :func:`~searchlab.algorithms.mcts.mcts`);
-    ``policy`` is the resolved rollout policy."""
+    """How a Monte Carlo tree search searches (the budget is a separate
+    :class:`~searchlab.core.limits.Limits`, the seed a separate argument).
+
+    Attributes:
+        c: UCT exploration constant in ``W/N + c * sqrt(2 ln N_parent / N)`` (finite, >= 0;
+            default 1: UCB1's bonus on values in ``[-1, 1]``, OpenSpiel's ``uct_c = sqrt(2) * c``).
+        rollout: ``"random"``, ``"informed"`` (win now, else no move that leaves the opponent
+            a win), or a callable ``(state, rng: random.Random) -> action``.
+        final_move: ``"most_visits"`` (default), ``"best_value"`` or ``"robust"`` (most visits
+            and best value agree, searching on by up to half the budget until they do).
+        transpositions: share one node per ``state.key()`` (the tree becomes a DAG).
+        solver: MCTS-Solver: back up proven wins, losses and draws; stop once the root is
+            proven.
+        exact_endgame: ``K > 0`` runs a ``K``-ply proof search (node budget 5000) at each new
+            node; a proven node is valued exactly instead of by a rollout.
+        evaluator: an :class:`~searchlab.algorithms.mcts.evaluator.Evaluator` switches to PUCT
+            ``Q + c_puct * P * sqrt(N_parent) / (1 + N)`` with its priors.
+        c_puct: PUCT's exploration constant (finite, >= 0).
+        lambda_: with an evaluator, leaf value ``(1 - lambda_) * value + lambda_ * rollout``
+            (in ``[0, 1]``); 1 uses the evaluator for priors only, 0 (AlphaZero) never rolls out.
+        dirichlet_alpha, dirichlet_epsilon: with an evaluator, root priors become
+            ``(1 - epsilon) * P + epsilon * Dir(alpha)`` (AlphaZero's exploration noise).
+        value_scale: what a finished game is worth to the search
+            (:mod:`~searchlab.algorithms.mcts.value_scale`): ``"outcome"`` (default: +1 win,
+            0 draw, -1 loss, whatever the game's returns) or ``"normalised"`` (the returns over
+            the game's ``GameInfo.max_utility``: play for the score). Every value the search
+            reports is on this scale, in ``[-1, 1]``.
+        tier: ``"auto"`` runs a compiled kernel when the game has one and the options are
+            plain (:attr:`is_plain`), else the reference tier; ``"reference"`` always runs the
+            reference tier; ``"compiled"`` insists on a kernel (and on plain options).
+        observer: receives the search's events (reference tier only).
+        policy: the rollout policy ``rollout`` names (set from it, not an argument).
+    """
 
     c: float = DEFAULT_C
-    rollout: Any = "random"
-    policy: RolloutPolicy | None = None
+    rollout: str | RolloutPolicy = "random"
     final_move: str = "most_visits"
     transpositions: bool = False
     solver: bool = False
@@ -55,25 +108,78 @@ class MCTSOptions:
     lambda_: float = 1.0
     dirichlet_alpha: float | None = None
     dirichlet_epsilon: float = 0.25
-    seed: int | None = None
-    tier: str = "auto"
+    value_scale: ValueScale = "outcome"
+    tier: Tier = "auto"
     observer: Observer | None = None
+    policy: RolloutPolicy = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _number(self.c, "c", low=0.0)
+        object.__setattr__(self, "policy", resolve_rollout(self.rollout, _ALGORITHM))
+        if self.final_move not in FINAL_MOVES:
+            raise UnknownNameError(
+                f"{_ALGORITHM}: unknown final_move {self.final_move!r}; known: "
+                f"{', '.join(FINAL_MOVES)}"
+            )
+        for flag in ("transpositions", "solver"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidParameterError(
+                    f"{_ALGORITHM}: {flag} must be True or False, got {getattr(self, flag)!r}"
+                )
+        endgame = self.exact_endgame
+        if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: exact_endgame must be an integer >= 0 (plies), got {endgame!r}"
+            )
+        evaluator = self.evaluator
+        if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: evaluator must have a method evaluate(state) -> "
+                f"(priors, value), got {evaluator!r}"
+            )
+        _number(self.c_puct, "c_puct", low=0.0)
+        _number(self.lambda_, "lambda_", low=0.0, high=1.0)
+        if evaluator is None and self.lambda_ != 1.0:
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: lambda_={self.lambda_!r} mixes an evaluator's value with the "
+                "rollout; it needs an evaluator"
+            )
+        if self.dirichlet_alpha is not None:
+            if evaluator is None:
+                raise InvalidParameterError(
+                    f"{_ALGORITHM}: dirichlet_alpha={self.dirichlet_alpha!r} adds noise to "
+                    "the root priors; it needs an evaluator"
+                )
+            alpha = self.dirichlet_alpha
+            if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not alpha > 0:
+                raise InvalidParameterError(
+                    f"{_ALGORITHM}: dirichlet_alpha must be a number > 0, got {alpha!r}"
+                )
+            _number(alpha, "dirichlet_alpha", low=0.0)  # and finite
+        _number(self.dirichlet_epsilon, "dirichlet_epsilon", low=0.0, high=1.0)
+        check_value_scale(self.value_scale, _ALGORITHM)
+        check_tier(self.tier, _ALGORITHM)
+        if self.observer is not None and not callable(self.observer):
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: observer must be a callable taking one event, got {self.observer!r}"
+            )
+        if self.tier == "compiled" and not self.is_plain:
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: the compiled tier runs plain UCT only, and "
+                f"{self.why_not_plain()} needs the reference tier; use tier='auto' or "
+                "tier='reference'"
+            )
 
     @property
     def is_plain(self) -> bool:
         """The options a compiled kernel can run: uniform rollouts, UCT, no table, no endgame
-        search, no observer."""
-        return (
-            isinstance(self.rollout, str)
-            and self.rollout == "random"
-            and self.evaluator is None
-            and not self.transpositions
-            and self.exact_endgame == 0
-            and self.observer is None
-        )
+        search, no observer (``c``, ``final_move``, ``solver`` and ``value_scale`` may be
+        anything)."""
+        return self.why_not_plain() is None
 
-    def why_not_plain(self) -> str:
-        """The first option that rules the compiled tier out (for the error message)."""
+    def why_not_plain(self) -> str | None:
+        """The first option that rules the compiled tier out, as it reads in a message
+        (``None`` for plain options)."""
         if not (isinstance(self.rollout, str) and self.rollout == "random"):
             return f"rollout={self.rollout!r}"
         if self.evaluator is not None:
@@ -82,10 +188,39 @@ class MCTSOptions:
             return "transpositions=True"
         if self.exact_endgame:
             return f"exact_endgame={self.exact_endgame}"
-        return "an observer"
+        if self.observer is not None:
+            return "an observer"
+        return None
+
+    @property
+    def algorithm(self) -> str:
+        """The name results carry: ``"puct"`` with an evaluator, else ``"mcts"``."""
+        return "puct" if self.evaluator is not None else "mcts"
 
 
-def _number(value: Any, name: str, algorithm: str, *, low: float, high: float = math.inf) -> float:
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(MCTSOptions) if f.init)
+"""The keyword arguments :class:`MCTSOptions` takes, in declaration order."""
+
+
+def make_options(options: MCTSOptions | None, overrides: Mapping[str, Any]) -> MCTSOptions:
+    """The options of a call that takes ``options=`` and/or keyword ``overrides``: ``options``
+    itself when there are no overrides (the same object, checked when it was made), else a
+    new checked :class:`MCTSOptions` (``options``' fields, replaced by ``overrides``)."""
+    unknown = [name for name in overrides if name not in OPTION_NAMES]
+    if unknown:
+        raise UnknownNameError(
+            f"{_ALGORITHM}: unknown option {unknown[0]!r}; known: {', '.join(OPTION_NAMES)}"
+        )
+    if options is None:
+        return MCTSOptions(**overrides)
+    if not isinstance(options, MCTSOptions):
+        raise InvalidParameterError(
+            f"{_ALGORITHM}: options must be an MCTSOptions, got {options!r}"
+        )
+    return dataclasses.replace(options, **overrides) if overrides else options
+
+
+def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         ok = False
     else:
@@ -93,66 +228,15 @@ def _number(value: Any, name: str, algorithm: str, *, low: float, high: float = 
     if not ok:
         bound = f">= {low:g}" if high == math.inf else f"in [{low:g}, {high:g}]"
         raise InvalidParameterError(
-            f"{algorithm}: {name} must be a finite number {bound}, got {value!r}"
+            f"{_ALGORITHM}: {name} must be a finite number {bound}, got {value!r}"
         )
-    return float(value)
 
 
-def make_options(algorithm: str = "mcts", **given: Any) -> MCTSOptions:
-    """Check ``given`` (keyword options of :func:`~searchlab.algorithms.mcts.mcts`) and return
-    them as an :class:`MCTSOptions`."""
-    options = MCTSOptions(**given)
-    _number(options.c, "c", algorithm, low=0.0)
-    policy = resolve_rollout(options.rollout, algorithm)
-    if options.final_move not in FINAL_MOVES:
-        raise UnknownNameError(
-            f"{algorithm}: unknown final_move {options.final_move!r}; known: "
-            f"{', '.join(FINAL_MOVES)}"
-        )
-    for flag in ("transpositions", "solver"):
-        if not isinstance(getattr(options, flag), bool):
-            raise InvalidParameterError(
-                f"{algorithm}: {flag} must be True or False, got {getattr(options, flag)!r}"
-            )
-    endgame = options.exact_endgame
-    if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
-        raise InvalidParameterError(
-            f"{algorithm}: exact_endgame must be an integer >= 0 (plies), got {endgame!r}"
-        )
-    evaluator = options.evaluator
-    if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
-        raise InvalidParameterError(
-            f"{algorithm}: evaluator must have a method evaluate(state) -> (priors, value), "
-            f"got {evaluator!r}"
-        )
-    _number(options.c_puct, "c_puct", algorithm, low=0.0)
-    _number(options.lambda_, "lambda_", algorithm, low=0.0, high=1.0)
-    if evaluator is None and options.lambda_ != 1.0:
-        raise InvalidParameterError(
-            f"{algorithm}: lambda_={options.lambda_!r} mixes an evaluator's value with the "
-            "rollout; it needs an evaluator"
-        )
-    if options.dirichlet_alpha is not None:
-        if evaluator is None:
-            raise InvalidParameterError(
-                f"{algorithm}: dirichlet_alpha={options.dirichlet_alpha!r} adds noise to the "
-                "root priors; it needs an evaluator"
-            )
-        alpha = options.dirichlet_alpha
-        if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not alpha > 0:
-            raise InvalidParameterError(
-                f"{algorithm}: dirichlet_alpha must be a number > 0, got {alpha!r}"
-            )
-    _number(options.dirichlet_epsilon, "dirichlet_epsilon", algorithm, low=0.0, high=1.0)
-    seed = options.seed
+def check_seed(seed: Any, algorithm: str) -> int | None:
+    """``seed`` if it is ``None`` or an integer, else ``InvalidParameterError``."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidParameterError(f"{algorithm}: seed must be an integer or None, got {seed!r}")
-    check_tier(options.tier, algorithm)
-    if options.observer is not None and not callable(options.observer):
-        raise InvalidParameterError(
-            f"{algorithm}: observer must be a callable taking one event, got {options.observer!r}"
-        )
-    return MCTSOptions(**{**given, "policy": policy})
+    return seed
 
 
 def check_budget(limits: Any, algorithm: str) -> Limits:

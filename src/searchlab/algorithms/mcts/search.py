@@ -20,22 +20,28 @@ Each simulation is the four steps of the textbook loop (:meth:`MCTS._simulate`),
 ('3:1', 'mcts')
 >>> result.stats["children"][0]["action"] == result.action
 True
+
+The options are one :class:`~searchlab.algorithms.mcts.options.MCTSOptions`, made (and
+checked) once and passed unchanged to the reference search here and to the compiled kernels,
+which the registry :data:`~searchlab.algorithms.kernels.KERNELS` chooses by the game's type.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.mcts.endgame import ProofSearch
-from searchlab.algorithms.mcts.evaluator import Evaluator, check_value, prior_list
+from searchlab.algorithms.mcts.evaluator import check_value, prior_list
 from searchlab.algorithms.mcts.final_move import child_value, choose_final
-from searchlab.algorithms.mcts.options import DEFAULT_C, MCTSOptions, check_budget, make_options
+from searchlab.algorithms.mcts.options import MCTSOptions, check_budget, check_seed, make_options
 from searchlab.algorithms.mcts.results import children_stats, principal_variation, terminal_result
-from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout
+from searchlab.algorithms.mcts.rollout import playout
 from searchlab.algorithms.mcts.selection import (
     prove,
     proven_value_for_player,
@@ -43,12 +49,10 @@ from searchlab.algorithms.mcts.selection import (
     select_uct,
 )
 from searchlab.algorithms.mcts.tree import Node, path_actions, reachable_nodes
-from searchlab.algorithms.path.best_first import Tier
-from searchlab.core.errors import InvalidParameterError
+from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.game_events import Backup, Playout, Select, Visit
 from searchlab.core.limits import Limits
-from searchlab.core.observer import Observer
 from searchlab.core.search_result import SearchResult
 
 __all__ = ["MCTS", "mcts"]
@@ -63,10 +67,10 @@ class MCTS:
     the previous tree's root, children and grandchildren (by ``state.key()``: the positions
     after one's own move and the opponent's reply) and, when found, keeps that subtree with its
     statistics (``stats["reused_visits"]`` says how many simulations were inherited). The
-    options are those of :func:`mcts`; ``limits`` here is a default budget for
-    :meth:`search`. Only the reference tier keeps a tree, so ``tier="auto"`` and
-    ``"reference"`` run it here; ``tier="compiled"`` runs the compiled kernel on every call,
-    with a fresh tree each time (as :func:`mcts` does).
+    options are those of :func:`mcts` (an ``options=`` object and/or its fields as keywords);
+    ``limits`` here is a default budget for :meth:`search`. Only the reference tier keeps a
+    tree, so ``tier="auto"`` and ``"reference"`` run it here; ``tier="compiled"`` runs the
+    compiled kernel on every call, with a fresh tree each time (as :func:`mcts` does).
 
     >>> from searchlab.core.game import play
     >>> from searchlab.core.limits import Limits
@@ -84,48 +88,22 @@ class MCTS:
         game: Game,
         *,
         limits: Limits | None = None,
-        c: float = DEFAULT_C,
-        rollout: str | RolloutPolicy = "random",
-        final_move: str = "most_visits",
-        transpositions: bool = False,
-        solver: bool = False,
-        exact_endgame: int = 0,
-        evaluator: Evaluator | None = None,
-        c_puct: float = 1.5,
-        lambda_: float = 1.0,
-        dirichlet_alpha: float | None = None,
-        dirichlet_epsilon: float = 0.25,
         seed: int | None = None,
-        tier: Tier = "auto",
-        observer: Observer | None = None,
+        options: MCTSOptions | None = None,
+        **overrides: Any,
     ) -> None:
         check_capabilities(game, "mcts")
-        self.options: MCTSOptions = make_options(
-            c=c,
-            rollout=rollout,
-            final_move=final_move,
-            transpositions=transpositions,
-            solver=solver,
-            exact_endgame=exact_endgame,
-            evaluator=evaluator,
-            c_puct=c_puct,
-            lambda_=lambda_,
-            dirichlet_alpha=dirichlet_alpha,
-            dirichlet_epsilon=dirichlet_epsilon,
-            seed=seed,
-            tier=tier,
-            observer=observer,
-        )
-        if tier == "compiled" and not self.options.is_plain:
-            _refuse_compiled(self.options)
+        self.options: MCTSOptions = make_options(options, overrides)
         self.game = game
         self.limits = None if limits is None else check_budget(limits, "mcts")
-        self.algorithm = "puct" if evaluator is not None else "mcts"
+        self.algorithm = self.options.algorithm
+        self._scale = returns_scale(game, self.options.value_scale, "mcts")
+        self._seed = check_seed(seed, "mcts")
         self._rng = random.Random(seed)
-        self._seed = seed
         self._noise_rng: Any = None
-        self._prover = ProofSearch(exact_endgame) if exact_endgame else None
-        self._use_proofs = solver or exact_endgame > 0
+        exact = self.options.exact_endgame
+        self._prover = ProofSearch(exact, scale=self._scale) if exact else None
+        self._use_proofs = self.options.solver or exact > 0
         self._root: Node | None = None
         self._table: dict[Hashable, Node] | None = None
         self._nodes = 0
@@ -185,7 +163,7 @@ class MCTS:
         node = Node(state, mover)
         self._nodes += 1
         if node.is_terminal:
-            node.proven = float(state.returns()[mover])
+            node.proven = self._scale(state.returns())[mover]
         elif self.options.evaluator is None and len(node.actions) > 1:
             self._rng.shuffle(node.actions)
         return node
@@ -289,10 +267,10 @@ class MCTS:
             return _both(leaf.mover, leaf.proven)
         options = self.options
         if options.evaluator is None:
-            return playout(leaf.state, options.policy, self._rng)  # type: ignore[arg-type]
+            return self._scale(playout(leaf.state, options.policy, self._rng))
         value = self._evaluate(leaf) if options.lambda_ < 1.0 or leaf.priors is None else 0.0
         if options.lambda_ > 0.0:
-            rolled = playout(leaf.state, options.policy, self._rng)  # type: ignore[arg-type]
+            rolled = self._scale(playout(leaf.state, options.policy, self._rng))
             value = (1.0 - options.lambda_) * value + options.lambda_ * rolled[leaf.player]
         return _both(leaf.player, value)
 
@@ -311,30 +289,36 @@ class MCTS:
     def search(self, state: State | None = None, limits: Limits | None = None) -> SearchResult:
         """Search ``state`` (default: the initial state) within ``limits`` (default: the
         constructor's); see :func:`mcts` for the result."""
-        budget = check_budget(limits if limits is not None else self.limits, "mcts")
-        root_state = self.game.initial_state() if state is None else state
-        if self.options.tier == "compiled":
-            seed = self._rng.randrange(1 << 31) if self._seed is not None else None
-            return _compiled(self.game, root_state, budget, self.options, seed)  # type: ignore[return-value]
+        limits = check_budget(limits if limits is not None else self.limits, "mcts")
+        root = self.game.initial_state() if state is None else state
+        if self.options.tier != "compiled":
+            return self._search(root, limits)
+        seed = self._rng.randrange(1 << 31) if self._seed is not None else None
+        return _run_tiers(self.game, root, limits, self.options, seed, self)
+
+    def _search(self, root_state: State, limits: Limits) -> SearchResult:
+        """The reference tier's search of ``root_state`` (arguments already checked)."""
         start = time.perf_counter()
         if root_state.is_terminal():
             self.reset()
-            return terminal_result(root_state, self.algorithm, start, self.options.c)
+            result = terminal_result(root_state, self.algorithm, start, self.options.c)
+            value = self._scale(root_state.returns())[root_state.current_player()]
+            return dataclasses.replace(result, value=value)
         self._nodes = 0
         root, reused = self._prepare_root(root_state)
         root_priors = self._root_priors(root)
-        deadline = None if budget.time is None else start + budget.time
+        deadline = None if limits.time is None else start + limits.time
         stopped_by, simulations, depth = self._loop(
-            root, root_priors, budget.simulations, deadline, budget.nodes, 0
+            root, root_priors, limits.simulations, deadline, limits.nodes, 0
         )
         index = choose_final(root, self.options.final_move, self._use_proofs)
         if index is None and self.options.final_move == "robust" and stopped_by != "proven":
             # Robust-max child: search on (up to half the budget again) until the most visited
             # child is also the best valued one.
-            extra = None if budget.simulations is None else max(1, budget.simulations // 2)
-            extra_deadline = None if budget.time is None else time.perf_counter() + budget.time / 2
+            extra = None if limits.simulations is None else max(1, limits.simulations // 2)
+            extra_deadline = None if limits.time is None else time.perf_counter() + limits.time / 2
             stopped_by, more, deeper = self._loop(
-                root, root_priors, extra, extra_deadline, budget.nodes, 1
+                root, root_priors, extra, extra_deadline, limits.nodes, 1
             )
             simulations += more
             depth = max(depth, deeper)
@@ -444,37 +428,30 @@ def _both(player: int, value: float) -> tuple[float, float]:
     return (value, 0.0 - value) if player == 0 else (0.0 - value, value)
 
 
-def _refuse_compiled(options: MCTSOptions) -> None:
-    raise InvalidParameterError(
-        f"mcts: the compiled tier runs plain UCT only, and {options.why_not_plain()} needs the "
-        "reference tier; use tier='auto' or tier='reference'"
+def _run_tiers(
+    game: Game, root: State, limits: Limits, options: MCTSOptions, seed: int | None, searcher: MCTS
+) -> SearchResult:
+    """The search of ``root`` by the tier ``options.tier`` picks: the compiled kernel
+    registered for ``game``'s type when it runs these options (``tier="auto"`` or
+    ``"compiled"``), else ``searcher``'s reference search (``"compiled"``: an error saying
+    why not)."""
+    reason = options.why_not_plain()
+    why_not = (
+        f"{reason} needs the reference tier"
+        if reason is not None
+        else f"the compiled kernel has no {type(root).__name__} positions"
     )
-
-
-def _compiled(
-    game: Game, root: State, budget: Limits, options: MCTSOptions, seed: int | None
-) -> SearchResult | None:
-    """The compiled kernel's result; ``None`` (run the reference) or an error for
-    ``tier="compiled"`` when there is none for these options or this game."""
-    if not options.is_plain:
-        _refuse_compiled(options)
-    from searchlab.algorithms.mcts.compiled import compiled_mcts
-
-    result = compiled_mcts(
+    return KERNELS.run(
+        "mcts",
         game,
-        root,
-        limits=budget,
-        c=float(options.c),
+        options.tier,
+        reference=lambda: searcher._search(root, limits),
+        why_not=why_not,
+        state=root,
+        limits=limits,
+        options=options,
         seed=seed,
-        final_move=options.final_move,
-        solver=options.solver,
     )
-    if result is None and options.tier == "compiled":
-        raise InvalidParameterError(
-            f"mcts: no compiled tier for the game {game.info.name!r} ({type(game).__name__}); "
-            "use tier='auto' or tier='reference'"
-        )
-    return result
 
 
 def mcts(
@@ -482,20 +459,9 @@ def mcts(
     state: State | None = None,
     *,
     limits: Limits | None = None,
-    c: float = DEFAULT_C,
-    rollout: str | RolloutPolicy = "random",
-    final_move: str = "most_visits",
-    transpositions: bool = False,
-    solver: bool = False,
-    exact_endgame: int = 0,
-    evaluator: Evaluator | None = None,
-    c_puct: float = 1.5,
-    lambda_: float = 1.0,
-    dirichlet_alpha: float | None = None,
-    dirichlet_epsilon: float = 0.25,
     seed: int | None = None,
-    tier: Tier = "auto",
-    observer: Observer | None = None,
+    options: MCTSOptions | None = None,
+    **overrides: Any,
 ) -> SearchResult:
     """Monte Carlo tree search from ``state`` (default: the initial state).
 
@@ -504,73 +470,34 @@ def mcts(
         limits: the budget, required: ``Limits(simulations=...)`` and/or
             ``Limits(time=...)`` (seconds; at least one simulation runs); ``nodes`` caps the
             tree nodes created; other fields are not used.
-        c: UCT exploration constant in ``W/N + c * sqrt(2 ln N_parent / N)`` (>= 0; default 1:
-            UCB1's bonus on returns in ``[-1, 1]``, OpenSpiel's ``uct_c = sqrt(2) * c``).
-        rollout: ``"random"``, ``"informed"`` (win now, else no move that leaves the opponent
-            a win), or a callable ``(state, rng: random.Random) -> action``.
-        final_move: ``"most_visits"`` (default), ``"best_value"`` or ``"robust"`` (most
-            visits and best value agree, searching on by up to half the budget until they do).
-        transpositions: share one node per ``state.key()`` (the tree becomes a DAG).
-        solver: MCTS-Solver: back up proven wins, losses and draws; stop once the root is
-            proven (``is_proven``; the value is then exact for win/draw/loss games).
-        exact_endgame: ``K > 0`` runs a ``K``-ply proof search (node budget 5000) at each new
-            node; a proven node is valued exactly instead of by a rollout.
-        evaluator: an :class:`~searchlab.algorithms.mcts.evaluator.Evaluator` switches to PUCT
-            ``Q + c_puct * P * sqrt(N_parent) / (1 + N)`` with its priors.
-        c_puct: PUCT's exploration constant (>= 0).
-        lambda_: with an evaluator, leaf value ``(1 - lambda_) * value + lambda_ * rollout``;
-            1 (default) uses the evaluator for priors only, 0 (AlphaZero) never rolls out.
-        dirichlet_alpha, dirichlet_epsilon: with an evaluator, root priors become
-            ``(1 - epsilon) * P + epsilon * Dir(alpha)`` (AlphaZero's exploration noise).
         seed: seeds every random choice: the same seed gives the same tree and result.
-        tier: ``"auto"`` runs a compiled kernel when the game has one and the options are the
-            plain ones (random rollouts, no evaluator, no transpositions, no endgame search, no
-            observer), else this reference tier; ``"reference"`` always runs this one;
-            ``"compiled"`` insists on a kernel.
-        observer: receives a :class:`~searchlab.core.game_events.Visit` per node selected
-            (path, key; alpha/beta are -inf/+inf) and a
-            :class:`~searchlab.core.game_events.Backup` per node updated (its mean for
-            player 0 after the update; ``action``: the edge taken below it).
+        options: an :class:`~searchlab.algorithms.mcts.options.MCTSOptions`; its fields may
+            also be given (or overridden) as keywords: ``c``, ``rollout``, ``final_move``,
+            ``transpositions``, ``solver``, ``exact_endgame``, ``evaluator``, ``c_puct``,
+            ``lambda_``, ``dirichlet_alpha``, ``dirichlet_epsilon``, ``value_scale``, ``tier``,
+            ``observer`` (their meaning, defaults and checks are written once, there).
+            ``tier="auto"`` runs the compiled kernel registered for the game
+            (:data:`~searchlab.algorithms.kernels.KERNELS`) when the options are plain.
 
     Returns:
         A :class:`~searchlab.core.search_result.SearchResult`: ``action`` chosen; ``value``
-        the chosen child's mean return for the root's player (or the proven value);
+        the chosen child's mean value for the root's player (or the proven value), on the
+        options' ``value_scale``, in ``[-1, 1]`` (default: +1 win, 0 draw, -1 loss);
         ``principal_variation`` the most visited line; ``nodes`` tree nodes created;
         ``depth`` the deepest leaf reached; ``is_proven``; ``stopped_by`` ``"simulations"`` /
         ``"time"`` / ``"nodes"`` (``None`` when a proof ended it); ``algorithm`` ``"mcts"``
-        (UCT) or ``"puct"``; ``stats``: ``simulations``, ``children`` (per root action:
-        ``action``, ``visits``, ``value`` (mean for the root's player), ``prior``, ``proven``
-        ``"win"``/``"loss"``/``"draw"``/``None``; most visited first), ``reused_visits``,
-        ``c`` (and ``c_puct``, ``lambda`` with an evaluator).
+        (UCT) or ``"puct"``; ``tier``; ``stats``: ``simulations``, ``children`` (per root
+        action: ``action``, ``visits``, ``value`` (mean for the root's player), ``prior``,
+        ``proven`` ``"win"``/``"loss"``/``"draw"``/``None``; most visited first),
+        ``reused_visits``, ``c`` (and ``c_puct``, ``lambda`` with an evaluator).
 
     Raises:
-        InvalidParameterError: a missing game capability, no budget, ``c < 0``, ``lambda_``
-            outside ``[0, 1]`` (or set without an evaluator), ``tier="compiled"`` without a
-            kernel for the game and options; UnknownNameError: an unknown ``rollout`` or
-            ``final_move`` name.
+        InvalidParameterError: a missing game capability, no budget, a bad option (see
+            ``MCTSOptions``), ``tier="compiled"`` without a kernel for the game and options;
+            UnknownNameError: an unknown option, ``rollout``, ``final_move`` or
+            ``value_scale`` name.
     """
-    searcher = MCTS(
-        game,
-        c=c,
-        rollout=rollout,
-        final_move=final_move,
-        transpositions=transpositions,
-        solver=solver,
-        exact_endgame=exact_endgame,
-        evaluator=evaluator,
-        c_puct=c_puct,
-        lambda_=lambda_,
-        dirichlet_alpha=dirichlet_alpha,
-        dirichlet_epsilon=dirichlet_epsilon,
-        seed=seed,
-        tier=tier,
-        observer=observer,
-    )
-    budget = check_budget(limits, "mcts")
+    searcher = MCTS(game, seed=seed, options=options, **overrides)
+    limits = check_budget(limits, "mcts")
     root = game.initial_state() if state is None else state
-    options = searcher.options
-    if tier != "reference" and (options.is_plain or tier == "compiled"):
-        result = _compiled(game, root, budget, options, seed)
-        if result is not None:  # None: no kernel here, and tier="auto" (else it raised)
-            return result
-    return searcher.search(root, budget)
+    return _run_tiers(game, root, limits, searcher.options, seed, searcher)
