@@ -4,6 +4,19 @@ The subtraction game: a pile of counters; players take 1, 2 or 3 in turn; whoeve
 last counter wins. (The player to move loses exactly when the pile is a multiple of 4.)
 
 Run it: ``python examples/custom_game.py``.
+
+Every command that takes a game takes yours too, as ``FILE.py:CLASS`` or ``MODULE:CLASS`` (a
+module on Python's path or in the current folder), with its constructor's keywords as ``-p``
+parameters; ``searchlab.games.make`` accepts the same names::
+
+    searchlab play examples/custom_game.py:Subtraction -p counters=15
+    searchlab analyse examples/custom_game.py:Subtraction "3 2" --agent alphabeta
+    searchlab perft examples/custom_game.py:Subtraction --depth 4
+    searchlab arena examples/custom_game.py:Subtraction random alphabeta --games 10
+
+The class must build a :class:`~searchlab.core.game.Game` (checked when it is loaded; a missing
+class, a failed import or something that is not a game is one line naming the problem). An
+optional ``notation`` attribute tells a person at ``searchlab play`` how to write a move.
 """
 
 from __future__ import annotations
@@ -13,7 +26,7 @@ from searchlab.algorithms.adversarial.minimax import minimax
 from searchlab.algorithms.adversarial.negamax import negamax
 from searchlab.algorithms.adversarial.solver import solve
 from searchlab.algorithms.adversarial.sprague_grundy import grundy_value
-from searchlab.core.errors import IllegalMoveError
+from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo, parse_int_action
 from searchlab.domains.games.conformance import assert_conforms
 from searchlab.domains.games.perft import perft
@@ -22,7 +35,11 @@ from searchlab.domains.games.perft import perft
 class Subtraction:
     """The rules: a pile of ``counters``, take 1..3."""
 
+    notation = "the number of counters to take, 1 to 3"
+
     def __init__(self, counters: int = 21) -> None:
+        if isinstance(counters, bool) or not isinstance(counters, int) or counters < 1:
+            raise InvalidParameterError(f"counters must be an integer >= 1, got {counters!r}")
         self.counters = counters
         self.info = GameInfo(name="subtraction", impartial=True, max_game_length=counters)
 
