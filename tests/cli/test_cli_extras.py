@@ -1,0 +1,109 @@
+"""Without the ``cli`` extra (a plain ``pip install searchlab``: no rich, no Pillow), every
+command works, or fails with one line naming the extra; never a traceback.
+
+Each command runs in a subprocess where importing rich and PIL fails (``sys.modules[name] =
+None``, as if they were not installed).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPS = ROOT / "examples" / "maps"
+TREE = ROOT / "examples" / "trees" / "aima_fig5_2.tree"
+EXTRA_LINE = "needs the cli extra: pip install 'searchlab[cli]'"
+
+WITHOUT_EXTRA = (
+    "import sys\n"
+    "sys.modules['rich'] = None\n"
+    "sys.modules['PIL'] = None\n"
+    "from searchlab.cli.main import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def run_without_extra(*argv: object, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_EXTRA, *map(str, argv)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def test_the_blocking_works() -> None:
+    probe = subprocess.run(
+        [sys.executable, "-c", WITHOUT_EXTRA.split("from")[0] + "import rich.console"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert probe.returncode != 0 and "ModuleNotFoundError" in probe.stderr
+
+
+COMMANDS_THAT_WORK = [
+    (["path", MAPS / "arena.map", "--scen", MAPS / "arena.map.scen", "--limit", "20"], "20/20"),
+    (["path", MAPS / "arena.map", "--from", "3,3", "--to", "45,45"], "cost"),
+    (["analyse", "tictactoe", "--agent", "mcts:simulations=300"], "root children"),
+    (["analyse", "tictactoe", "--agent", "alphabeta:depth=9"], "principal variation"),
+    (["play", "tictactoe", "--first", "greedy", "--second", "random"], "game over"),
+    (["puzzle", "1 2 3 4 5 6 0 7 8"], "optimal solution: 2 moves"),
+    (["perft", "tictactoe", "--depth", "3"], "504"),
+    (["tree", TREE, "--alphabeta"], "value: 3"),
+    (["solve", "nim", "3,4,5"], "winning move"),
+    (["solve", "tictactoe"], "draw"),
+]
+
+
+@pytest.mark.parametrize(("argv", "expected"), COMMANDS_THAT_WORK)
+def test_commands_work_without_the_extra(argv: list[object], expected: str) -> None:
+    completed = run_without_extra(*argv)
+    assert completed.returncode == 0, completed.stderr
+    assert expected in completed.stdout
+    assert "Traceback" not in completed.stderr
+
+
+def test_analyse_table_is_plain_text_without_rich() -> None:
+    completed = run_without_extra("analyse", "nim", "-p", "piles=1,2", "--agent", "mcts")
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    header = lines.index("root children")
+    assert lines[header + 1].split() == ["move", "visits", "value", "prior", "proven"]
+    assert "\u2503" not in completed.stdout and "\u2502" not in completed.stdout  # no box
+
+
+@pytest.mark.parametrize(
+    ("argv", "feature"),
+    [
+        (["path", MAPS / "arena.map", "--from", "3,3", "--to", "45,45", "--png"], "path --png"),
+        (["analyse", "connect4", "--agent", "mcts:simulations=200", "--png"], "analyse --png"),
+    ],
+)
+def test_pictures_need_pillow_one_line_before_any_search(
+    argv: list[object], feature: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "picture.png"
+    completed = run_without_extra(*argv, out)
+    assert completed.returncode == 2
+    assert completed.stderr == f"searchlab: error: 'searchlab {feature}' {EXTRA_LINE}\n"
+    assert completed.stdout == ""  # nothing searched, nothing printed
+    assert not out.exists()
+
+
+def test_arena_works_or_names_the_extra(tmp_path: Path) -> None:
+    completed = run_without_extra(
+        "arena", "tictactoe", "random", "greedy", "--games", "2", "--db", tmp_path / "a.sqlite"
+    )
+    assert "Traceback" not in completed.stderr
+    if completed.returncode != 0:
+        assert completed.returncode == 2
+        assert completed.stderr.count("\n") == 1 and EXTRA_LINE.split(":")[0] in completed.stderr
+    else:
+        assert "greedy" in completed.stdout
