@@ -1,8 +1,21 @@
-"""The layers import downward only (docs/architecture.md)."""
+"""The layers import downward only, and no modules import each other in a cycle
+(docs/architecture.md).
+
+How imports are read (the same for both checks): every ``import`` and ``from ... import`` of a
+``searchlab`` module anywhere in a file counts, at module level or inside a function (a lazy
+import that only breaks a cycle is still a cycle: it hides the dependency from the reader and
+from Python's import order, it does not remove it). Only imports under ``if TYPE_CHECKING:``
+are left out: they never run. ``from a.b import c`` is an edge to the module ``a.b.c`` when
+``c`` is one, else to ``a.b``; relative imports are resolved against the importing module.
+The parent packages Python initialises on the way (``a``, ``a.b`` for ``import a.b.c``) are
+not edges: otherwise every module would depend on the root package, which re-exports the
+public surface.
+"""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,50 +23,170 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "searchlab"
 
 LAYERS = {"core": 0, "domains": 1, "algorithms": 2, "agents": 3, "viz": 3, "arena": 4, "cli": 5}
+"""Subpackage -> layer: a module may import its own layer and those below."""
+
+ROOT_MODULES = {"__init__", "__main__", "games"}
+"""Modules directly in ``searchlab/``: the curated surface (``__init__``, ``games``, the short
+name of the game registry) and ``python -m searchlab``. They sit above the layers; the cycle
+check covers them."""
 
 
 def layer_of(module: str) -> int | None:
-    """Layer number of a dotted ``searchlab.X...`` module name (None for the package root)."""
+    """Layer number of a dotted ``searchlab.X...`` module name (None for the root modules)."""
     parts = module.split(".")
     if parts[0] != "searchlab" or len(parts) < 2:
         return None
     return LAYERS.get(parts[1])
 
 
-def imported_modules(source: str) -> list[str]:
-    """Every absolute ``searchlab`` module a source file imports (relative imports resolved
-    by the caller are not used in this code base)."""
-    names = []
-    for node in ast.walk(ast.parse(source)):
+def module_files(package: Path) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of ``package`` (a package is its
+    ``__init__.py``)."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _import_nodes(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement under ``node``, at any depth, except under
+    ``if TYPE_CHECKING:`` (its ``else`` branch runs, and counts)."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        yield node
+        return
+    if isinstance(node, ast.If) and _is_type_checking(node.test):
+        for child in node.orelse:
+            yield from _import_nodes(child)
+        return
+    for child in ast.iter_child_nodes(node):
+        yield from _import_nodes(child)
+
+
+def imported_modules(module: str, source: str, known: set[str], is_package: bool) -> set[str]:
+    """The ``searchlab`` modules that ``module`` (its ``source``) imports, resolved as the
+    module docstring says; ``known`` holds the names of the package's modules."""
+    names: set[str] = set()
+    for node in _import_nodes(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
-    return [name for name in names if name.split(".")[0] == "searchlab"]
+            names.update(alias.name for alias in node.names)
+            continue
+        if node.level:
+            base = module.split(".") if is_package else module.split(".")[:-1]
+            base = base[: len(base) - (node.level - 1)]
+            origin = ".".join([*base, *([node.module] if node.module else [])])
+        else:
+            origin = node.module or ""
+        for alias in node.names:
+            submodule = f"{origin}.{alias.name}"
+            names.add(submodule if submodule in known else origin)
+    return {name for name in names if name.split(".")[0] == "searchlab" and name != module}
+
+
+def import_graph(package: Path) -> dict[str, set[str]]:
+    """Module -> the modules it imports (edges to names that are not modules of ``package``
+    are kept: the layer check needs them; the cycle check ignores them)."""
+    files = module_files(package)
+    known = set(files)
+    return {
+        module: imported_modules(
+            module, path.read_text(encoding="utf-8"), known, path.name == "__init__.py"
+        )
+        for module, path in files.items()
+    }
 
 
 def violations(package: Path) -> list[str]:
     found = []
-    for path in sorted(package.rglob("*.py")):
-        relative = path.relative_to(package.parent).with_suffix("")
-        module = ".".join(relative.parts)
+    for module, imported in sorted(import_graph(package).items()):
         own = layer_of(module)
         if own is None:
             continue
-        for imported in imported_modules(path.read_text(encoding="utf-8")):
-            other = layer_of(imported)
+        for name in sorted(imported):
+            other = layer_of(name)
             if other is not None and other > own:
-                found.append(f"{module} (layer {own}) imports {imported} (layer {other})")
+                found.append(f"{module} (layer {own}) imports {name} (layer {other})")
     return found
 
 
-def test_every_subpackage_has_a_layer() -> None:
+def cycles(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle, ``a -> b -> a``, for each group of modules that import each other (each
+    strongly connected component of more than one module; Tarjan's algorithm), sorted."""
+    edges = {module: sorted(t for t in targets if t in graph) for module, targets in graph.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+
+    def connect(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in edges[module]:
+            if target not in index:
+                connect(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                components.append(component)
+
+    for module in sorted(edges):
+        if module not in index:
+            connect(module)
+    return sorted(_cycle_through(min(c), c, edges) for c in components)
+
+
+def _cycle_through(start: str, component: set[str], edges: dict[str, list[str]]) -> str:
+    """The shortest cycle from ``start`` back to itself inside ``component`` (breadth first)."""
+    parent: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for module in frontier:
+            for target in edges[module]:
+                if target == start:
+                    path = [module]
+                    while path[-1] != start:
+                        path.append(parent[path[-1]])
+                    return " -> ".join([*reversed(path), start])
+                if target in component and target not in parent and target != start:
+                    parent[target] = module
+                    following.append(target)
+        frontier = following
+    raise AssertionError(f"no cycle through {start}")  # pragma: no cover - a component has one
+
+
+def test_every_subpackage_and_root_module_has_a_place() -> None:
     subpackages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
     assert subpackages <= set(LAYERS), f"unlayered subpackages: {subpackages - set(LAYERS)}"
+    root = {p.stem for p in PACKAGE.glob("*.py")}
+    assert root <= ROOT_MODULES, f"modules outside the layers: {root - ROOT_MODULES}"
 
 
 def test_layers_import_downward_only() -> None:
     assert violations(PACKAGE) == []
+
+
+def test_no_import_cycles() -> None:
+    assert cycles(import_graph(PACKAGE)) == []
 
 
 def test_checker_detects_an_upward_import(tmp_path: Path) -> None:
@@ -63,6 +196,71 @@ def test_checker_detects_an_upward_import(tmp_path: Path) -> None:
     assert violations(package) == [
         "searchlab.core.bad (layer 0) imports searchlab.algorithms (layer 2)"
     ]
+
+
+def _plant(package: Path, files: dict[str, str]) -> dict[str, set[str]]:
+    for name, source in files.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+    return import_graph(package)
+
+
+def test_checker_detects_a_planted_cycle_even_through_a_function_level_import(
+    tmp_path: Path,
+) -> None:
+    graph = _plant(
+        tmp_path / "searchlab",
+        {
+            "__init__.py": "",
+            "agents/__init__.py": "",
+            "agents/spec.py": "def make():\n    from searchlab.agents import kinds\n",
+            "agents/kinds.py": "from searchlab.agents.spec import make\n",
+            "agents/base.py": "import searchlab.agents.spec\n",
+        },
+    )
+    assert graph["searchlab.agents.spec"] == {"searchlab.agents.kinds"}
+    assert cycles(graph) == [
+        "searchlab.agents.kinds -> searchlab.agents.spec -> searchlab.agents.kinds"
+    ]
+
+
+def test_checker_finds_a_longer_cycle_through_relative_imports(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path / "searchlab",
+        {
+            "__init__.py": "",
+            "cli/__init__.py": "from .main import main\n",
+            "cli/main.py": "from . import solve\n",
+            "cli/solve.py": "from searchlab.cli.games import connect4\n",
+            "cli/games/__init__.py": "",
+            "cli/games/connect4.py": "from ..main import main\n",
+        },
+    )
+    assert cycles(graph) == [
+        "searchlab.cli.games.connect4 -> searchlab.cli.main -> searchlab.cli.solve"
+        " -> searchlab.cli.games.connect4"
+    ]
+
+
+def test_type_checking_imports_are_not_edges(tmp_path: Path) -> None:
+    graph = _plant(
+        tmp_path / "searchlab",
+        {
+            "__init__.py": "",
+            "core/__init__.py": "",
+            "core/a.py": "from searchlab.core import b\n",
+            "core/b.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from searchlab.core.a import x\n"
+                "else:\n    import searchlab.core.c\n"
+            ),
+            "core/c.py": "",
+        },
+    )
+    assert graph["searchlab.core.a"] == {"searchlab.core.b"}
+    assert graph["searchlab.core.b"] == {"searchlab.core.c"}
+    assert cycles(graph) == []
 
 
 @pytest.mark.parametrize("module", ["searchlab.core.limits", "searchlab.cli.main"])
