@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import assert_one_line_error, run_main
+from interrupt_support import interrupt
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -87,6 +88,68 @@ def test_mismatch_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 1
     assert "44455554221 -15 -14" in out and "MISMATCH" in out
     assert "2 positions, 1 mismatches" in out
+
+
+# -- time limits and Ctrl-C ----------------------------------------------------------------------
+def hardest_begin_hard(shared_data: Path) -> tuple[str, int]:
+    """The Begin-Hard line with the fewest stones: a minute or more of search."""
+    return min(pons_head(shared_data, "Test_L1_R3", 500), key=lambda line: len(line[0]))
+
+
+def test_time_limit_stops_with_bounds_that_hold_the_score(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    moves, expected = hardest_begin_hard(shared_data)
+    code, out, _ = run(["solve", "connect4", moves, "--time", "0.5", "--json"], capsys)
+    assert code == 1
+    data = json.loads(out)
+    assert data["stopped_by"] == "time" and data["score"] is None
+    assert data["outcome"] == "unknown" and data["best_move"] is None
+    low, high = data["bounds"]
+    assert low <= expected <= high and (low, high) != (-20, 20)  # some progress, and true
+    assert data["ms"] < 3000  # 0.5 s asked; slack for a loaded machine
+
+
+def test_time_limit_in_text_and_in_a_positions_file(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    moves, expected = hardest_begin_hard(shared_data)
+    code, out, _ = run(["solve", "connect4", moves, "--time", "0.2"], capsys)
+    assert code == 1 and "score ? in [" in out and "stopped by time" in out
+    easy = pons_head(shared_data, "Test_L3_R1", 2)
+    path = write(tmp_path, "".join(f"{m} {s}\n" for m, s in [*easy, (moves, expected)]))
+    code, out, _ = run(["solve", "connect4", "--positions", str(path), "--time", "0.2"], capsys)
+    rows = out.splitlines()
+    assert code == 1
+    assert [row.split()[1] for row in rows[:2]] == [str(s) for _, s in easy]
+    assert rows[2].startswith(f"{moves} ? {expected} ") and "STOPPED in [" in rows[2]
+    assert "MISMATCH" not in out  # the proven bounds hold the expected score
+    assert rows[3].startswith("3 positions, 0 mismatches, 1 stopped, mean ")
+
+
+def test_a_node_budget_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", "connect4", "4", "--nodes", "12345", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["stopped_by"] == "nodes" and data["nodes"] == 12345
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_bad_time_limits(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["solve", "connect4", "4455", "--time", value], capsys)
+    assert_one_line_error(code, err, "--time must be > 0 seconds", f"got {float(value)}")
+
+
+def test_ctrl_c_stops_a_hard_position_within_a_second(shared_data: Path, tmp_path: Path) -> None:
+    """SIGINT while the compiled solver works on a Begin-Hard position (after an easy one has
+    been printed): one line, exit code 130, in about a second at most."""
+    moves, expected = hardest_begin_hard(shared_data)
+    (easy, score), = pons_head(shared_data, "Test_L3_R1", 1)
+    path = write(tmp_path, f"{easy} {score}\n{moves} {expected}\n")
+    stopped = interrupt(["solve", "connect4", "--positions", str(path), "--json"], after_lines=1)
+    assert stopped.code == 130, stopped
+    assert stopped.stderr == "searchlab: interrupted\n", stopped
+    assert json.loads(stopped.stdout)["moves"] == easy  # the easy one, and nothing after it
+    assert stopped.seconds < 1.0, stopped
 
 
 # -- bad input ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import assert_one_line_error, run_main
+from interrupt_support import interrupt
 
 from searchlab.domains.games.obf import ObfFormatError, parse_obf_line, read_obf
 from searchlab.domains.games.othello import parse_square
@@ -135,6 +136,20 @@ def test_time_budget_stops_a_deep_position(
     code, out, _ = run(["solve", "othello", "--time", "0.3", "--", position], capsys)
     assert code == 1
     assert "stopped" in out and "score ?" in out
+
+
+def test_ctrl_c_stops_a_deep_position_within_a_second(shared_data: Path, tmp_path: Path) -> None:
+    """SIGINT while the endgame solver works (no time limit: one long kernel call) on the
+    36-empty FFO position, after a quick one was printed: one line, exit code 130, at once."""
+    obf = shared_data / "othello_ffo" / "ffo_endgame.obf"
+    deepest = max(read_obf(obf), key=lambda position: position.state().empties())
+    path = tmp_path / "two.obf"
+    path.write_text(f"{FFO_1} X;\n{deepest.board} {deepest.side_to_move};\n")
+    stopped = interrupt(["solve", "othello", "--json", "--obf", str(path)], after_lines=1)
+    assert stopped.code == 130, stopped
+    assert stopped.stderr == "searchlab: interrupted\n", stopped
+    assert len(stopped.stdout.splitlines()) == 1, stopped
+    assert stopped.seconds < 1.0, stopped
 
 
 def test_stopped_positions_report_bounds_that_hold_the_ffo_score(

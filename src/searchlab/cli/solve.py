@@ -1,8 +1,10 @@
 """``searchlab solve GAME ...``: solve a position exactly.
 
-Each game is a :class:`GameCommand` in :data:`GAME_COMMANDS` with its own arguments; add a game
-(``connect4``, ``othello``) by adding an entry. Argument errors of a game's own parser become
-one line and exit code 2, like every other searchlab error.
+Each game is a :class:`~searchlab.cli.solve_command.GameCommand` in :data:`GAME_COMMANDS` with
+its own arguments; the compiled ones live in their own modules (``solve_connect4``,
+``solve_othello``), which import only the shared ``solve_command`` (no import cycle). Argument
+errors of a game's own parser become one line and exit code 2, like every other searchlab
+error; Ctrl-C stops any of them (one line, exit code 130, from ``cli/main.py``).
 
   searchlab solve nim 3,4,5 [--misere] [--json]
   searchlab solve tictactoe [MOVES] [--json]
@@ -12,11 +14,12 @@ one line and exit code 2, like every other searchlab error.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from searchlab.cli import solve_connect4, solve_othello
 from searchlab.cli._common import emit_json
+from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 
 __all__ = ["GAME_COMMANDS", "GameCommand", "register"]
@@ -27,15 +30,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise InvalidParameterError(f"{self.prog}: {message}")
-
-
-@dataclass(frozen=True)
-class GameCommand:
-    """One game of ``solve``: how to parse its arguments and run it."""
-
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
 
 
 # -- nim --------------------------------------------------------------------------------------
@@ -137,12 +131,9 @@ def _run_mnk(args: argparse.Namespace) -> int:
     return 0
 
 
-from searchlab.cli.solve_connect4 import COMMAND as CONNECT4_COMMAND  # noqa: E402 (needs GameCommand)
-from searchlab.cli.solve_othello import COMMAND as OTHELLO_COMMAND  # noqa: E402 (needs GameCommand)
-
 GAME_COMMANDS: dict[str, GameCommand] = {
-    "connect4": CONNECT4_COMMAND,
-    "othello": OTHELLO_COMMAND,
+    "connect4": solve_connect4.COMMAND,
+    "othello": solve_othello.COMMAND,
     "nim": GameCommand("Nim by the XOR rule", _nim_arguments, _run_nim),
     "tictactoe": GameCommand(
         "tic-tac-toe by exhaustive search",
@@ -155,7 +146,7 @@ GAME_COMMANDS: dict[str, GameCommand] = {
         _run_mnk,
     ),
 }
-"""The games ``solve`` knows; later sessions add ``connect4`` and ``othello`` here."""
+"""The games ``solve`` knows (a new game: its module builds a ``GameCommand``, listed here)."""
 
 
 def register(subparsers: Any) -> None:

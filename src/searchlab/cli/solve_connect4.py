@@ -1,36 +1,41 @@
 """``searchlab solve connect4``: exact Connect Four scores (Pons' convention) by the compiled
 solver, for one position or a file of Pons' test positions.
 
-  searchlab solve connect4 4453 [--json]
-  searchlab solve connect4 --positions Test_L2_R1 [--limit N] [--json]
+  searchlab solve connect4 4453 [--json] [--time S] [--nodes N]
+  searchlab solve connect4 --positions Test_L2_R1 [--limit N] [--json] [--time S]
 
 A positions file has one ``<moves> <score>`` per line (moves: 1-based columns from the empty
 board; score: the expected exact score for the player to move). Each line prints the moves,
 the computed score, the expected score, the nodes searched and the time; a summary follows
-(mismatches, mean time, nodes per second). ``--json`` prints one object per position (``moves``,
-``score``, ``expected``, ``nodes``, ``ms``, ``ok``) and the summary on stderr. Exit code 1 when
-a score differs from the expected one, 2 for bad input (one line, ``FILE:LINE`` quoted).
+(mismatches, mean time, nodes per second), and a progress bar (positions done / total) runs on
+stderr meanwhile. ``--json`` prints one object per position (``moves``, ``score``,
+``expected``, ``nodes``, ``ms``, ``ok``) and the summary on stderr.
 
-``COMMAND`` (a :class:`~searchlab.cli.solve.GameCommand`) is what ``cli/solve.py`` registers;
-it is built on first access because ``cli/solve.py`` imports this module while it is itself
-being imported.
+``--time S`` and ``--nodes N`` limit each position: a position stopped by them shows the
+bounds on its score proved so far (``score ? in [-2, +4]``; JSON ``"score": null``,
+``"bounds": [-2, 4]``, ``"stopped_by"``), and counts as a mismatch when the expected score lies
+outside them. Ctrl-C stops the solver within a moment (one line, exit code 130). Exit code 1
+when a score differs from the expected one or a position was stopped, 2 for bad input (one
+line, ``FILE:LINE`` quoted).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from searchlab.cli._common import emit_json, positive_int, progress
+from searchlab.cli.solve_command import GameCommand, run_stoppable
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 if TYPE_CHECKING:
-    from searchlab.cli.solve import GameCommand
+    from searchlab.core.limits import Limits
+    from searchlab.core.search_result import SearchResult
     from searchlab.domains.games.connect4 import Connect4State
-
-    COMMAND: GameCommand
 
 __all__ = ["COMMAND", "Connect4Position", "read_positions"]
 
@@ -106,10 +111,25 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--positions", type=Path, help="a file of '<moves> <score>' lines (Pons)")
     parser.add_argument("--limit", type=positive_int, help="only the first N positions")
+    parser.add_argument(
+        "--time", type=float, metavar="S", help="seconds per position (stopped: bounds shown)"
+    )
+    parser.add_argument("--nodes", type=positive_int, help="node budget per position")
     parser.add_argument("--json", action="store_true", help="JSON lines on stdout")
     parser.add_argument(
         "--table-log2", type=int, default=23, help="transposition table: 2**N slots (default 23)"
     )
+
+
+def _limits(args: argparse.Namespace) -> Limits | None:
+    from searchlab.core.limits import Limits
+
+    if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
+        raise InvalidParameterError(
+            f"solve connect4: --time must be > 0 seconds (a finite number), got {args.time}"
+        )
+    given = {name: value for name in ("time", "nodes") if (value := getattr(args, name))}
+    return Limits(**given) if given else None
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -121,15 +141,26 @@ def _run(args: argparse.Namespace) -> int:
         )
     if args.positions is None and args.limit is not None:
         raise InvalidParameterError("searchlab solve connect4: --limit needs --positions FILE")
+    limits = _limits(args)
     solver = Connect4Solver(table_log2=args.table_log2)
     if args.positions is not None:
         positions = read_positions(args.positions, args.limit)
         warm_up()  # compile (or load) the kernels outside the timings
-        return _run_positions(solver, positions, args.json)
-    return _run_single(solver, args.moves, args.json)
+        return _run_positions(solver, positions, limits, args.json)
+    return _run_single(solver, args.moves, limits, args.json)
 
 
-def _run_single(solver: Any, moves: str, as_json: bool) -> int:
+def _solve(solver: Any, state: Connect4State, limits: Limits | None, **options: Any) -> Any:
+    """``solver.solve`` that Ctrl-C stops (see :func:`run_stoppable`)."""
+    return run_stoppable(lambda: solver.solve(state, limits=limits, **options), solver.stop)
+
+
+def _bounds(result: SearchResult) -> tuple[int, int]:
+    low, high = result.stats["bounds"]
+    return int(low), int(high)
+
+
+def _run_single(solver: Any, moves: str, limits: Limits | None, as_json: bool) -> int:
     from searchlab.algorithms.adversarial.connect4_solver import warm_up
     from searchlab.domains.games.connect4 import parse_moves
 
@@ -137,29 +168,39 @@ def _run_single(solver: Any, moves: str, as_json: bool) -> int:
     if state.is_terminal():
         raise _game_over(state, "solve connect4")
     warm_up()
-    result = solver.solve(state)
+    result = _solve(solver, state, limits)
     score = result.score
     mover = "XO"[state.current_player()]
-    best = state.action_to_string(result.action)
+    best = state.action_to_string(result.action) if result.action is not None else None
     if as_json:
-        emit_json(
-            {
-                "game": "connect4",
-                "moves": moves,
-                "to_move": mover,
-                "score": score,
-                "outcome": result.outcome,
-                "best_move": best,
-                "plies_to_end": result.plies_to_end,
-                "nodes": result.nodes,
-                "ms": round(result.elapsed * 1000, 3),
-            }
-        )
-        return 0
+        obj: dict[str, Any] = {
+            "game": "connect4",
+            "moves": moves,
+            "to_move": mover,
+            "score": score,
+            "outcome": result.outcome,
+            "best_move": best,
+            "plies_to_end": result.plies_to_end,
+            "nodes": result.nodes,
+            "ms": round(result.elapsed * 1000, 3),
+        }
+        if result.stopped_by:
+            obj["bounds"] = list(_bounds(result))
+            obj["stopped_by"] = result.stopped_by
+        emit_json(obj)
+        return 1 if result.stopped_by else 0
     print(state)
-    print(f"{mover} to move: score {score:+d} ({_describe(score, state)}); best move {best}")
+    if result.stopped_by:
+        low, high = _bounds(result)
+        print(
+            f"{mover} to move: score ? in [{low:+d}, {high:+d}] (stopped by {result.stopped_by} "
+            "before the score was proven)"
+        )
+    else:
+        assert score is not None
+        print(f"{mover} to move: score {score:+d} ({_describe(score, state)}); best move {best}")
     print(f"{result.nodes} nodes, {result.elapsed * 1000:.3f} ms")
-    return 0
+    return 1 if result.stopped_by else 0
 
 
 def _describe(score: int, state: Connect4State) -> str:
@@ -176,58 +217,59 @@ def _plies(score: int, state: Connect4State) -> int | None:
     return plies_to_end(score, state.num_moves)
 
 
-def _run_positions(solver: Any, positions: list[Connect4Position], as_json: bool) -> int:
-    mismatches, total_nodes, total_time = 0, 0, 0.0
-    rows = []
+def _run_positions(
+    solver: Any, positions: list[Connect4Position], limits: Limits | None, as_json: bool
+) -> int:
+    mismatches = stopped = total_nodes = 0
+    total_time = 0.0
     with progress(len(positions), "connect4") as advance:
         for position in positions:
-            result = solver.solve(position.state, find_move=False)
+            result = _solve(solver, position.state, limits, find_move=False)
             score = result.score
-            ok = score == position.expected
-            mismatches += not ok
+            if result.stopped_by:
+                stopped += 1
+                low, high = _bounds(result)
+                ok = None if low <= position.expected <= high else False
+            else:
+                ok = score == position.expected
+            mismatches += ok is False
             total_nodes += result.nodes
             total_time += result.elapsed
             ms = result.elapsed * 1000
             if as_json:
-                emit_json(
-                    {
-                        "moves": position.moves,
-                        "score": score,
-                        "expected": position.expected,
-                        "nodes": result.nodes,
-                        "ms": round(ms, 4),
-                        "ok": ok,
-                    }
-                )
+                obj: dict[str, Any] = {
+                    "moves": position.moves,
+                    "score": score,
+                    "expected": position.expected,
+                    "nodes": result.nodes,
+                    "ms": round(ms, 4),
+                    "ok": ok,
+                }
+                if result.stopped_by:
+                    obj["bounds"] = list(_bounds(result))
+                    obj["stopped_by"] = result.stopped_by
+                emit_json(obj)
             else:
-                mark = "" if ok else "  MISMATCH"
-                rows.append(
-                    f"{position.moves} {score} {position.expected} {result.nodes} {ms:.3f} ms{mark}"
-                )
-                print(rows[-1])
+                shown = "?" if score is None else str(score)
+                mark = "  MISMATCH" if ok is False else ""
+                if result.stopped_by:
+                    low, high = _bounds(result)
+                    mark = f"  STOPPED in [{low:+d}, {high:+d}]{mark}"
+                row = f"{position.moves} {shown} {position.expected} {result.nodes} {ms:.3f} ms"
+                print(row + mark, flush=True)
             advance()
     count = len(positions)
     mean_ms = total_time * 1000 / count if count else 0.0
     rate = total_nodes / total_time if total_time > 0 else 0.0
     mean_nodes = total_nodes / count if count else 0.0
+    halted = f", {stopped} stopped" if stopped else ""
     summary = (
-        f"{count} positions, {mismatches} mismatches, mean {mean_ms:.3f} ms, "
+        f"{count} positions, {mismatches} mismatches{halted}, mean {mean_ms:.3f} ms, "
         f"mean {mean_nodes:.1f} nodes, {rate:,.0f} nodes/s"
     )
-    if as_json:
-        import sys
-
-        print(summary, file=sys.stderr)
-    else:
-        print(summary)
-    return 1 if mismatches else 0
+    print(summary, file=sys.stderr if as_json else sys.stdout)
+    return 1 if mismatches or stopped else 0
 
 
-def __getattr__(name: str) -> Any:
-    if name == "COMMAND":
-        from searchlab.cli.solve import GameCommand
-
-        command = GameCommand(HELP, _arguments, _run)
-        globals()["COMMAND"] = command
-        return command
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+COMMAND = GameCommand(HELP, _arguments, _run)
+"""What ``cli/solve.py`` registers as ``solve connect4``."""

@@ -5,22 +5,27 @@
 
 Per position: the exact score for the side to move (final disc difference, empties to the
 winner), a best move, the expected score (the best listed move score, when the line has
-scored moves), nodes and time; then a summary (mismatches, mean time, nodes per second). The
-exit code is 1 when a score or best move disagrees with the file, or a position was not solved
-within ``--nodes``; bad input is one line on stderr and exit code 2.
+scored moves), nodes and time; then a summary (mismatches, mean time, nodes per second); a
+progress bar (positions done / total) runs on stderr meanwhile. A position stopped by
+``--nodes`` or ``--time`` shows the bounds on its score proved so far. Ctrl-C stops the solver
+within a moment (one line, exit code 130). The exit code is 1 when a score or best move
+disagrees with the file, or a position was not solved within ``--nodes``/``--time``; bad input
+is one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from searchlab.cli._common import emit_json, positive_int, progress
+from searchlab.cli.solve_command import GameCommand, run_stoppable
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["COMMAND"]  # noqa: F822 (built on first access, see __getattr__)
+__all__ = ["COMMAND"]
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,8 +76,10 @@ def _run(args: argparse.Namespace) -> int:
         raise InvalidParameterError("solve othello: give --obf FILE or a position")
     if args.limit is not None:
         positions = positions[: args.limit]
-    if args.time is not None and not args.time > 0:
-        raise InvalidParameterError(f"solve othello: --time must be > 0 seconds, got {args.time}")
+    if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
+        raise InvalidParameterError(
+            f"solve othello: --time must be > 0 seconds (a finite number), got {args.time}"
+        )
     budget = {"nodes": args.nodes, "time": args.time}
     given = {name: value for name, value in budget.items() if value is not None}
     limits = Limits(**given) if given else None
@@ -82,7 +89,12 @@ def _run(args: argparse.Namespace) -> int:
     with progress(len(positions), "othello") as advance:
         for position in positions:
             state = position.state()
-            result = solver.solve(state, limits=limits, move_scores=args.move_scores)
+            result = run_stoppable(
+                lambda state=state: solver.solve(
+                    state, limits=limits, move_scores=args.move_scores
+                ),
+                solver.stop,
+            )
             rows.append(_row(position, state, result))
             row = rows[-1]
             if args.json:
@@ -185,15 +197,5 @@ def _summary(rows: list[_Row], *, to: Any) -> None:
     )
 
 
-def __getattr__(name: str) -> Any:
-    # COMMAND is built on first access: cli/solve.py imports this module while it is itself
-    # being imported, so GameCommand cannot be imported at the top.
-    if name == "COMMAND":
-        from searchlab.cli.solve import GameCommand
-
-        command = GameCommand(
-            "Othello endgames exactly (OBF positions, FFO suite)", _arguments, _run
-        )
-        globals()["COMMAND"] = command
-        return command
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+COMMAND = GameCommand("Othello endgames exactly (OBF positions, FFO suite)", _arguments, _run)
+"""What ``cli/solve.py`` registers as ``solve othello``."""
