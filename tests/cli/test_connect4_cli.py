@@ -143,7 +143,7 @@ def test_ctrl_c_stops_a_hard_position_within_a_second(shared_data: Path, tmp_pat
     """SIGINT while the compiled solver works on a Begin-Hard position (after an easy one has
     been printed): one line, exit code 130, in about a second at most."""
     moves, expected = hardest_begin_hard(shared_data)
-    (easy, score), = pons_head(shared_data, "Test_L3_R1", 1)
+    ((easy, score),) = pons_head(shared_data, "Test_L3_R1", 1)
     path = write(tmp_path, f"{easy} {score}\n{moves} {expected}\n")
     stopped = interrupt(["solve", "connect4", "--positions", str(path), "--json"], after_lines=1)
     assert stopped.code == 130, stopped

@@ -392,7 +392,7 @@ def jump_point_search(
     def no_reference() -> PathResult:
         raise InvalidParameterError(
             f"jump_point_search: no plain-Python tier (for {type(problem).__name__}, "
-            f'tier={tier!r}); jump point search runs compiled on GridProblem: use astar'
+            f"tier={tier!r}); jump point search runs compiled on GridProblem: use astar"
         )
 
     if tier == "reference":
