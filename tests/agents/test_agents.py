@@ -248,3 +248,21 @@ def test_greedy_reports_its_one_ply_value() -> None:
     assert not agent.last_result.is_proven
     assert agent.last_result.value == pytest.approx(-ThreatEvaluation()(child))
     assert agent.last_result.nodes == len(quiet.legal_actions())
+
+
+def test_monte_carlo_agents_take_a_value_scale() -> None:
+    game = make("othello")
+    state = game.initial_state()
+    for spec in (
+        "mcts:simulations=300,scale=normalised",
+        "flatmc:simulations=100,scale=normalised",
+    ):
+        agent = make_agent(spec, game, seed=1)
+        assert agent.act(state) in state.legal_actions()
+        children = agent.last_result.stats["children"]
+        # normalised disc differences: finer than outcomes, inside [-1, 1]
+        assert all(-1 <= child["value"] <= 1 for child in children)
+    assert make_agent("mcts:scale=normalised", game).options.value_scale == "normalised"
+    assert make_agent("mcts", game).options.value_scale == "outcome"
+    with pytest.raises(InvalidParameterError, match="scale must be one of outcome, normalised"):
+        make_agent("flatmc:scale=discs", game)

@@ -6,9 +6,9 @@ kind       parameters                                                   default 
 random     seed                                                         —
 greedy     seed                                                         one ply
 alphabeta  depth, time, nodes                                           depth=6
-flatmc     simulations, time, seed                                      simulations=1000
+flatmc     simulations, time, scale, seed                               simulations=1000
 mcts       simulations, time, c, rollout, final, solver, transpositions simulations=1000
-           exact, reuse, tier, seed
+           exact, reuse, tier, scale, seed
 human      —                                                            —
 ========== ============================================================ =====================
 
@@ -32,9 +32,11 @@ from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
 from searchlab.agents.simple import GreedyAgent, RandomAgent
 from searchlab.agents.spec import AgentKind, Param
+from searchlab.algorithms.mcts import FINAL_MOVES, ROLLOUT_POLICIES, VALUE_SCALES
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
+from searchlab.core.tier import TIERS
 
 __all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS"]
 
@@ -80,10 +82,16 @@ def _simulation_budget(name: str, simulations: int | None, time: float | None) -
 
 
 def _flatmc(
-    game: Game, *, name: str, seed: int | None, simulations: int | None, time: float | None
+    game: Game,
+    *,
+    name: str,
+    seed: int | None,
+    simulations: int | None,
+    time: float | None,
+    scale: str,
 ) -> Agent:
     limits = _simulation_budget(name, simulations, time)
-    return FlatMonteCarloAgent(name, game, limits=limits, seed=seed)
+    return FlatMonteCarloAgent(name, game, limits=limits, seed=seed, value_scale=scale)
 
 
 def _mcts(
@@ -101,6 +109,7 @@ def _mcts(
     exact: int,
     reuse: bool,
     tier: str,
+    scale: str,
 ) -> Agent:
     limits = _simulation_budget(name, simulations, time)
     options: dict[str, Any] = {
@@ -110,6 +119,7 @@ def _mcts(
         "transpositions": transpositions,
         "exact_endgame": exact,
         "tier": tier,
+        "value_scale": scale,
     }
     if c is not None:
         options["c"] = c
@@ -122,6 +132,9 @@ def _human(game: Game | None, *, name: str, seed: int | None) -> Agent:
 
 _TIME = Param(float, help="seconds per move")
 _SIMULATIONS = Param(int, help="playouts per move")
+_SCALE = Param(
+    str, "outcome", "a finished game's worth: outcome (+1/0/-1) or normalised score", VALUE_SCALES
+)
 
 BUILTIN_KINDS: tuple[AgentKind, ...] = (
     AgentKind("random", _random, {}, "a uniformly random legal move"),
@@ -139,7 +152,7 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
     AgentKind(
         "flatmc",
         _flatmc,
-        {"simulations": _SIMULATIONS, "time": _TIME},
+        {"simulations": _SIMULATIONS, "time": _TIME, "scale": _SCALE},
         "flat Monte Carlo: random playouts per root move, best mean",
     ),
     AgentKind(
@@ -149,17 +162,14 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
             "simulations": Param(int, help=f"playouts per move (default {DEFAULT_SIMULATIONS})"),
             "time": _TIME,
             "c": Param(float, positive=False, help="UCT exploration constant"),
-            "rollout": Param(str, "random", "rollout policy", ("random", "informed")),
-            "final": Param(
-                str, "most_visits", "final move choice", ("most_visits", "best_value", "robust")
-            ),
+            "rollout": Param(str, "random", "rollout policy", tuple(ROLLOUT_POLICIES)),
+            "final": Param(str, "most_visits", "final move choice", FINAL_MOVES),
             "solver": Param(bool, False, "MCTS-Solver: back up proven wins and losses"),
             "transpositions": Param(bool, False, "share statistics between equal states"),
             "exact": Param(int, 0, "solve exactly at leaves this close to the end", positive=False),
             "reuse": Param(bool, False, "keep the tree between moves"),
-            "tier": Param(
-                str, "auto", "compiled or reference tier", ("auto", "reference", "compiled")
-            ),
+            "tier": Param(str, "auto", "compiled or reference tier", TIERS),
+            "scale": _SCALE,
         },
         "Monte Carlo tree search (UCT), compiled for Connect Four and Othello",
     ),

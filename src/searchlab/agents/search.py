@@ -29,6 +29,7 @@ from searchlab.core.limits import Limits
 if TYPE_CHECKING:
     from searchlab.algorithms.mcts import MCTS
     from searchlab.algorithms.mcts.options import MCTSOptions
+    from searchlab.algorithms.mcts.value_scale import ValueScale
 
 __all__ = ["AlphaBetaAgent", "FlatMonteCarloAgent", "MCTSAgent"]
 
@@ -76,13 +77,36 @@ class _SeededSearchAgent(AgentBase):
 
 
 class FlatMonteCarloAgent(_SeededSearchAgent):
-    """Random playouts spread over the root's actions; the best mean return wins."""
+    """Random playouts spread over the root's actions; the best mean value wins (on
+    ``value_scale``: the outcome, or the normalised returns)."""
+
+    def __init__(
+        self,
+        name: str,
+        game: Game,
+        *,
+        limits: Limits,
+        seed: int | None,
+        value_scale: ValueScale = "outcome",
+    ) -> None:
+        from searchlab.algorithms.mcts.value_scale import returns_scale
+
+        super().__init__(name, game, limits=limits, seed=seed)
+        try:
+            returns_scale(game, value_scale, "flat_monte_carlo")  # fail now, not at a move
+        except SearchlabError as error:
+            raise type(error)(f"agent {name!r}: {error}") from None
+        self._value_scale = value_scale
 
     def act(self, state: State, limits: Limits | None = None) -> int:
         from searchlab.algorithms.mcts import flat_monte_carlo
 
         result = flat_monte_carlo(
-            self._game, state, limits=limits or self._limits, seed=self._next_seed()
+            self._game,
+            state,
+            limits=limits or self._limits,
+            seed=self._next_seed(),
+            value_scale=self._value_scale,
         )
         self.last_result = result
         return result.action

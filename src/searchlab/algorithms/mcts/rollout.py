@@ -90,10 +90,10 @@ def informed_policy(state: State, rng: random.Random) -> int:
 
 
 ROLLOUT_POLICIES: dict[str, RolloutPolicy] = {
-    "informed": informed_policy,
     "random": random_policy,
+    "informed": informed_policy,
 }
-"""The built-in rollout policies by name."""
+"""The built-in rollout policies by name (the default first)."""
 
 
 def resolve_rollout(rollout: str | RolloutPolicy, algorithm: str) -> RolloutPolicy:
