@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.arena.runner import run_tournament
+from searchlab.arena.pool import ArenaWorkerError
+from searchlab.arena.runner import TournamentInterrupted, run_tournament
 from searchlab.arena.schedule import round_robin
 from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord
@@ -130,8 +132,22 @@ def wait_for_games(process: subprocess.Popen[str], path: Path, count: int) -> in
     pytest.fail(f"the arena ended or stalled before storing {count} games: {process.poll()}")
 
 
+def assert_clean_stop(err: str, kill: signal.Signals, stored_games: int) -> None:
+    """One line naming the signal and the games stored; no traceback, nothing 'ignored'."""
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"searchlab: interrupted ({kill.name}): {stored_games} of 40 games"), err
+
+
 @pytest.mark.parametrize(
-    ("kill", "extra"), [(signal.SIGKILL, ()), (signal.SIGTERM, ("--workers", "2"))]
+    ("kill", "extra"),
+    [
+        pytest.param(signal.SIGKILL, (), id="sigkill-1-worker"),
+        pytest.param(signal.SIGTERM, ("--workers", "2"), id="sigterm-2-workers"),
+        pytest.param(signal.SIGTERM, (), id="sigterm-1-worker"),
+        pytest.param(signal.SIGINT, ("--workers", "2"), id="sigint-2-workers"),
+        pytest.param(signal.SIGINT, (), id="sigint-1-worker"),
+    ],
 )
 def test_a_killed_arena_resumes_with_no_game_lost_or_counted_twice(
     tmp_path: Path, kill: signal.Signals, extra: tuple[str, ...]
@@ -141,16 +157,18 @@ def test_a_killed_arena_resumes_with_no_game_lost_or_counted_twice(
     wait_for_games(process, path, 3)
     process.send_signal(kill)
     _, err = process.communicate(timeout=60)
-    if kill == signal.SIGTERM:
-        assert process.returncode == 130 and err.strip().endswith("searchlab: interrupted")
-    else:
-        assert process.returncode == -signal.SIGKILL
     before = stored(path)
+    if kill == signal.SIGKILL:
+        assert process.returncode == -signal.SIGKILL
+    else:  # 128 + the signal, as a shell reports it: 130 for SIGINT, 143 for SIGTERM
+        assert process.returncode == 128 + kill
+        assert_clean_stop(err, kill, len(before))
     assert 3 <= len(before) < 40, "the kill came too late to test resuming"
 
     process = start_arena(path, "--json")
     _, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
     after = stored(path)
     assert len(after) == 40
     assert all(after[key] == game for key, game in before.items())
@@ -158,6 +176,115 @@ def test_a_killed_arena_resumes_with_no_game_lost_or_counted_twice(
     with ArenaStore.open(tmp_path / "whole.sqlite") as store:
         run_tournament(round_robin("tictactoe", ["alphabeta:depth=9", "random"], 40, seed=3), store)
     assert stored(tmp_path / "whole.sqlite") == after
+
+
+@pytest.mark.parametrize(
+    ("kill", "workers"),
+    [
+        pytest.param(signal.SIGINT, "1", id="sigint-1-worker"),
+        pytest.param(signal.SIGINT, "2", id="sigint-2-workers"),
+        pytest.param(signal.SIGTERM, "1", id="sigterm-1-worker"),
+    ],
+)
+def test_a_signal_stops_a_move_in_progress_promptly(
+    tmp_path: Path, kill: signal.Signals, workers: str
+) -> None:
+    """Every move takes 20 s; the signal comes in the middle of the first one."""
+    path = tmp_path / "slow.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
+    argv = ["arena", "connect4", "mcts:time=20", "alphabeta:time=20", "--games", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "searchlab", *argv, "--db", str(path), "--workers", workers],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while not path.exists() and time.monotonic() < deadline:  # the games are starting
+        time.sleep(0.02)
+    time.sleep(1.5)
+    sent = time.monotonic()
+    process.send_signal(kill)
+    try:
+        out, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"{kill.name} did not stop the arena within 10 s")
+    assert time.monotonic() - sent < 5
+    assert (process.returncode, out) == (128 + kill, "")
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert err == (
+        f"searchlab: interrupted ({kill.name}): 0 of 2 games stored in {path}; "
+        "run the same command again to resume\n"
+    )
+    with ArenaStore.open(path) as store:  # a valid arena file (checked on opening), empty
+        assert store.count() == 0
+
+
+def signal_after(games: int, store: ArenaStore, number: signal.Signals):  # type: ignore[no-untyped-def]
+    """An ``on_record`` that sends this process ``number`` once ``games`` games are stored."""
+
+    def on_record(record: GameRecord) -> None:
+        if store.count() == games:
+            os.kill(os.getpid(), number)
+
+    return on_record
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_raises_tournament_interrupted_after_cleaning_up(
+    tmp_path: Path, workers: int, number: signal.Signals
+) -> None:
+    path = tmp_path / "arena.sqlite"
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    with ArenaStore.open(path) as store:
+        with pytest.raises(TournamentInterrupted) as info:
+            run_tournament(JOBS, store, workers=workers, on_record=signal_after(3, store, number))
+        count = store.count()
+    assert info.value.signal_number == number
+    assert isinstance(info.value, KeyboardInterrupt)  # callers' `except KeyboardInterrupt` works
+    summary = info.value.summary
+    assert summary.is_stopped and summary.played == count
+    # in-process, the signal waits for the game being stored: no game after it starts;
+    # workers: the games that had already ended may still be stored, none is started
+    assert count == 3 if workers == 1 else 3 <= count <= 3 + workers
+    assert multiprocessing.active_children() == []  # every worker was joined
+    assert {sig: signal.getsignal(sig) for sig in previous} == previous  # handlers restored
+    with ArenaStore.open(path) as store:
+        again = run_tournament(JOBS, store, workers=workers)
+    assert (again.skipped, again.played) == (count, len(JOBS) - count)
+    assert set(stored(path)) == {job.key for job in JOBS}
+
+
+def test_a_worker_that_dies_is_one_clear_error_and_the_rest_is_kept(tmp_path: Path) -> None:
+    def kill_a_worker(record: GameRecord) -> None:
+        if store.count() == 2:
+            os.kill(multiprocessing.active_children()[0].pid, signal.SIGKILL)
+
+    with ArenaStore.open(tmp_path / "arena.sqlite") as store:
+        with pytest.raises(ArenaWorkerError, match=r"killed by SIGKILL.*run the same command"):
+            run_tournament(JOBS, store, workers=2, on_record=kill_a_worker)
+        assert 2 <= store.count() < len(JOBS)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_worker_ended_by_sigterm_from_outside_stops_the_tournament(tmp_path: Path) -> None:
+    """``kill -TERM`` to a worker (or to the process group) is a stop, not a crash."""
+
+    def terminate_a_worker(record: GameRecord) -> None:
+        if store.count() == 2:
+            os.kill(multiprocessing.active_children()[0].pid, signal.SIGTERM)
+
+    with (
+        ArenaStore.open(tmp_path / "arena.sqlite") as store,
+        pytest.raises(TournamentInterrupted) as info,
+    ):
+        run_tournament(JOBS, store, workers=2, on_record=terminate_a_worker)
+    assert info.value.signal_number == signal.SIGTERM
+    assert multiprocessing.active_children() == []
 
 
 def test_seeded_monte_carlo_agents_store_the_same_games_in_worker_processes(

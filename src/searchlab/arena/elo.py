@@ -57,7 +57,6 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per unit of the natural logit: ``elo = ELO_PER_NAT * theta``."""
 
 
-
 def expected_score(elo_difference: float) -> float:
     """The expected score of an agent rated ``elo_difference`` above its opponent.
 

@@ -151,7 +151,10 @@ class WorkerPool:
         """Give ``job`` to an idle worker (``RuntimeError`` when none is idle)."""
         for worker in self._workers:
             if worker.job is None:
-                worker.connection.send(job)
+                try:
+                    worker.connection.send(job)
+                except OSError:  # it died while idle
+                    raise self._death(worker) from None
                 worker.job = job
                 return
         raise RuntimeError("no idle worker")
@@ -164,7 +167,8 @@ class WorkerPool:
 
         A worker's unexpected exception is raised after the other records are yielded.
         Raises :class:`ArenaWorkerError` when a worker died, or :class:`SignalReceived` when
-        it was ended by SIGINT or SIGTERM from outside (a stop of the whole tournament).
+        it was ended by SIGINT or SIGTERM from outside (a stop of the whole tournament); so
+        does :meth:`submit`.
         """
         busy = {worker.connection: worker for worker in self._workers if worker.job is not None}
         if not busy:
@@ -198,10 +202,10 @@ class WorkerPool:
         if code is not None and -code in STOP_SIGNALS:
             return SignalReceived(-code)
         how = f"killed by {signal_name(-code)}" if code and code < 0 else f"exit code {code}"
+        doing = f"while playing {job.key!r}" if job is not None else "between games"
         return ArenaWorkerError(
-            f"arena worker process {worker.process.pid} ended ({how}) while playing "
-            f"{job.key if job else 'no game'!r}; every finished game is stored: run the same "
-            "command again to resume"
+            f"arena worker process {worker.process.pid} ended ({how}) {doing}; every finished "
+            "game is stored: run the same command again to resume"
         )
 
     # -- stopping ------------------------------------------------------------------------------

@@ -12,8 +12,14 @@ the same command plays the same games, in any order, on any number of workers.
 
 *Randomised openings* (``openings=K``): each game starts after K uniformly random legal plies,
 drawn from a generator seeded by the master seed and the game pair number, so both games of a
-colour-swapped pair (and every pairing) start from the same position. Openings that finish the
-game are drawn again.
+colour-swapped pair (and every pairing) start from the same position, and each pair from its
+own. Openings that finish the game are drawn again.
+
+By default (``openings=None``) every pair of games starts from its own
+:data:`DEFAULT_OPENING_PLIES` random plies (fewer only when the game cannot stay unfinished that
+long). Without them two deterministic agents (alpha-beta; any agent given a fixed ``seed=``)
+would play the same two games over and over, and their ratings would rest on two games.
+``openings=0`` starts every game from the initial position.
 
 >>> jobs = round_robin("tictactoe", ["random", "greedy", "alphabeta:depth=2"], 2, seed=7)
 >>> len(jobs), [(job.first, job.second) for job in jobs[:3]]
@@ -21,7 +27,9 @@ game are drawn again.
 >>> [(job.first, job.second) for job in jobs[3:]]
 [('random', 'greedy'), ('random', 'alphabeta:depth=2'), ('greedy', 'alphabeta:depth=2')]
 >>> jobs[0].key
-'tictactoe|greedy vs random|seed=7|openings=0|move-time=none|game 0'
+'tictactoe|greedy vs random|seed=7|openings=2|move-time=none|game 0'
+>>> jobs[0].opening == jobs[3].opening != ()  # game 0 and game 1 of a pairing: one opening
+True
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 
 __all__ = [
+    "DEFAULT_OPENING_PLIES",
     "GameJob",
     "agent_label",
     "canonical_spec",
@@ -50,6 +59,9 @@ __all__ = [
 ]
 
 _OPENING_TRIES = 1000
+
+DEFAULT_OPENING_PLIES = 2
+"""Random plies before each pair of games when no ``openings`` is given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +191,15 @@ def round_robin(
     games_per_pairing: int,
     *,
     seed: int = 0,
-    openings: int = 0,
+    openings: int | None = None,
     game_params: dict[str, Any] | None = None,
     move_time: float | None = None,
 ) -> list[GameJob]:
     """Every pairing of ``specs`` playing ``games_per_pairing`` games, colours alternating.
+
+    ``openings``: random plies before each pair of colour-swapped games; ``None`` (the
+    default) for :data:`DEFAULT_OPENING_PLIES`, or fewer when the game cannot stay open that
+    long (the jobs' keys name the number used).
 
     Raises ``InvalidParameterError`` for fewer than two distinct specs, a spec given twice, a
     non-positive game count, negative openings or a non-positive ``move_time``.
@@ -199,14 +215,14 @@ def round_robin(
         raise InvalidParameterError(f"a tournament needs at least two agents, got {len(labels)}")
     if games_per_pairing <= 0:
         raise InvalidParameterError(f"games per pairing must be > 0, got {games_per_pairing}")
-    if openings < 0:
+    if openings is not None and openings < 0:
         raise InvalidParameterError(f"openings must be >= 0 plies, got {openings}")
     if move_time is not None and not move_time > 0:
         raise InvalidParameterError(f"move time must be > 0 seconds, got {move_time}")
     params = dict(game_params or {})
     gid = game_id(game, params)
     pairs = [tuple(sorted(pair)) for pair in combinations(labels, 2)]
-    openings_by_round = _openings(game, params, gid, seed, openings, games_per_pairing)
+    openings, openings_by_round = _openings(game, params, gid, seed, openings, games_per_pairing)
     timing = "none" if move_time is None else f"{move_time:g}"
     jobs = []
     for index in range(games_per_pairing):
@@ -233,19 +249,35 @@ def round_robin(
 
 
 def _openings(
-    game: str, params: dict[str, Any], gid: str, seed: int, plies: int, games: int
-) -> list[tuple[int, ...]]:
-    """One opening per colour-swapped pair of games (the same for every pairing)."""
+    game: str, params: dict[str, Any], gid: str, seed: int, plies: int | None, games: int
+) -> tuple[int, list[tuple[int, ...]]]:
+    """One opening per colour-swapped pair of games (the same for every pairing), and the
+    number of plies used (``None``: the default, or fewer when the game ends sooner)."""
     rounds = (games + 1) // 2
     if plies == 0:
-        return [()] * rounds
+        return 0, [()] * rounds
     from searchlab.games import make
 
     rules = make(game, **params)
-    return [
+    if plies is None:
+        plies = _default_plies(rules, gid, seed)
+        if plies == 0:
+            return 0, [()] * rounds
+    return plies, [
         random_opening(rules, plies, np.random.default_rng(derive_seed(seed, gid, plies, r)))
         for r in range(rounds)
     ]
+
+
+def _default_plies(rules: Game, gid: str, seed: int) -> int:
+    """:data:`DEFAULT_OPENING_PLIES`, or the most plies below it that can leave the game open."""
+    for plies in range(DEFAULT_OPENING_PLIES, 0, -1):
+        try:
+            random_opening(rules, plies, np.random.default_rng(derive_seed(seed, gid, plies, 0)))
+        except InvalidParameterError:
+            continue
+        return plies
+    return 0
 
 
 def pairings(jobs: Iterable[GameJob]) -> list[tuple[str, str]]:

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -144,7 +146,7 @@ class ArenaStore:
             record.error,
             _now(),
         )
-        with self._connection:
+        with self._damage_reported(), self._connection:
             cursor = self._connection.execute(
                 f"INSERT OR IGNORE INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 14)})", row
             )
@@ -153,27 +155,41 @@ class ArenaStore:
     # -- reading -----------------------------------------------------------------------------
     def keys(self) -> set[str]:
         """The job keys of every stored game."""
-        return {key for (key,) in self._connection.execute("SELECT job_key FROM games")}
+        with self._damage_reported():
+            return {key for (key,) in self._connection.execute("SELECT job_key FROM games")}
 
     def count(self, game: str | None = None) -> int:
         """How many games are stored (of ``game`` only, when given)."""
-        if game is None:
-            (n,) = self._connection.execute("SELECT COUNT(*) FROM games").fetchone()
-        else:
-            (n,) = self._connection.execute(
-                "SELECT COUNT(*) FROM games WHERE game = ?", (game,)
-            ).fetchone()
+        with self._damage_reported():
+            if game is None:
+                (n,) = self._connection.execute("SELECT COUNT(*) FROM games").fetchone()
+            else:
+                (n,) = self._connection.execute(
+                    "SELECT COUNT(*) FROM games WHERE game = ?", (game,)
+                ).fetchone()
         return int(n)
 
     def records(self, game: str | None = None) -> list[GameRecord]:
         """The stored games (of ``game`` only, when given), in the order they were stored."""
         query = f"SELECT {_COLUMNS} FROM games"
-        rows = (
-            self._connection.execute(query + " ORDER BY id")
-            if game is None
-            else self._connection.execute(query + " WHERE game = ? ORDER BY id", (game,))
-        )
-        return [self._record(row) for row in rows]
+        with self._damage_reported():
+            rows = (
+                self._connection.execute(query + " ORDER BY id")
+                if game is None
+                else self._connection.execute(query + " WHERE game = ? ORDER BY id", (game,))
+            )
+            return [self._record(row) for row in rows]
+
+    @contextmanager
+    def _damage_reported(self) -> Iterator[None]:
+        """SQLite finding damage while reading or writing (undecodable text, a bad page):
+        one ``ArenaDatabaseError`` line, not a traceback."""
+        try:
+            yield
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            raise ArenaDatabaseError(
+                f"arena database {self.path}: damaged SQLite file ({_one_line(error)})"
+            ) from None
 
     def _record(self, row: tuple) -> GameRecord:
         key, game, first, second, seed, opening, moves, movers, times, result, *_ = row
@@ -269,15 +285,25 @@ def _check_existing(file: Path) -> None:
         )
         try:
             _check_schema(connection, where, version)
-            (verdict,) = connection.execute("PRAGMA quick_check").fetchone()
+            # integrity_check, not quick_check: it also finds an index that disagrees with its
+            # table (job keys missing from the index, found by fuzzing)
+            verdicts = [row[0] for row in connection.execute("PRAGMA integrity_check(3)")]
         finally:
             connection.close()
-    except sqlite3.DatabaseError as error:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
         raise ArenaDatabaseError(
-            f"{where}: damaged SQLite file ({error}; left unchanged)"
+            f"{where}: damaged SQLite file ({_one_line(error)}; left unchanged)"
         ) from None
-    if verdict != "ok":
-        raise ArenaDatabaseError(f"{where}: damaged SQLite file ({verdict}; left unchanged)")
+    if verdicts != ["ok"]:
+        raise ArenaDatabaseError(
+            f"{where}: damaged SQLite file ({_one_line('; '.join(map(str, verdicts)))}; "
+            "left unchanged)"
+        )
+
+
+def _one_line(text: object) -> str:
+    """``text`` on one line (SQLite's integrity reports span several)."""
+    return " ".join(str(text).split())
 
 
 def _table_names(file: Path) -> str:

@@ -15,8 +15,8 @@ which, ``error`` says what); the other agent is not penalised for it.
 >>> record = play_game(job)
 >>> record.first, record.result in ("1-0", "1/2-1/2"), record.termination
 ('alphabeta:depth=9', True, 'end')
->>> len(record.moves) == len(record.move_times) == record.plies
-True
+>>> len(record.opening), len(record.moves) == len(record.move_times) == record.plies - 2
+(2, True)
 """
 
 from __future__ import annotations

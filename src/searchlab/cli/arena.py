@@ -9,23 +9,29 @@ kept and not played again.
   searchlab arena connect4 mcts:time=0.5 alphabeta:time=0.5 --games 100 --workers 2 --openings 4
   searchlab arena connect4 mcts:simulations=2000 mcts:simulations=1000 --games 1000 --sprt 0,30
   searchlab arena connect4 mcts flatmc alphabeta --games 50 --move-time 0.2 --json
+  searchlab arena othello mcts:time=1 alphabeta:time=1 --games 200 --workers 2 --time 3600
+
+Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new game starts, the games in progress are
+abandoned (worker processes are terminated), one line says how many games are stored, and the
+exit code is 130 (SIGINT) or 143 (SIGTERM). Run the same command again to play the rest.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from types import FrameType
+import time
 from typing import Any
 
 from searchlab.cli._common import positive_int, progress
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
+
+DEFAULT_OPENINGS_HELP = 2  # = arena.schedule.DEFAULT_OPENING_PLIES (not imported: startup time)
 
 DEFAULT_DB = "arena.sqlite"
 
@@ -36,8 +42,15 @@ at once in an SQLite file (--db): agents, opening, moves, seconds per move, resu
 at the end rates every agent stored for this game in that file, from all its games: Elo by
 maximum likelihood (mean 0) with 95 % confidence intervals.
 
-Killing the tournament loses only the games in progress: run the same command again and it
-plays only the missing games. A larger --games adds games; another --seed plays new ones.
+Killing the tournament (Ctrl-C, SIGTERM, even SIGKILL) loses only the games in progress: run
+the same command again and it plays only the missing games. Ctrl-C or SIGTERM prints one line
+and exits with 130 or 143. --time S starts no game after S seconds. A larger --games adds
+games; another --seed plays new ones.
+
+Each pair of colour-swapped games starts from its own random opening, 2 plies by default
+(--openings K for K, 0 for none), shared by both games of the pair: deterministic agents
+(alphabeta, or any agent given a fixed seed=) would otherwise play the same two games over
+and over. When games of a pairing still repeat move for move, a warning says so.
 
 Agents are specs, KIND or KIND:NAME=VALUE,... : random, greedy, alphabeta:depth=6,
 alphabeta:time=0.5, flatmc:simulations=2000, mcts:time=1,c=0.7. The agents' own budgets hold
@@ -49,11 +62,13 @@ examples:
   searchlab arena tictactoe random greedy alphabeta:depth=4 --games 20
       three agents, 20 games per pairing (60 games), stored in ./arena.sqlite
   searchlab arena connect4 mcts:time=0.5 alphabeta:time=0.5 --games 100 --workers 2 --openings 4
-      two processes; every game pair starts from its own 4 random plies
+      two processes; every game pair starts from its own 4 random plies (default 2)
   searchlab arena connect4 mcts:simulations=2000 mcts:simulations=1000 --games 1000 --sprt 0,30
       stop once the SPRT decides: is the first at least 30 Elo better (H1) or not (H0)?
   searchlab arena nim -p piles=3,4,5 random greedy --games 10 --db nim.sqlite --json
       the standings as one JSON list on stdout
+  searchlab arena othello mcts:time=1 alphabeta:time=1 --games 200 --workers 2 --time 3600
+      start no new game after an hour; run it again tomorrow to play the rest
 
 The same seed plays the same games (agents with a time budget vary with the machine's speed).
 """
@@ -87,9 +102,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--openings",
         type=int,
-        default=0,
+        default=None,
         metavar="K",
-        help="start each game pair from K random plies (default 0)",
+        help="start each pair of colour-swapped games from its own K random plies (default "
+        f"{DEFAULT_OPENINGS_HELP}, fewer when the game cannot stay open that long; 0: every "
+        "game from the initial position, and deterministic agents repeat their games)",
     )
     parser.add_argument(
         "--sprt",
@@ -99,6 +116,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--move-time", type=float, metavar="S", help="seconds per move for every agent"
+    )
+    parser.add_argument(
+        "--time",
+        type=float,
+        metavar="S",
+        help="start no new game after S seconds (the games then running are finished and "
+        "stored; run the command again to play the rest)",
     )
     parser.add_argument(
         "-p",
@@ -113,16 +137,37 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check everything, then play the missing games and print the standings."""
+    """Check everything, then play the missing games and print the standings.
+
+    SIGTERM raises :class:`~searchlab.arena.interrupts.SignalReceived` while this runs (the
+    tournament itself handles it, and SIGINT, without raising; see ``arena/interrupts.py``),
+    so that every stop is one line and exit code 128 + the signal.
+    """
+    from searchlab.arena.interrupts import SignalReceived, StopSignals, exit_code
+
+    try:
+        with StopSignals((signal.SIGTERM,)) as sigterm, sigterm.raising():
+            return _run(args)
+    except SignalReceived as stopped:
+        print(f"searchlab: interrupted ({stopped})", file=sys.stderr)
+        return exit_code(stopped.signal_number)
+
+
+def _run(args: argparse.Namespace) -> int:
     from searchlab.arena import ArenaStore, round_robin, run_tournament, standings
+    from searchlab.arena.interrupts import exit_code, signal_name
+    from searchlab.arena.repeats import repetitions
+    from searchlab.arena.runner import TournamentInterrupted
     from searchlab.arena.sprt import SPRT, SPRTMonitor
 
     game_params, specs = _check_agents(args)
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
     if sprt is not None and len(specs) != 2:
         raise InvalidParameterError(f"--sprt needs exactly two agents, got {len(specs)}")
-    if args.openings < 0:
+    if args.openings is not None and args.openings < 0:
         raise InvalidParameterError(f"--openings must be >= 0 plies, got {args.openings}")
+    if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
+        raise InvalidParameterError(f"--time must be a number of seconds > 0, got {args.time}")
     jobs = round_robin(
         args.game,
         specs,
@@ -140,23 +185,57 @@ def run(args: argparse.Namespace) -> int:
             monitor = SPRTMonitor(sprt, agent, opponent)
             for record in store.records(game=game_id):
                 monitor.add(record)
-        todo = len(jobs) - len(store.keys() & {job.key for job in jobs})
-        with progress(todo, f"arena {game_id}") as advance, _sigterm_interrupts():
+        keys = {job.key for job in jobs}
+        todo = len(jobs) - len(store.keys() & keys)
+        deadline = None if args.time is None else time.monotonic() + args.time
 
-            def on_record(record: Any) -> None:
-                advance()
-                if monitor is not None:
-                    monitor.add(record)
+        def should_stop() -> bool:
+            if monitor is not None and monitor.is_decided:
+                return True
+            return deadline is not None and time.monotonic() >= deadline
 
-            summary = run_tournament(
-                jobs,
-                store,
-                workers=args.workers,
-                on_record=on_record,
-                should_stop=(lambda: monitor.is_decided) if monitor is not None else None,
+        try:
+            with progress(todo, f"arena {game_id}") as advance:
+
+                def on_record(record: Any) -> None:
+                    advance()
+                    if monitor is not None:
+                        monitor.add(record)
+
+                summary = run_tournament(
+                    jobs, store, workers=args.workers, on_record=on_record, should_stop=should_stop
+                )
+        except TournamentInterrupted as stopped:
+            done = len(store.keys() & keys)
+            print(
+                f"searchlab: interrupted ({signal_name(stopped.signal_number)}): {done} of "
+                f"{len(jobs)} games stored in {args.db}; run the same command again to resume",
+                file=sys.stderr,
             )
-        table = standings(store.records(game=game_id))
+            return exit_code(stopped.signal_number)
+        records = store.records(game=game_id)
+        table = standings(records)
         total = store.count(game=game_id)
+    repeated = repetitions(record for record in records if record.key in keys)
+    if repeated:
+        shown = "; ".join(
+            f"{row.first} vs {row.second}: {row.distinct} different games of {row.games}"
+            for row in repeated[:3]
+        )
+        more = f" (and {len(repeated) - 3} more pairings)" if len(repeated) > 3 else ""
+        print(
+            f"searchlab: warning: games repeat move for move ({shown}{more}): the agents are "
+            "deterministic; --openings K starts each game pair from K random plies",
+            file=sys.stderr,
+        )
+    timed_out = deadline is not None and summary.is_stopped and time.monotonic() >= deadline
+    if timed_out:
+        print(
+            f"searchlab: time limit of {args.time:g} s reached: {summary.played} of "
+            f"{summary.scheduled - summary.skipped} games to play were played; run the same "
+            "command again to play the rest",
+            file=sys.stderr,
+        )
     if summary.forfeits:
         print(
             f"searchlab: warning: {summary.forfeits} game(s) lost by an agent error or illegal "
@@ -211,25 +290,6 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
         make_agent(spec, game, seed=0)
         specs.append(str(spec))
     return params, specs
-
-
-@contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """Turn SIGTERM into KeyboardInterrupt while games run, so worker processes are stopped
-    too (finished games are already stored)."""
-
-    def interrupt(number: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _print_table(rows: list[Any], *, title: str) -> None:
