@@ -6,8 +6,9 @@ A game plugs in four ``@njit`` functions on a position held in two machine words
 * ``actions(w0, w1, out, offset) -> n``: write the ``n`` legal actions, in increasing order,
   into ``out[offset:offset + n]`` (the position is not terminal);
 * ``play(w0, w1, action) -> (w0, w1)``: the position after ``action``;
-* ``status(w0, w1, scoring) -> (is_terminal, value)``: ``value`` is the return of a finished
-  game for the player to move in it;
+* ``status(w0, w1, scoring) -> (is_terminal, value)``: ``value`` is what a finished game is
+  worth to the player to move in it, on the search's value scale (in ``[-1, 1]``; ``scoring``
+  says which scale, for games whose returns are not already +1 / 0 / -1);
 * ``rollout(w0, w1, rng, scoring) -> (value, rng)``: play uniformly random legal moves from a
   non-terminal position to the end; ``value`` as in ``status``.
 
@@ -292,6 +293,16 @@ class Tree:
         ("is_proven", np.int8),
         ("proven", np.float64),
     )
+
+    parent: np.ndarray
+    first: np.ndarray
+    n_children: np.ndarray
+    n_expanded: np.ndarray
+    action: np.ndarray
+    visits: np.ndarray
+    value: np.ndarray
+    is_proven: np.ndarray
+    proven: np.ndarray
 
     def __init__(self, capacity: int) -> None:
         for name, dtype in self.FIELDS:
