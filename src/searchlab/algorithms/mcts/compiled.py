@@ -20,8 +20,10 @@ the same seed gives the same result within a tier. Both value a finished game on
 
 Budgets. Numba cannot read the clock: with a time limit the kernel runs slices of simulations
 (the first 64, then about :data:`SLICE_SECONDS` worth at the measured rate) and the clock is
-read between slices; the tree stays in its arrays. The arrays start sized for the simulation
-budget and double when the kernel pauses for room.
+read between slices (under a simulation budget alone, slices of about
+:data:`INTERRUPT_SLICE_SECONDS`, so that Ctrl-C is taken promptly); the tree stays in its
+arrays. The arrays start sized for the simulation budget and double when the kernel pauses
+for room.
 
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.domains.games.connect4 import parse_moves
@@ -62,6 +64,10 @@ from searchlab.domains.games.othello import Othello, OthelloState
 __all__ = ["SLICE_SECONDS", "compiled_mcts", "warm_up"]
 
 SLICE_SECONDS = 0.005
+INTERRUPT_SLICE_SECONDS = 0.1
+"""Slice length under a simulation budget alone: the kernel returns to Python this often, so
+that Ctrl-C (``KeyboardInterrupt``) stops a long search promptly; the search resumes where it
+was, so the result is the same as one long call."""
 """With a time limit, the clock is read about this often (and after the first 64
 simulations). A kernel call costs a few microseconds, so the overhead is below 1%."""
 _FIRST_SLICE = 64
@@ -147,7 +153,7 @@ class _Search:
         slice_size = _FIRST_SLICE
         while True:
             before = self.simulations
-            budget = target if deadline is None else min(target, before + slice_size)
+            budget = min(target, before + slice_size)  # slices: Ctrl-C is taken in between
             began = time.perf_counter()
             code = self._call(budget, robust)
             if code == L.GROW:
@@ -162,11 +168,13 @@ class _Search:
             if self.simulations >= target:
                 return "simulations"
             now = time.perf_counter()
-            assert deadline is not None
-            if now >= deadline:
+            if deadline is not None and now >= deadline:
                 return "time"
             rate = (self.simulations - before) / max(now - began, 1e-6)
-            seconds = min(SLICE_SECONDS, (deadline - now) / 2)
+            if deadline is None:  # a simulation budget: slices long enough to cost nothing
+                seconds = INTERRUPT_SLICE_SECONDS
+            else:
+                seconds = min(SLICE_SECONDS, (deadline - now) / 2)
             slice_size = max(1, int(rate * seconds))
 
     def final_choice(self, rule: int) -> int:
@@ -224,7 +232,7 @@ class _Search:
                 {"action": a, "visits": 0, "value": 0.0, "prior": None, "proven": None}
                 for a in sorted(legal_actions)
             ]
-        entries = []
+        entries: list[dict[str, Any]] = []
         for child in range(first, first + int(tree.n_children[0])):
             visits = int(tree.visits[child]) if child < first + made else 0
             proven = None
