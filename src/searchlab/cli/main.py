@@ -154,6 +154,8 @@ def interrupts() -> Iterator[None]:
 
 def _interrupted() -> int:
     with suppress(OSError, ValueError):
+        if sys.stdout.isatty():  # end a prompt or a line cut short, on the terminal only
+            print(file=sys.stdout)
         sys.stdout.flush()
     print("searchlab: interrupted", file=sys.stderr)
     return EXIT_INTERRUPTED
