@@ -3,6 +3,7 @@ final move choice, observers, bad parameters and the tier dispatch."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -306,6 +307,16 @@ def test_observer_sees_selections_and_one_playout_per_simulation() -> None:
         ({"seed": "7"}, InvalidParameterError, "seed must be an integer or None, got '7'"),
         ({"solver": "yes"}, InvalidParameterError, "solver must be True or False"),
         ({"observer": 5}, InvalidParameterError, "observer must be a callable"),
+        ({"c": math.inf}, InvalidParameterError, "c must be a finite number >= 0, got inf"),
+        ({"c_puct": math.nan}, InvalidParameterError, "c_puct must be a finite number >= 0"),
+        ({"value_scale": "discs"}, UnknownNameError, "unknown value_scale 'discs'"),
+        ({"simulations": 10}, UnknownNameError, "unknown option 'simulations'; known: c,"),
+        ({"options": {"c": 1}}, InvalidParameterError, "options must be an MCTSOptions"),
+        (
+            {"limits": Limits(simulations=2**63 - 1), "seed": 1.5},
+            InvalidParameterError,
+            "seed must be an integer or None, got 1.5",
+        ),
     ],
 )
 def test_bad_parameters_raise_one_clear_error(options, error, quoted: str) -> None:
@@ -317,6 +328,21 @@ def test_bad_parameters_raise_one_clear_error(options, error, quoted: str) -> No
         MCTS(TicTacToe(), **{k: v for k, v in arguments.items() if k != "limits"}).search(
             None, arguments["limits"]
         )
+
+
+def test_options_are_made_once_and_keywords_override_them() -> None:
+    base = MCTSOptions(c=0.5, solver=True)
+    searcher = MCTS(TicTacToe(), options=base)
+    assert searcher.options is base  # no copy, no second check
+    tuned = MCTS(TicTacToe(), options=base, c=2.0).options
+    assert (tuned.c, tuned.solver, base.c) == (2.0, True, 0.5)
+    with pytest.raises(dataclasses.FrozenInstanceError):  # nobody below can change them
+        base.c = 3.0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        MCTSOptions(0.5)  # type: ignore[misc]  # keyword-only
+    result = mcts(TicTacToe(), limits=Limits(simulations=200), seed=3, options=base)
+    again = mcts(TicTacToe(), limits=Limits(simulations=200), seed=3, c=0.5, solver=True)
+    assert result.stats == again.stats and result.stats["c"] == 0.5
 
 
 def test_a_game_without_the_capabilities_is_refused() -> None:

@@ -339,7 +339,9 @@ class MCTS:
         if self._noise_rng is None:
             import numpy as np
 
-            self._noise_rng = np.random.default_rng(self._seed)
+            # abs: numpy refuses negative seeds (random.Random uses abs(seed) too)
+            seed = None if self._seed is None else abs(self._seed)
+            self._noise_rng = np.random.default_rng(seed)
         noise = self._noise_rng.dirichlet([options.dirichlet_alpha] * len(root.actions))
         epsilon = options.dirichlet_epsilon
         return [
