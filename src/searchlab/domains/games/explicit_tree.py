@@ -37,6 +37,7 @@ searchlab.domains.games.explicit_tree.TreeFormatError: bad.tree:1: child 'B' of 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -54,7 +55,9 @@ __all__ = [
     "load_tree",
 ]
 
-_NAME = re.compile(r"^[A-Za-z_][\w.\-']*$")
+_NAME = re.compile(r"[A-Za-z_][\w.\-']*")
+MAX_HEIGHT = 200
+"""The deepest tree accepted, in plies (the searches recurse once per ply)."""
 _LINE = re.compile(r"^(\S+)\s+(\S+?)\s*:\s*(.*)$")
 
 
@@ -123,6 +126,14 @@ class ExplicitTree:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise TreeFormatError(f"{source}:{error.lineno}: invalid JSON: {error.msg}") from None
+        except RecursionError:
+            raise TreeFormatError(
+                f"{source}: nested too deeply (a tree has at most {MAX_HEIGHT} plies)"
+            ) from None
+        except ValueError:  # Python refuses to read integers of more than 4300 digits
+            raise TreeFormatError(
+                f"{source}: invalid JSON: a number with too many digits"
+            ) from None
         nodes: dict[str, _Node] = {}
         root = _json_node(data, "", 1, source, "root", nodes)
         if nodes[root].kind == "leaf":
@@ -161,6 +172,12 @@ class ExplicitTree:
 
     def _validate(self) -> None:
         parent: dict[str, str] = {}
+        height = self._height_from_root()
+        if height > MAX_HEIGHT:
+            raise TreeFormatError(
+                f"{self.source}: the tree is {height} plies deep; "
+                f"at most {MAX_HEIGHT} are supported"
+            )
         for name, node in self._nodes.items():
             where = f"{self.source}:{node.line}" if node.line else self.source
             for child in node.children:
@@ -234,6 +251,18 @@ class ExplicitTree:
             return [name]
         return [leaf for child in self.children(name) for leaf in self.subtree_leaves(child)]
 
+    def _height_from_root(self) -> int:
+        """The height, walked without recursion and without assuming a tree (each node once)."""
+        depth, stack, seen = 0, [(self.root, 0)], set()
+        while stack:
+            name, level = stack.pop()
+            if name in seen or name not in self._nodes:
+                continue
+            seen.add(name)
+            depth = max(depth, level)
+            stack.extend((child, level + 1) for child in self._nodes[name].children)
+        return depth
+
     def height(self) -> int:
         """The number of plies on the longest path from the root to a leaf."""
         heights: dict[str, int] = {}
@@ -247,7 +276,7 @@ class ExplicitTree:
 
 
 def _check_name(name: str, where: str) -> None:
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise TreeFormatError(
             f"{where}: bad node name {name!r} (letters, digits, _ . - ', not starting with a digit)"
         )
@@ -258,7 +287,7 @@ def _parse_child(token: str, parent: str, index: int, where: str, nodes: dict[st
     value_text = token
     if "=" in token:
         name, value_text = token.split("=", 1)
-    elif _NAME.match(token):
+    elif _NAME.fullmatch(token):
         return token  # a reference to a node defined on its own line
     try:
         value = float(value_text)
@@ -281,8 +310,18 @@ def _parse_child(token: str, parent: str, index: int, where: str, nodes: dict[st
 
 
 def _json_node(
-    data: Any, parent: str, index: int, source: str, path: str, nodes: dict[str, _Node]
+    data: Any,
+    parent: str,
+    index: int,
+    source: str,
+    path: str,
+    nodes: dict[str, _Node],
+    depth: int = 0,
 ) -> str:
+    if depth > MAX_HEIGHT:
+        raise TreeFormatError(
+            f"{source}: nested too deeply (a tree has at most {MAX_HEIGHT} plies)"
+        )
     if isinstance(data, int | float) and not isinstance(data, bool):
         data = {"value": data}
     if not isinstance(data, dict):
@@ -297,7 +336,14 @@ def _json_node(
         value = data["value"]
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise TreeFormatError(f"{source}: {path}: value must be a number, got {value!r}")
-        nodes[name] = _Node("leaf", (), float(value))
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            shown = value if isinstance(value, float) else "an integer too large for a float"
+            raise TreeFormatError(f"{source}: {path}: value must be a finite number, got {shown}")
+        nodes[name] = _Node("leaf", (), number)
         return name
     kind = data.get("type")
     if kind not in ("max", "min"):
@@ -307,7 +353,7 @@ def _json_node(
         raise TreeFormatError(f"{source}: {path}: node {name!r} needs a non-empty children list")
     nodes[name] = _Node(kind, ())  # reserve the name before the children
     names = tuple(
-        _json_node(child, name, i, source, f"{path}/{name}[{i}]", nodes)
+        _json_node(child, name, i, source, f"{path}/{name}[{i}]", nodes, depth + 1)
         for i, child in enumerate(children, start=1)
     )
     nodes[name] = _Node(kind, names)

@@ -107,6 +107,8 @@ def parse_obf_line(text: str, *, source: str | None = None) -> ObfPosition:
                 ) from None
         else:
             raise ObfFormatError(f"{where}move {item!r} has no score: expected e.g. G8:+18")
+        if not -64 <= score <= 64:
+            raise ObfFormatError(f"{where}score {score:+d} in {item!r} is outside -64..+64")
         if state.is_terminal():
             raise ObfFormatError(
                 f"{where}move {move.strip()!r} listed, but the game is already over"

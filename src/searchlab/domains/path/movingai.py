@@ -29,6 +29,7 @@ searchlab.core.errors.MapFormatError: bad.map:5: unknown map character 'X' at co
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -127,7 +128,7 @@ def parse_map(text: str, source: str = "<string>") -> GridMap:
             f"{source}:{5 + min(len(rows), height)}: expected {height} map rows "
             f"(header says 'height {height}'), got {len(rows)}"
         )
-    passable = np.empty((height, width), dtype=bool)
+    passable_rows = []  # rows are checked before anything of the header's size is allocated
     for y, row in enumerate(rows):
         line_number = 5 + y
         row = row.rstrip("\r")
@@ -145,8 +146,8 @@ def parse_map(text: str, source: str = "<string>") -> GridMap:
                 f"{source}:{line_number}: unknown map character {row[column]!r} at column "
                 f"{column} in {_shorten(row)!r}"
             )
-        passable[y] = codes == 1
-    return GridMap(passable, name=source)
+        passable_rows.append(codes == 1)
+    return GridMap(np.array(passable_rows, dtype=bool).reshape(height, width), name=source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +215,20 @@ def parse_scenarios(text: str, source: str = "<string>") -> list[Scenario]:
             raise ScenarioFormatError(
                 f"{source}:{number}: expected whole numbers and a length, got {_shorten(line)!r}"
             ) from None
+        where = f"{source}:{number}"
+        if width < 1 or height < 1:
+            raise ScenarioFormatError(
+                f"{where}: the map size must be positive, got {width}x{height} in "
+                f"{_shorten(line)!r}"
+            )
+        if min(sx, sy, gx, gy) < 0:
+            raise ScenarioFormatError(
+                f"{where}: coordinates must be >= 0, got start {(sx, sy)} goal {(gx, gy)}"
+            )
+        if not (math.isfinite(optimal) and optimal >= 0):
+            raise ScenarioFormatError(
+                f"{where}: the optimal length must be a finite number >= 0, got {fields[8]!r}"
+            )
         scenarios.append(
             Scenario(
                 index=len(scenarios),
