@@ -233,8 +233,8 @@ def signal_after(games: int, store: ArenaStore, number: signal.Signals):  # type
     return on_record
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("workers", [1, 2], ids=["1-worker", "2-workers"])
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
 def test_a_signal_raises_tournament_interrupted_after_cleaning_up(
     tmp_path: Path, workers: int, number: signal.Signals
 ) -> None:

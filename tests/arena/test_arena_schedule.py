@@ -9,7 +9,8 @@ from itertools import combinations
 import pytest
 
 from searchlab.agents import AGENT_KINDS, AgentBase, register_agent
-from searchlab.arena.schedule import round_robin
+from searchlab.arena.repeats import Repetition, repetitions
+from searchlab.arena.schedule import DEFAULT_OPENING_PLIES, round_robin
 from searchlab.arena.worker import play_game
 from searchlab.core.errors import InvalidParameterError
 from searchlab.games import make
@@ -135,3 +136,50 @@ def test_an_agent_that_fails_loses_its_game(
             assert record.result == ("0-1" if loser_moved_first else "1-0")
     finally:
         del AGENT_KINDS[kind]
+
+
+DETERMINISTIC = ["alphabeta:depth=2", "alphabeta:depth=3"]
+
+
+def games_played(jobs: list) -> list[tuple]:
+    return [(record.first, record.opening, record.moves) for record in map(play_game, jobs)]
+
+
+def test_deterministic_agents_play_different_games_by_default() -> None:
+    jobs = round_robin("connect4", DETERMINISTIC, 6, seed=4)
+    assert {len(job.opening) for job in jobs} == {DEFAULT_OPENING_PLIES}
+    assert all(f"openings={DEFAULT_OPENING_PLIES}|" in job.key for job in jobs)
+    by_pair = {}
+    for job in jobs:  # games 2j and 2j + 1 swap colours and share their opening
+        by_pair.setdefault(job.index // 2, []).append(job)
+    assert all(len({job.opening for job in pair}) == 1 for pair in by_pair.values())
+    assert all(pair[0].first == pair[1].second for pair in by_pair.values())
+    assert len({pair[0].opening for pair in by_pair.values()}) == 3  # each pair its own
+    games = games_played(jobs)
+    assert len(set(games)) == 6  # every game a different one
+    assert games_played(round_robin("connect4", DETERMINISTIC, 6, seed=4)) == games  # same seed
+    assert games_played(round_robin("connect4", DETERMINISTIC, 6, seed=5)) != games
+
+
+def test_without_openings_deterministic_agents_repeat_two_games() -> None:
+    """What the default prevents, and what the warning reports."""
+    jobs = round_robin("connect4", DETERMINISTIC, 6, seed=4, openings=0)
+    records = [play_game(job) for job in jobs]
+    assert len({(record.first, record.moves) for record in records}) == 2
+    assert repetitions(records) == [Repetition(*sorted(DETERMINISTIC), games=6, distinct=2)]
+    assert repetitions([play_game(job) for job in round_robin("connect4", DETERMINISTIC, 6)]) == []
+
+
+def test_the_default_opening_is_shorter_when_the_game_would_end() -> None:
+    one = round_robin("nim", ["random", "greedy"], 4, game_params={"piles": (1, 1)})
+    assert {job.opening for job in one} == {(0,), (1,)}  # one ply, the two pairs distinct
+    assert "openings=1|" in one[0].key
+    none = round_robin("nim", ["random", "greedy"], 4, game_params={"piles": (1,)})
+    assert {job.opening for job in none} == {()} and "openings=0|" in none[0].key
+    with pytest.raises(InvalidParameterError, match="openings=2"):  # asked for: refused
+        round_robin("nim", ["random", "greedy"], 4, game_params={"piles": (1, 1)}, openings=2)
+
+
+def test_seeded_random_agents_are_not_reported_as_repeating() -> None:
+    records = [play_game(job) for job in round_robin("tictactoe", ["random", "greedy"], 8)]
+    assert repetitions(records) == []

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from cli_support import assert_one_line_error, run_main
 
+from searchlab.arena.schedule import DEFAULT_OPENING_PLIES
 from searchlab.arena.store import ArenaStore
 
 KEYS = {"agent", "games", "wins", "draws", "losses", "score", "elo", "elo_ci"}
@@ -131,3 +132,56 @@ def test_help_teaches_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for fragment in ("--games N", "--workers", "--db", "--sprt", "--openings", "examples:"):
         assert fragment in out
+
+
+def test_help_documents_openings_time_and_signals(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        run_main(capsys, "arena", "--help")
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert f"(default {DEFAULT_OPENING_PLIES}," in out
+    for fragment in ("--time S", "130", "143", "deterministic", "resume"):
+        assert fragment in out, fragment
+
+
+DETERMINISTIC = ("connect4", "alphabeta:depth=2", "alphabeta:depth=3", "--games", "6", "--json")
+
+
+def test_repeated_games_are_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = arena(capsys, tmp_path / "a.sqlite", *DETERMINISTIC, "--openings", "0")
+    assert code == 0
+    assert err == (
+        "searchlab: warning: games repeat move for move (alphabeta:depth=2 vs "
+        "alphabeta:depth=3: 2 different games of 6): the agents are deterministic; "
+        "--openings K starts each game pair from K random plies\n"
+    )
+    code, _, err = arena(capsys, tmp_path / "b.sqlite", *DETERMINISTIC)  # default openings
+    assert (code, err) == (0, "")
+    with ArenaStore.open(tmp_path / "b.sqlite") as store:
+        records = store.records()
+    assert len({(record.first, record.opening, record.moves) for record in records}) == 6
+
+
+def test_a_time_limit_stops_starting_games_and_a_rerun_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.sqlite"
+    argv = ("tictactoe", "random", "greedy", "--games", "6")
+    code, out, err = arena(capsys, db, *argv, "--time", "1e-9")
+    assert code == 0
+    assert "played 0 of 6 scheduled games" in out
+    assert err.startswith("searchlab: time limit of 1e-09 s reached: 0 of 6 games")
+    code, out, _ = arena(capsys, db, *argv, "--time", "600")
+    assert code == 0 and "played 6 of 6 scheduled games" in out
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf"])
+def test_the_time_limit_must_be_a_positive_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seconds: str
+) -> None:
+    db = tmp_path / "arena.sqlite"
+    code, out, err = arena(capsys, db, "tictactoe", "random", "greedy", "--games", "2",
+                           "--time", seconds)  # fmt: skip
+    assert_one_line_error(code, err, "--time")
+    assert out == "" and not db.exists()

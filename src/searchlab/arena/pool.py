@@ -138,6 +138,11 @@ class WorkerPool:
 
     # -- playing -------------------------------------------------------------------------------
     @property
+    def processes(self) -> tuple[BaseProcess, ...]:
+        """The worker processes (empty once the pool is closed)."""
+        return tuple(worker.process for worker in self._workers)
+
+    @property
     def idle(self) -> int:
         """Workers without a game."""
         return sum(worker.job is None for worker in self._workers)

@@ -13,7 +13,9 @@ the same command plays the same games, in any order, on any number of workers.
 *Randomised openings* (``openings=K``): each game starts after K uniformly random legal plies,
 drawn from a generator seeded by the master seed and the game pair number, so both games of a
 colour-swapped pair (and every pairing) start from the same position, and each pair from its
-own. Openings that finish the game are drawn again.
+own: an opening that another pair already has is drawn again (up to 50 times, so a small game
+with few openings repeats them only once they run out). Openings that finish the game are
+drawn again too.
 
 By default (``openings=None``) every pair of games starts from its own
 :data:`DEFAULT_OPENING_PLIES` random plies (fewer only when the game cannot stay unfinished that
@@ -59,6 +61,7 @@ __all__ = [
 ]
 
 _OPENING_TRIES = 1000
+_DISTINCT_TRIES = 50  # draws of a pair's opening before one already used is accepted
 
 DEFAULT_OPENING_PLIES = 2
 """Random plies before each pair of games when no ``openings`` is given."""
@@ -263,10 +266,15 @@ def _openings(
         plies = _default_plies(rules, gid, seed)
         if plies == 0:
             return 0, [()] * rounds
-    return plies, [
-        random_opening(rules, plies, np.random.default_rng(derive_seed(seed, gid, plies, r)))
-        for r in range(rounds)
-    ]
+    openings: list[tuple[int, ...]] = []
+    for r in range(rounds):
+        for attempt in range(_DISTINCT_TRIES):  # another pair's opening: draw again
+            parts = (seed, gid, plies, r) if attempt == 0 else (seed, gid, plies, r, attempt)
+            opening = random_opening(rules, plies, np.random.default_rng(derive_seed(*parts)))
+            if opening not in openings:
+                break
+        openings.append(opening)
+    return plies, openings
 
 
 def _default_plies(rules: Game, gid: str, seed: int) -> int:

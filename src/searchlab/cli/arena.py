@@ -31,8 +31,6 @@ from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
 
-DEFAULT_OPENINGS_HELP = 2  # = arena.schedule.DEFAULT_OPENING_PLIES (not imported: startup time)
-
 DEFAULT_DB = "arena.sqlite"
 
 DESCRIPTION = """\
@@ -43,11 +41,11 @@ at the end rates every agent stored for this game in that file, from all its gam
 maximum likelihood (mean 0) with 95 % confidence intervals.
 
 Killing the tournament (Ctrl-C, SIGTERM, even SIGKILL) loses only the games in progress: run
-the same command again and it plays only the missing games. Ctrl-C or SIGTERM prints one line
-and exits with 130 or 143. --time S starts no game after S seconds. A larger --games adds
-games; another --seed plays new ones.
+the same command again to resume, it plays only the missing games. Ctrl-C or SIGTERM stops at
+once with one line and exit code 130 or 143. --time S starts no game after S seconds. A larger
+--games adds games; another --seed plays new ones.
 
-Each pair of colour-swapped games starts from its own random opening, 2 plies by default
+Each pair of colour-swapped games starts from its own random opening, {plies} plies by default
 (--openings K for K, 0 for none), shared by both games of the pair: deterministic agents
 (alphabeta, or any agent given a fixed seed=) would otherwise play the same two games over
 and over. When games of a pairing still repeat move for move, a warning says so.
@@ -57,12 +55,14 @@ alphabeta:time=0.5, flatmc:simulations=2000, mcts:time=1,c=0.7. The agents' own 
 unless --move-time gives every agent the same seconds per move (they are then rated as
 SPEC@Ts, other players than SPEC)."""
 
+DEFAULT_OPENINGS_HELP = 2  # = arena.schedule.DEFAULT_OPENING_PLIES (not imported: startup time)
+
 EXAMPLES = """\
 examples:
   searchlab arena tictactoe random greedy alphabeta:depth=4 --games 20
       three agents, 20 games per pairing (60 games), stored in ./arena.sqlite
   searchlab arena connect4 mcts:time=0.5 alphabeta:time=0.5 --games 100 --workers 2 --openings 4
-      two processes; every game pair starts from its own 4 random plies (default 2)
+      two processes; every game pair starts from its own 4 random plies
   searchlab arena connect4 mcts:simulations=2000 mcts:simulations=1000 --games 1000 --sprt 0,30
       stop once the SPRT decides: is the first at least 30 Elo better (H1) or not (H0)?
   searchlab arena nim -p piles=3,4,5 random greedy --games 10 --db nim.sqlite --json
@@ -79,7 +79,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arena",
         help="a round-robin tournament between agents, stored in SQLite, rated by Elo",
-        description=DESCRIPTION,
+        description=DESCRIPTION.format(plies=DEFAULT_OPENINGS_HELP),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
