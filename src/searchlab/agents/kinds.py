@@ -32,7 +32,7 @@ from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
 from searchlab.agents.simple import GreedyAgent, RandomAgent
 from searchlab.agents.spec import AgentKind, Param
-from searchlab.algorithms.mcts import FINAL_MOVES, ROLLOUT_POLICIES, VALUE_SCALES
+from searchlab.algorithms.mcts import FINAL_MOVES, ROLLOUT_POLICIES, VALUE_SCALES, ValueScale
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
@@ -88,7 +88,7 @@ def _flatmc(
     seed: int | None,
     simulations: int | None,
     time: float | None,
-    scale: str,
+    scale: ValueScale,
 ) -> Agent:
     limits = _simulation_budget(name, simulations, time)
     return FlatMonteCarloAgent(name, game, limits=limits, seed=seed, value_scale=scale)
@@ -109,7 +109,7 @@ def _mcts(
     exact: int,
     reuse: bool,
     tier: str,
-    scale: str,
+    scale: ValueScale,
 ) -> Agent:
     limits = _simulation_budget(name, simulations, time)
     options: dict[str, Any] = {
