@@ -64,12 +64,12 @@ from searchlab.domains.games.othello import Othello, OthelloState
 __all__ = ["SLICE_SECONDS", "compiled_mcts", "warm_up"]
 
 SLICE_SECONDS = 0.005
+"""With a time limit, the clock is read about this often (and after the first 64
+simulations). A kernel call costs a few microseconds, so the overhead is below 1%."""
 INTERRUPT_SLICE_SECONDS = 0.1
 """Slice length under a simulation budget alone: the kernel returns to Python this often, so
 that Ctrl-C (``KeyboardInterrupt``) stops a long search promptly; the search resumes where it
 was, so the result is the same as one long call."""
-"""With a time limit, the clock is read about this often (and after the first 64
-simulations). A kernel call costs a few microseconds, so the overhead is below 1%."""
 _FIRST_SLICE = 64
 _MAX_INITIAL_SLOTS = 1 << 20
 _TIME_ONLY_SLOTS = 1 << 16
