@@ -16,7 +16,7 @@ control). The search result behind the last move is in ``last_result``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -109,7 +109,7 @@ class FlatMonteCarloAgent(_SeededSearchAgent):
             value_scale=self._value_scale,
         )
         self.last_result = result
-        return result.action
+        return cast(int, result.action)  # a search from a non-terminal state has one
 
 
 class MCTSAgent(_SeededSearchAgent):
@@ -163,7 +163,7 @@ class MCTSAgent(_SeededSearchAgent):
                 self._game, state, limits=limits, seed=self._next_seed(), options=self.options
             )
         self.last_result = result
-        return result.action
+        return cast(int, result.action)  # a search from a non-terminal state has one
 
     def reset(self) -> None:
         super().reset()

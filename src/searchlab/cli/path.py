@@ -164,7 +164,9 @@ def _solver(algorithm: str, weight: float | None) -> Callable[..., PathResult]:
 
     solvers: dict[str, Callable[..., PathResult]] = {
         "astar": best_first.astar,
-        "wastar": lambda problem, **kw: best_first.weighted_astar(problem, weight, **kw),
+        "wastar": lambda problem, **kw: best_first.weighted_astar(
+            problem, DEFAULT_WEIGHT if weight is None else weight, **kw
+        ),
         "dijkstra": best_first.dijkstra,
         "bfs": best_first.breadth_first_search,
         "greedy": best_first.greedy_best_first_search,

@@ -19,6 +19,7 @@ import argparse
 import math
 import sys
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from searchlab.cli._common import emit_json, positive_int, progress
@@ -90,9 +91,7 @@ def _run(args: argparse.Namespace) -> int:
         for position in positions:
             state = position.state()
             result = run_stoppable(
-                lambda state=state: solver.solve(
-                    state, limits=limits, move_scores=args.move_scores
-                ),
+                partial(solver.solve, state, limits=limits, move_scores=args.move_scores),
                 solver.stop,
             )
             rows.append(_row(position, state, result))

@@ -53,6 +53,7 @@ class _AlphaBeta:
         observer = self.observer
         if observer is not None:
             observer(Visit(path, state.key(), alpha, beta, ply))
+        line: list[int]
         if state.is_terminal():
             value, line = float(state.returns()[0]), []
         elif self.depth_limit is not None and ply >= self.depth_limit:
@@ -167,7 +168,7 @@ def alphabeta_trace(
                 alpha=visit.alpha,
                 beta=visit.beta,
                 value=values[path],
-                pruned=tuple(node.apply(a).key() for a in prune.pruned) if prune else (),
+                pruned=tuple(str(node.apply(a).key()) for a in prune.pruned) if prune else (),
                 cut_alpha=prune.alpha if prune else None,
                 cut_beta=prune.beta if prune else None,
             )

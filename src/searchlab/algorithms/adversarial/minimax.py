@@ -44,6 +44,7 @@ class _Minimax:
         observer = self.observer
         if observer is not None:
             observer(Visit(path, state.key(), -math.inf, math.inf, ply))
+        line: list[int]
         if state.is_terminal():
             value, line = float(state.returns()[0]), []
         elif self.depth_limit is not None and ply >= self.depth_limit:

@@ -139,8 +139,8 @@ class _Engine:
             front.insert(0, table_action)
         if not front:
             return ordered
-        seen = set()
-        first = [a for a in front if not (a in seen or seen.add(a))]
+        first = list(dict.fromkeys(front))  # without repeats, in order
+        seen = set(first)
         return first + [a for a in ordered if a not in seen]
 
     def search(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:

@@ -309,6 +309,7 @@ class EndgameSolver:
                     if score > threshold:
                         break
             if best > threshold:
+                assert best_child is not None  # best > threshold >= -63 > -65
                 lower, action = best, best_child.action
                 children.remove(best_child)
                 children.insert(0, best_child)

@@ -58,7 +58,7 @@ class Solver:
                 candidate = (0.0 - child_value, child_plies + 1, action)  # no -0.0
                 if best is None or _better(candidate, best):
                     best = candidate
-            entry = best  # type: ignore[assignment]
+            entry = best
         self.table[key] = entry  # type: ignore[assignment]
         return entry  # type: ignore[return-value]
 

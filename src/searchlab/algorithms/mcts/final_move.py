@@ -68,9 +68,9 @@ def choose_final(root: Node, final_move: str, use_proofs: bool) -> int | None:
 
     if use_proofs:
         proven = {
-            index: children[index].proven  # type: ignore[union-attr]
+            index: child.proven
             for index in visited
-            if children[index].proven is not None  # type: ignore[union-attr]
+            if (child := children[index]) is not None and child.proven is not None
         }
         wins = [index for index in visited if proven.get(index, 0.0) > 0]
         if wins:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from typing import Any
 
 from searchlab.algorithms.mcts.options import check_budget, check_seed
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout, resolve_rollout
@@ -97,7 +98,7 @@ def flat_monte_carlo(
         simulations += 1
     means = [total / count if count else 0.0 for total, count in zip(totals, counts, strict=True)]
     best = max(range(len(actions)), key=lambda i: (counts[i] > 0, means[i], counts[i], -i))
-    entries = [
+    entries: list[dict[str, Any]] = [
         {"action": a, "visits": n, "value": m, "prior": None, "proven": None}
         for a, n, m in zip(actions, counts, means, strict=True)
     ]

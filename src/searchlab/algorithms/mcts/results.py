@@ -31,7 +31,7 @@ def outcome(value: float | None) -> str | None:
 
 def children_stats(root: Node, use_proofs: bool) -> list[dict[str, Any]]:
     """Per root action: visits, mean for the root's player, prior, proof; most visited first."""
-    entries = []
+    entries: list[dict[str, Any]] = []
     for index, action in enumerate(root.actions):
         child = root.children[index]
         visits = 0 if child is None else child.visits

@@ -101,7 +101,8 @@ def resolve_heuristic(problem: Any, heuristic: Any, algorithm: str) -> Callable[
             raise InvalidParameterError(
                 f"{algorithm}: heuristic must be callable (state -> float), got {heuristic!r}"
             )
-        return heuristic
+        given: Callable[[Any], float] = heuristic
+        return given
     own = getattr(problem, "heuristic", None)
     return own if callable(own) else zero_heuristic
 

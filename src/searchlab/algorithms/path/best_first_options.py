@@ -99,7 +99,7 @@ class BestFirstOptions:
             h_weight=h,
             unit_cost=bool(unit_cost),
             reopen=bool(reopen),
-            heuristic=None if h == 0 else heuristic,  # type: ignore[arg-type]
+            heuristic=None if h == 0 else heuristic,
         )
 
     def heuristic_for(self, problem: Any) -> Callable[[Any], float] | None:

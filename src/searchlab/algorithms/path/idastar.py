@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from searchlab.algorithms.kernels import KERNELS
@@ -125,7 +125,7 @@ def _checked_heuristic(heuristic: object) -> Callable[[Any], float] | None:
         raise InvalidParameterError(
             f"{_ALGORITHM}: heuristic must be callable (state -> float), got {heuristic!r}"
         )
-    return heuristic  # type: ignore[return-value]
+    return heuristic
 
 
 def _reference_idastar(
@@ -172,7 +172,9 @@ def _reference_idastar(
             and time.perf_counter() - started > time_limit
         )
 
-    def finish(status: str, path: list[Any] | None = None, steps: list[float] = ()) -> PathResult:
+    def finish(
+        status: str, path: list[Any] | None = None, steps: Sequence[float] = ()
+    ) -> PathResult:
         cost = None
         if path is not None:
             cost = 0.0

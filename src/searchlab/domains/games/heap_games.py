@@ -42,7 +42,7 @@ class HeapGame(ABC):
     """Base of the heap games: subclasses define :meth:`heap_options`. ``heaps``: a sequence,
     one int or text like ``"3,4"`` (1 to 64 heaps of 0..:data:`MAX_HEAP` tokens)."""
 
-    def __init__(self, name: str, heaps: Sequence[int]) -> None:
+    def __init__(self, name: str, heaps: Sequence[int] | str) -> None:
         heaps = integers(name, "heaps", heaps, 0, MAX_HEAP)
         self.heaps = heaps
         largest = max(heaps)
@@ -64,7 +64,7 @@ class OctalGame(HeapGame):
     (bit 1: if they are the whole heap; bit 2: leaving one heap; bit 4: leaving two non-empty
     heaps)."""
 
-    def __init__(self, code: str, heaps: Sequence[int] = (10,), *, name: str = "") -> None:
+    def __init__(self, code: str, heaps: Sequence[int] | str = (10,), *, name: str = "") -> None:
         digits = code.split(".", 1)[1] if "." in code else code
         if not digits or any(d not in "01234567" for d in digits):
             raise InvalidParameterError(f"malformed octal game code {code!r}: expected like .77")
@@ -99,7 +99,7 @@ def _octal_options(digits: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ..
 class GrundysGame(HeapGame):
     """Grundy's game: split one heap into two non-empty heaps of different sizes."""
 
-    def __init__(self, heaps: Sequence[int] = (10,)) -> None:
+    def __init__(self, heaps: Sequence[int] | str = (10,)) -> None:
         super().__init__("grundys_game", heaps)
 
     def heap_options(self, n: int) -> list[tuple[int, ...]]:
@@ -107,12 +107,12 @@ class GrundysGame(HeapGame):
         return [(a, n - a) for a in range(1, (n + 1) // 2) if a != n - a]
 
 
-def kayles(heaps: Sequence[int] = (10,)) -> OctalGame:
+def kayles(heaps: Sequence[int] | str = (10,)) -> OctalGame:
     """Kayles (octal .77): knock down one pin or two adjacent pins of a row."""
     return OctalGame(".77", heaps, name="kayles")
 
 
-def dawsons_chess(heaps: Sequence[int] = (10,)) -> OctalGame:
+def dawsons_chess(heaps: Sequence[int] | str = (10,)) -> OctalGame:
     """Dawson's chess (octal .137)."""
     return OctalGame(".137", heaps, name="dawsons_chess")
 

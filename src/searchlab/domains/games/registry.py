@@ -140,9 +140,12 @@ def game_parameters(name: str) -> dict[str, Any]:
     >>> game_parameters("mnk")
     {'m': 3, 'n': 3, 'k': 3}
     """
+    signature = _signature(_factory(name))
+    if signature is None:  # a builtin or an odd callable: nothing to show
+        return {}
     return {
         parameter.name: parameter.default
-        for parameter in _signature(_factory(name)).parameters.values()
+        for parameter in signature.parameters.values()
         if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
     }
 
@@ -263,7 +266,7 @@ def load_game_class(spec: str) -> Callable[..., Game]:
             f"game {spec!r}: {attribute!r} is a {type(target).__name__}, not a class"
         )
     _LOADED[spec] = target
-    return target  # type: ignore[no-any-return]
+    return target
 
 
 def _import_source(spec: str, source: str) -> Any:

@@ -31,6 +31,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -237,7 +238,8 @@ def pattern_database(goal: str = "blank-first") -> PatternDatabase:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")  # atomic replace
-            np.savez_compressed(partial, **{f"group{i}": t for i, t in enumerate(tables)})
+            arrays: dict[str, Any] = {f"group{i}": t for i, t in enumerate(tables)}
+            np.savez_compressed(partial, **arrays)
             partial.replace(path)
         except OSError:
             pass  # a read-only cache is not an error: the tables are in memory
