@@ -85,14 +85,19 @@ def __getattr__(name: str) -> Any:
     """The names loaded on first use (PEP 562): the adversarial and Monte Carlo searches and
     the agents."""
     if name in _ADVERSARIAL:
-        from searchlab.algorithms import adversarial as home
+        from searchlab.algorithms import adversarial
+
+        value = getattr(adversarial, name)
     elif name == "mcts":
-        from searchlab.algorithms.mcts import search as home
+        from searchlab.algorithms.mcts.search import mcts
+
+        value = mcts
     elif name in _AGENTS:
-        from searchlab import agents as home
+        from searchlab import agents
+
+        value = getattr(agents, name)
     else:
         raise AttributeError(f"module 'searchlab' has no attribute {name!r}")
-    value = getattr(home, name)
     globals()[name] = value
     return value
 
