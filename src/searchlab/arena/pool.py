@@ -175,7 +175,9 @@ class WorkerPool:
         it was ended by SIGINT or SIGTERM from outside (a stop of the whole tournament); so
         does :meth:`submit`.
         """
-        busy = {worker.connection: worker for worker in self._workers if worker.job is not None}
+        busy: dict[Any, _Worker] = {
+            worker.connection: worker for worker in self._workers if worker.job is not None
+        }
         if not busy:
             return
         handles: list[Any] = list(busy)
