@@ -70,6 +70,19 @@ def test_commands_work_without_the_extra(argv: list[object], expected: str) -> N
     assert "Traceback" not in completed.stderr
 
 
+def test_solve_files_work_without_the_extra(shared_data: Path) -> None:
+    """``solve`` with a file shows a progress bar when it can, and works without one."""
+    pons = shared_data / "connect4_pons" / "Test_L3_R1"
+    completed = run_without_extra("solve", "connect4", "--positions", pons, "--limit", "3")
+    assert completed.returncode == 0, completed.stderr
+    assert "3 positions, 0 mismatches" in completed.stdout
+    ffo = shared_data / "othello_ffo" / "ffo_endgame.obf"
+    completed = run_without_extra("solve", "othello", "--obf", ffo, "--limit", "1")
+    assert completed.returncode == 0, completed.stderr
+    assert "+18" in completed.stdout  # FFO #1: G8 wins by 18 discs
+    assert "Traceback" not in completed.stderr
+
+
 def test_analyse_table_is_plain_text_without_rich() -> None:
     completed = run_without_extra("analyse", "nim", "-p", "piles=1,2", "--agent", "mcts")
     assert completed.returncode == 0, completed.stderr
