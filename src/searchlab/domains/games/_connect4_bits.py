@@ -13,7 +13,10 @@ sharing it costs the kernels nothing. The game's Python tier runs the very same 
 Python through each dispatcher's ``py_func`` (on Python ints, which never overflow; the kernels
 use int64, where a left shift may drop bits past 63, but every such value is masked by the
 board before it is used, so the answers are equal). No function here calls another, so a
-``py_func`` never reaches a dispatcher and the Python tier compiles nothing.
+``py_func`` never reaches a dispatcher and the Python tier compiles nothing. After editing this
+module, delete the cache files of its callers (``__pycache__/*.nbi`` and ``*.nbc`` beside
+``connect4.py``, ``_connect4_kernels.py`` and ``_kernel_connect4.py``): numba checks only the
+caller's own source for staleness, and these functions are inlined into the callers.
 
 >>> bool(has_four(0b1111)), bool(has_four(0b111))  # four stones up the first column
 (True, False)
