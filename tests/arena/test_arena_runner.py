@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -223,7 +224,9 @@ def test_a_signal_stops_a_move_in_progress_promptly(
         assert store.count() == 0
 
 
-def signal_after(games: int, store: ArenaStore, number: signal.Signals):  # type: ignore[no-untyped-def]
+def signal_after(
+    games: int, store: ArenaStore, number: signal.Signals
+) -> Callable[[GameRecord], None]:
     """An ``on_record`` that sends this process ``number`` once ``games`` games are stored."""
 
     def on_record(record: GameRecord) -> None:

@@ -171,7 +171,7 @@ def test_a_time_limit_stops_starting_games_and_a_rerun_resumes(
     code, out, err = arena(capsys, db, *argv, "--time", "1e-9")
     assert code == 0
     assert "played 0 of 6 scheduled games" in out
-    assert err.startswith("searchlab: time limit of 1e-09 s reached: 0 of 6 games")
+    assert err.startswith("searchlab: time limit of 1e-09 s reached: played 0 of the 6 games")
     code, out, _ = arena(capsys, db, *argv, "--time", "600")
     assert code == 0 and "played 6 of 6 scheduled games" in out
 

@@ -1,9 +1,12 @@
 """The arena: tournaments between agents, stored in SQLite, rated by Elo.
 
-One concept per module: :mod:`~searchlab.arena.schedule` (the games to play, as data),
-:mod:`~searchlab.arena.worker` (play one game: the unit a worker process, or later a Ray task,
-runs), :mod:`~searchlab.arena.store` (the SQLite file every finished game goes to),
-:mod:`~searchlab.arena.runner` (hand the jobs to workers, store results, resume),
+One concept per module: :mod:`~searchlab.arena.schedule` (the games to play, as data, with
+their random openings), :mod:`~searchlab.arena.worker` (play one game: the unit a worker
+process, or a Ray task, runs), :mod:`~searchlab.arena.pool` (local worker processes),
+:mod:`~searchlab.arena.interrupts` (SIGINT and SIGTERM as a clean stop),
+:mod:`~searchlab.arena.store` (the SQLite file every finished game goes to),
+:mod:`~searchlab.arena.runner` (hand the jobs to workers, store results, resume, stop),
+:mod:`~searchlab.arena.repeats` (games that repeat move for move),
 :mod:`~searchlab.arena.elo` (ratings and confidence intervals), :mod:`~searchlab.arena.sprt`
 (the sequential probability ratio test stop rule) and :mod:`~searchlab.arena.standings`
 (the table of results per agent).
@@ -17,7 +20,9 @@ runs), :mod:`~searchlab.arena.store` (the SQLite file every finished game goes t
 """
 
 from searchlab.arena.elo import EloRatings, MatchScore, elo_ratings, match_score
-from searchlab.arena.runner import TournamentSummary, run_tournament
+from searchlab.arena.pool import ArenaWorkerError, WorkerPool
+from searchlab.arena.repeats import Repetition, repetitions
+from searchlab.arena.runner import TournamentInterrupted, TournamentSummary, run_tournament
 from searchlab.arena.schedule import GameJob, round_robin
 from searchlab.arena.sprt import SPRT, SPRTResult
 from searchlab.arena.standings import Standing, standings
@@ -28,16 +33,21 @@ __all__ = [
     "SPRT",
     "ArenaDatabaseError",
     "ArenaStore",
+    "ArenaWorkerError",
     "EloRatings",
     "GameJob",
     "GameRecord",
     "MatchScore",
+    "Repetition",
     "SPRTResult",
     "Standing",
+    "TournamentInterrupted",
     "TournamentSummary",
+    "WorkerPool",
     "elo_ratings",
     "match_score",
     "play_game",
+    "repetitions",
     "round_robin",
     "run_tournament",
     "standings",

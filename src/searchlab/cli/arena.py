@@ -231,9 +231,9 @@ def _run(args: argparse.Namespace) -> int:
     timed_out = deadline is not None and summary.is_stopped and time.monotonic() >= deadline
     if timed_out:
         print(
-            f"searchlab: time limit of {args.time:g} s reached: {summary.played} of "
-            f"{summary.scheduled - summary.skipped} games to play were played; run the same "
-            "command again to play the rest",
+            f"searchlab: time limit of {args.time:g} s reached: played {summary.played} of the "
+            f"{summary.scheduled - summary.skipped} games left; run the same command again to "
+            "play the rest",
             file=sys.stderr,
         )
     if summary.forfeits:
