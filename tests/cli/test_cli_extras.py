@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from searchlab.cli.main import SUBCOMMANDS
+
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "examples" / "maps"
 TREE = ROOT / "examples" / "trees" / "aima_fig5_2.tree"
@@ -68,6 +70,13 @@ def test_commands_work_without_the_extra(argv: list[object], expected: str) -> N
     assert completed.returncode == 0, completed.stderr
     assert expected in completed.stdout
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize("command", ["", *SUBCOMMANDS])
+def test_help_of_every_command_without_the_extra(command: str) -> None:
+    completed = run_without_extra(*([command] if command else []), "--help")
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("usage: searchlab")
 
 
 def test_solve_files_work_without_the_extra(shared_data: Path) -> None:
