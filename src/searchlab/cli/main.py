@@ -153,17 +153,25 @@ def interrupts() -> Iterator[None]:
 
 
 def _interrupted() -> int:
-    with suppress(OSError, ValueError):
-        if sys.stdout.isatty():  # end a prompt or a line cut short, on the terminal only
-            print(file=sys.stdout)
-        sys.stdout.flush()
-    print("searchlab: interrupted", file=sys.stderr)
+    previous = None
+    with suppress(ValueError):  # a second Ctrl-C while saying so would be a traceback
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with suppress(OSError, ValueError):
+            if sys.stdout.isatty():  # end a prompt or a line cut short, on the terminal only
+                print(file=sys.stdout)
+            sys.stdout.flush()
+        print("searchlab: interrupted", file=sys.stderr)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     return EXIT_INTERRUPTED
 
 
 def _silence_stdout() -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    with suppress(OSError, ValueError):  # also when stdout is not a real file
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _fail(message: str) -> int:
