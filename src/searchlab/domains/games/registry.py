@@ -265,8 +265,9 @@ def load_game_class(spec: str) -> Callable[..., Game]:
         raise InvalidParameterError(
             f"game {spec!r}: {attribute!r} is a {type(target).__name__}, not a class"
         )
-    _LOADED[spec] = target
-    return target
+    factory: Callable[..., Game] = target
+    _LOADED[spec] = factory
+    return factory
 
 
 def _import_source(spec: str, source: str) -> Any:

@@ -250,7 +250,8 @@ def _heuristic_function(heuristic: Any, nodes: Mapping[Hashable, Any]) -> Callab
         table = {node: float(heuristic[node]) for node in nodes}
         return table.__getitem__
     if callable(heuristic):
-        return heuristic
+        given: Callable[[Any], float] = heuristic
+        return given
     raise InvalidParameterError(
         f"heuristic must be callable (node -> float) or a mapping, got {heuristic!r}"
     )
