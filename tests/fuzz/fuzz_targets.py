@@ -456,6 +456,10 @@ def _notation_states() -> list[Any]:
                 break
             state = state.apply(rng.choice(state.legal_actions()))
         states.append(state)
+    from searchlab.domains.games.explicit_tree import ExplicitTreeGame, load_tree
+
+    tree = ExplicitTreeGame(load_tree(EXAMPLES / "trees" / "aima_fig5_2.tree"))
+    states += [tree.initial_state(), tree.initial_state().apply(1)]
     return states
 
 

@@ -1,8 +1,9 @@
 """Inputs the fuzzing found that once gave a traceback or a wrong answer, each now one clear
 error (library and command line): a map header wider than numpy allows, scenario lengths
 that are not finite, JSON trees nested past Python's recursion limit or with leaves too large
-for a float, trees too deep to search, OBF scores out of range, and arena files damaged
-inside (text that is not UTF-8, an index that disagrees with its table)."""
+for a float, trees too deep to search, OBF scores out of range, moves written with digits
+that are not ASCII, a negative seed, and arena files damaged inside (text that is not UTF-8,
+an index that disagrees with its table)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,20 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 from fuzz_targets import _arena_seed_bytes
 
+from searchlab.agents import make_agent
 from searchlab.arena.store import ArenaDatabaseError, ArenaStore
-from searchlab.core.errors import MapFormatError, ScenarioFormatError
-from searchlab.domains.games.explicit_tree import MAX_HEIGHT, ExplicitTree, TreeFormatError
+from searchlab.core.errors import (
+    IllegalMoveError,
+    InvalidParameterError,
+    MapFormatError,
+    ScenarioFormatError,
+)
+from searchlab.domains.games.explicit_tree import (
+    MAX_HEIGHT,
+    ExplicitTree,
+    ExplicitTreeGame,
+    TreeFormatError,
+)
 from searchlab.domains.games.obf import ObfFormatError, parse_obf_line
 from searchlab.domains.path.movingai import parse_map, parse_scenarios
 
@@ -134,6 +146,39 @@ def test_obf_scores_outside_the_disc_range_are_refused(score: str) -> None:
     assert parse_obf_line(f"{BOARD}; F8:+64;").move_scores == ((61, 64),)
 
 
+# --- move notation and seeds ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["h１3⑻", "a⑻", "a²", "b٣"])
+def test_cells_written_with_digits_that_are_not_ascii_are_malformed_moves(text: str) -> None:
+    # was: ValueError from int() ('⑻'.isdigit() is true, int('⑻') fails) in Gomoku and m,n,k
+    from searchlab.games import make
+
+    for game in (make("gomoku"), make("tictactoe"), make("mnk", m=4, n=4, k=3)):
+        with pytest.raises(IllegalMoveError, match="malformed move"):
+            game.initial_state().string_to_action(text)
+
+
+def test_a_tree_child_index_written_with_other_digits_is_an_illegal_move() -> None:
+    # was: ValueError from int('⑴') in ExplicitTreeState.string_to_action
+    state = ExplicitTreeGame(ExplicitTree.from_text("max A: 1 2 3")).initial_state()
+    assert state.string_to_action("2") == 2
+    with pytest.raises(IllegalMoveError, match="children are"):
+        state.string_to_action("⑴")
+
+
+def test_a_negative_seed_is_refused_before_the_agent_is_built(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # was: numpy's ValueError 'expected non-negative integer' from `analyse --seed -5`
+    from searchlab.games import make
+
+    with pytest.raises(InvalidParameterError, match="seed must be an integer >= 0, got -5"):
+        make_agent("random", make("nim"), seed=-5)
+    code, _, err = run_main(capsys, "analyse", "nim", "1:1", "--agent", "random", "--seed=-5")
+    assert_one_line_error(code, err, "seed must be an integer >= 0")
+
+
 # --- the arena database ----------------------------------------------------------------------
 
 
@@ -196,3 +241,16 @@ def test_an_index_that_disagrees_with_its_table_is_a_damaged_file(
     code, _, err = run_main(capsys, "arena", "nim", "random", "greedy", "--games", "1",
                             "--db", path)  # fmt: skip
     assert_one_line_error(code, err, "missing from index")
+
+
+def test_another_programs_database_with_a_schema_that_is_not_utf8(tmp_path: Path) -> None:
+    # was: UnicodeDecodeError while listing the other program's tables for the message
+    # (SQLite's syntax error quotes the bad bytes: near "T\xa5BLE")
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE qwertyuiop (x)")
+    raw.close()
+    data = path.read_bytes().replace(b"CREATE TABLE qwertyuiop", b"CREATE T\xa5BLE qwertyuiop")
+    path.write_bytes(data)
+    with pytest.raises(ArenaDatabaseError, match=r"another program.*\(unreadable; left unchanged"):
+        ArenaStore.open(path)

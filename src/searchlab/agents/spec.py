@@ -188,6 +188,8 @@ class AgentRegistry(MutableMapping[str, AgentKind]):
         runs. ``seed`` seeds the agent's randomness unless the spec gives its own ``seed=``.
         Raises ``UnknownNameError`` for an unknown kind or parameter and
         ``InvalidParameterError`` for a bad value."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InvalidParameterError(f"seed must be an integer >= 0, got {seed!r}")
         parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
         kind = self.lookup(parsed.kind)
         text = str(parsed)

@@ -314,7 +314,7 @@ def _table_names(file: Path) -> str:
             names = [name for (name,) in connection.execute("SELECT name FROM sqlite_master")]
         finally:
             connection.close()
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
         return "unreadable"
     return "tables: " + ", ".join(names[:5]) if names else "no tables"
 

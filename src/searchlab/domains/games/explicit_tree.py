@@ -447,7 +447,7 @@ class ExplicitTreeState:
         token = text.strip()
         if token in children:
             return children.index(token)
-        if token.isdigit() and int(token) < len(children):
+        if token.isascii() and token.isdigit() and int(token) < len(children):
             return int(token)
         raise IllegalMoveError(
             f"illegal move {text!r} at {self.name!r}: children are "

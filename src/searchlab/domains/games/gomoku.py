@@ -255,7 +255,11 @@ class Gomoku:
         """The cell named ``text`` (``"h8"``, case-insensitive); raises ``IllegalMoveError``
         when malformed or off the board. Says nothing about whether the cell is empty."""
         token = text.strip().lower()
-        if len(token) < 2 or not token[0].isalpha() or not token[1:].isdigit():
+        if (
+            len(token) < 2
+            or not token[0].isalpha()
+            or not (token[1:].isascii() and token[1:].isdigit())
+        ):
             raise IllegalMoveError(f"malformed move {text!r}: expected a cell like h8")
         column, row = ord(token[0]) - ord("a"), int(token[1:]) - 1
         if not (0 <= column < self.size and 0 <= row < self.size):

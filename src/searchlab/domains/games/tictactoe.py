@@ -146,7 +146,11 @@ class MNKState:
         """Parse ``"b2"``; raises ``IllegalMoveError`` if malformed, off the board or taken."""
         token = text.strip().lower()
         m, n = self.game.m, self.game.n
-        if len(token) < 2 or not token[0].isalpha() or not token[1:].isdigit():
+        if (
+            len(token) < 2
+            or not token[0].isalpha()
+            or not (token[1:].isascii() and token[1:].isdigit())
+        ):
             raise IllegalMoveError(f"malformed move {text!r}: expected a cell like b2")
         column, row = ord(token[0]) - ord("a"), int(token[1:]) - 1
         if not (0 <= column < m and 0 <= row < n):
