@@ -254,3 +254,14 @@ def test_another_programs_database_with_a_schema_that_is_not_utf8(tmp_path: Path
     path.write_bytes(data)
     with pytest.raises(ArenaDatabaseError, match=r"another program.*\(unreadable; left unchanged"):
         ArenaStore.open(path)
+
+
+def test_a_check_constraint_that_is_not_utf8_is_refused_when_opened(tmp_path: Path) -> None:
+    # was: UnicodeDecodeError from the first statement of the writable connection (the
+    # read-only checks do not compile the CHECK constraint; SQLite's error quotes the bytes)
+    path = arena_copy(tmp_path)
+    data = path.read_bytes().replace(b"CHECK (result IN", b"CHECK (res\x9blt IN")
+    path.write_bytes(data)
+    with pytest.raises(ArenaDatabaseError, match=r"cannot open .*'utf-8' codec") as caught:
+        ArenaStore.open(path)
+    assert "\n" not in str(caught.value)

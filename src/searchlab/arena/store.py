@@ -239,8 +239,10 @@ def _connect(file: Path) -> sqlite3.Connection:
         connection = sqlite3.connect(file)
         # A killed process loses no committed game at NORMAL; only a power cut could.
         connection.execute("PRAGMA synchronous = NORMAL")
-    except sqlite3.Error as error:
-        raise ArenaDatabaseError(f"arena database {file}: cannot open ({error})") from None
+    except (sqlite3.Error, UnicodeDecodeError) as error:
+        raise ArenaDatabaseError(
+            f"arena database {file}: cannot open ({_one_line(error)})"
+        ) from None
     return connection
 
 
