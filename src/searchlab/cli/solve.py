@@ -1,14 +1,19 @@
 """``searchlab solve GAME ...``: solve a position exactly.
 
-Each game is a :class:`~searchlab.cli.solve_command.GameCommand` in :data:`GAME_COMMANDS` with
-its own arguments; the compiled ones live in their own modules (``solve_connect4``,
-``solve_othello``), which import only the shared ``solve_command`` (no import cycle). Argument
+Each game with a command of its own is a :class:`~searchlab.cli.solve_command.GameCommand` in
+:data:`GAME_COMMANDS` with its own arguments; the compiled ones live in their own modules
+(``solve_connect4``, ``solve_othello``), the plain-Python solver's in ``solve_reference``, each
+importing only the shared ``solve_command`` (no import cycle). Every other game that
+``searchlab play`` takes (a registered one such as ``kayles``, or your own as ``FILE.py:CLASS``
+or ``MODULE:CLASS``) is solved by the plain-Python solver
+(:data:`~searchlab.cli.solve_reference.ANY_GAME`, with ``-p NAME=VALUE`` parameters). Argument
 errors of a game's own parser become one line and exit code 2, like every other searchlab
 error; Ctrl-C stops any of them (one line, exit code 130, from ``cli/main.py``).
 
   searchlab solve nim 3,4,5 [--misere] [--json]
-  searchlab solve tictactoe [MOVES] [--json]
-  searchlab solve mnk --m 4 --n 3 --k 3 [MOVES] [--json]
+  searchlab solve tictactoe [MOVES] [--json] [--time S] [--nodes N]
+  searchlab solve mnk --m 4 --n 3 --k 3 [MOVES] [--json] [--time S] [--nodes N]
+  searchlab solve examples/custom_game.py:Subtraction -p counters=10 [MOVES] [--json] ...
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from searchlab.cli import solve_connect4, solve_othello
+from searchlab.cli import solve_connect4, solve_othello, solve_reference
 from searchlab.cli._common import emit_json
 from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
+from searchlab.domains.games.registry import game_names
 
 __all__ = ["GAME_COMMANDS", "GameCommand", "register"]
 
@@ -82,84 +88,45 @@ def _run_nim(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- tic-tac-toe and m,n,k ----------------------------------------------------------------------
-def _mnk_arguments(parser: argparse.ArgumentParser, *, sizes: bool) -> None:
-    if sizes:
-        parser.add_argument("--m", type=int, default=3, help="columns (default 3)")
-        parser.add_argument("--n", type=int, default=3, help="rows (default 3)")
-        parser.add_argument("--k", type=int, default=3, help="stones in a row to win")
-    parser.add_argument("moves", nargs="*", help="moves played so far, e.g. b2 a1")
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-
-
-def _run_mnk(args: argparse.Namespace) -> int:
-    from searchlab.algorithms.adversarial.solver import solve
-    from searchlab.core.game import play
-    from searchlab.domains.games.tictactoe import MNKGame, TicTacToe
-
-    game = MNKGame(args.m, args.n, args.k) if hasattr(args, "m") else TicTacToe()
-    state = play(game.initial_state(), args.moves)
-    result = solve(game, state)
-    mover = "XO"[state.current_player()]
-    best = state.action_to_string(result.action) if result.action is not None else None
-    values = {
-        state.action_to_string(action): value
-        for action, value in result.stats["action_values"].items()
-    }
-    if args.json:
-        emit_json(
-            {
-                "game": game.info.name,
-                "moves": " ".join(args.moves),
-                "to_move": mover,
-                "value": int(result.value),
-                "outcome": result.outcome,
-                "move": best,
-                "plies_to_end": result.plies_to_end,
-                "move_values": {move: int(value) for move, value in values.items()},
-                "positions": result.stats["positions"],
-            }
-        )
-        return 0
-    print(state)
-    if state.is_terminal():
-        print(f"game over: {result.outcome} for {mover} (the player to move)")
-        return 0
-    ending = f" in {result.plies_to_end} plies" if result.plies_to_end is not None else ""
-    print(f"{mover} to move: {result.outcome}{ending}; best move {best}")
-    print("move values: " + " ".join(f"{m}={int(v):+d}" for m, v in values.items()))
-    return 0
-
-
 GAME_COMMANDS: dict[str, GameCommand] = {
     "connect4": solve_connect4.COMMAND,
     "othello": solve_othello.COMMAND,
     "nim": GameCommand("Nim by the XOR rule", _nim_arguments, _run_nim),
-    "tictactoe": GameCommand(
-        "tic-tac-toe by exhaustive search",
-        lambda parser: _mnk_arguments(parser, sizes=False),
-        _run_mnk,
-    ),
-    "mnk": GameCommand(
-        "an m,n,k-game by exhaustive search (small boards only)",
-        lambda parser: _mnk_arguments(parser, sizes=True),
-        _run_mnk,
-    ),
+    "tictactoe": solve_reference.TICTACTOE,
+    "mnk": solve_reference.MNK,
 }
-"""The games ``solve`` knows (a new game: its module builds a ``GameCommand``, listed here)."""
+"""The games with a ``solve`` command of their own (a new one: its module builds a
+``GameCommand``, listed here). Every other game that ``make`` builds is solved by
+:data:`~searchlab.cli.solve_reference.ANY_GAME`."""
 
 
 def register(subparsers: Any) -> None:
     """Add ``solve`` to the ``searchlab`` command line."""
     games = "\n".join(f"  {name:<10} {cmd.help}" for name, cmd in GAME_COMMANDS.items())
+    others = ", ".join(name for name in game_names() if name not in GAME_COMMANDS)
     parser = subparsers.add_parser(
         "solve",
         help="solve a game position exactly",
         description="Solve a position exactly: the winner, the value and a best move.",
-        epilog=f"games:\n{games}\n\nRun `searchlab solve GAME --help` for a game's options.",
+        epilog=(
+            f"games:\n{games}\n"
+            f"  {'GAME':<10} {solve_reference.ANY_GAME.help}:\n"
+            f"  {'':<10} {others}, or FILE.py:CLASS / MODULE:CLASS;\n"
+            f"  {'':<10} [MOVES] [-p NAME=VALUE] [--time S] [--nodes N] [--json]\n\n"
+            "examples:\n"
+            "  searchlab solve connect4 4453\n"
+            "  searchlab solve tictactoe b2 a1\n"
+            "  searchlab solve kayles -p heaps=4,5\n"
+            "  searchlab solve examples/custom_game.py:Subtraction -p counters=10 --json\n\n"
+            "Run `searchlab solve GAME --help` for a game's options."
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", help=f"one of: {', '.join(GAME_COMMANDS)}")
+    parser.add_argument(
+        "game",
+        help=f"one of: {', '.join(GAME_COMMANDS)}; or any other game `searchlab play` takes, "
+        "yours too (FILE.py:CLASS, MODULE:CLASS)",
+    )
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help="the game's arguments")
     parser.set_defaults(func=run)
 
@@ -170,12 +137,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_game(name: str, arguments: Sequence[str]) -> int:
-    """Parse ``arguments`` for game ``name`` and solve it."""
+    """Parse ``arguments`` for game ``name`` and solve it: by its own command in
+    :data:`GAME_COMMANDS`, else by the plain-Python solver for any game ``make`` builds
+    (a name that is not a game, or a ``FILE.py:CLASS`` that does not load, is one line)."""
     command = GAME_COMMANDS.get(name)
+    epilog = None
     if command is None:
-        raise UnknownNameError(
-            f"solve: unknown game {name!r}; known games: {', '.join(GAME_COMMANDS)}"
-        )
-    parser = _Parser(prog=f"searchlab solve {name}", description=command.help)
+        try:
+            epilog = solve_reference.any_game_description(name)  # checks the name
+        except UnknownNameError as error:
+            raise UnknownNameError(f"solve: {error}") from None
+        command = solve_reference.ANY_GAME
+    parser = _Parser(prog=f"searchlab solve {name}", description=command.help, epilog=epilog)
     command.add_arguments(parser)
+    parser.set_defaults(game=name)
     return command.run(parser.parse_args(list(arguments)))

@@ -1,0 +1,300 @@
+"""``searchlab solve`` by the plain-Python solver: tic-tac-toe, m,n,k-games, and any other game
+``searchlab play`` takes (a registered game without a solve command of its own, such as
+``kayles``, or a game of your own as ``FILE.py:CLASS`` or ``MODULE:CLASS``).
+
+  searchlab solve tictactoe [MOVES] [--json] [--time S] [--nodes N]
+  searchlab solve mnk --m 4 --n 3 --k 3 [MOVES] [--json] [--time S] [--nodes N]
+  searchlab solve examples/custom_game.py:Subtraction [MOVES] [-p counters=10] [--json] ...
+
+The solver is the reference tier of ``solve``
+(:class:`~searchlab.algorithms.adversarial.solver.Solver`): every distinct position is solved
+once, so a game is practical while its positions fit in memory. It prints the position, the
+outcome for the player to move (win, loss or draw, with the plies to the end under best play:
+the winner hurries, the loser delays), a best move, every move's value (in the units of the
+game's ``returns()``) and the positions solved. ``--json`` prints one object: ``game``,
+``moves``, ``to_move``, ``player``, ``value``, ``outcome``, ``move``, ``plies_to_end``,
+``move_values``, ``positions``, ``ms``.
+
+``--time S`` and ``--nodes N`` (most distinct positions) stop an unfinished solve: it then
+says so (JSON: ``"stopped_by"``, ``"value": null``, ``"outcome": "unknown"``) and the exit code
+is 1. Ctrl-C stops it at once (one line, exit code 130): the solver is plain Python in the main
+thread, which takes the interrupt between two bytecodes. Bad input (an unknown game, a file or
+class that does not load, a bad ``-p``, an illegal move, a line of play deeper than Python's
+recursion allows, an error raised by your own game's code) is one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import math
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from searchlab.algorithms.adversarial.solver import Solver
+from searchlab.cli._common import emit_json, positive_int
+from searchlab.cli.solve_command import GameCommand
+from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.core.game import Game, State
+
+__all__ = ["ANY_GAME", "MNK", "TICTACTOE", "any_game_description"]
+
+
+# -- the arguments ------------------------------------------------------------------------------
+def _position_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("moves", nargs="*", help="moves played so far, e.g. b2 a1 (or 'b2 a1')")
+    parser.add_argument(
+        "--time", type=float, metavar="S", help="stop after S seconds (then: not solved, exit 1)"
+    )
+    parser.add_argument(
+        "--nodes",
+        type=positive_int,
+        metavar="N",
+        help="stop before solving more than N distinct positions (then: not solved, exit 1)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def _tictactoe_arguments(parser: argparse.ArgumentParser) -> None:
+    _position_arguments(parser)
+
+
+def _mnk_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--m", type=int, default=3, help="columns (default 3)")
+    parser.add_argument("--n", type=int, default=3, help="rows (default 3)")
+    parser.add_argument("--k", type=int, default=3, help="stones in a row to win")
+    _position_arguments(parser)
+
+
+def _any_game_arguments(parser: argparse.ArgumentParser) -> None:
+    _position_arguments(parser)
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game parameter, e.g. counters=10 (repeatable)",
+    )
+
+
+def any_game_description(name: str) -> str:
+    """The epilog of ``searchlab solve NAME --help`` for a game without a solve command of its
+    own: its parameters and defaults. Raises ``UnknownNameError`` / ``InvalidParameterError``
+    (one line) for a name that is not a game.
+
+    >>> any_game_description("mnk")
+    'parameters (-p NAME=VALUE; defaults after =): m=3, n=3, k=3'
+    """
+    from searchlab.domains.games.registry import game_parameters
+
+    parameters = game_parameters(name)
+    if not parameters:
+        return "parameters: none"
+    shown = [
+        key if default is inspect.Parameter.empty else f"{key}={default!r}"
+        for key, default in parameters.items()
+    ]
+    return "parameters (-p NAME=VALUE; defaults after =): " + ", ".join(shown)
+
+
+# -- the commands -------------------------------------------------------------------------------
+def _run_tictactoe(args: argparse.Namespace) -> int:
+    from searchlab.domains.games.tictactoe import TicTacToe
+
+    return _solve_and_report(TicTacToe(), args, sides="XO")
+
+
+def _run_mnk(args: argparse.Namespace) -> int:
+    from searchlab.domains.games.tictactoe import MNKGame
+
+    return _solve_and_report(MNKGame(args.m, args.n, args.k), args, sides="XO")
+
+
+def _run_any_game(args: argparse.Namespace) -> int:
+    from searchlab.cli.perft import parse_param
+    from searchlab.domains.games.registry import make
+
+    game = make(args.game, **dict(parse_param(p) for p in args.param))
+    return _solve_and_report(game, args, sides=None, name=args.game)
+
+
+TICTACTOE = GameCommand("tic-tac-toe by exhaustive search", _tictactoe_arguments, _run_tictactoe)
+"""``solve tictactoe``."""
+
+MNK = GameCommand(
+    "an m,n,k-game by exhaustive search (small boards only)", _mnk_arguments, _run_mnk
+)
+"""``solve mnk``."""
+
+ANY_GAME = GameCommand(
+    "any other game, yours too (FILE.py:CLASS, MODULE:CLASS), by the plain-Python solver",
+    _any_game_arguments,
+    _run_any_game,
+)
+"""``solve NAME`` for every game without a command of its own (``args.game`` names it)."""
+
+
+# -- solving under limits -----------------------------------------------------------------------
+class _Stopped(Exception):
+    """A limit was reached before the position was solved."""
+
+    def __init__(self, limit: str) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
+class _LimitedSolver(Solver):
+    """The reference solver, stopped by a deadline or a most number of distinct positions
+    (raises :class:`_Stopped` from :meth:`value`)."""
+
+    def __init__(self, game: Game, *, seconds: float | None, positions: int | None) -> None:
+        super().__init__(game)
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.most = positions
+
+    def value(self, state: State) -> tuple[float, int, int | None]:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise _Stopped("time")
+        if self.most is not None and self.nodes >= self.most and state.key() not in self.table:
+            raise _Stopped("nodes")
+        return super().value(state)
+
+
+@dataclass(frozen=True, slots=True)
+class _Solution:
+    """What the command reports: ``value`` for the player to move (``None`` when stopped),
+    ``plies`` to the end under best play, a best ``action``, each move's value, the distinct
+    ``positions`` solved (or entered, when stopped)."""
+
+    value: float | None
+    plies: int | None
+    action: int | None
+    action_values: dict[int, float]
+    positions: int
+    seconds: float
+    stopped_by: str | None
+
+
+def _solve(game: Game, state: State, seconds: float | None, nodes: int | None) -> _Solution:
+    """Solve ``state``; a plain :class:`Solver` (one Python frame per ply) without limits."""
+    start = time.perf_counter()
+    limited = seconds is not None or nodes is not None
+    solver = _LimitedSolver(game, seconds=seconds, positions=nodes) if limited else Solver(game)
+    try:
+        value, plies, action = solver.value(state)
+    except _Stopped as stop:
+        elapsed = time.perf_counter() - start
+        return _Solution(None, None, None, {}, solver.nodes, elapsed, stop.limit)
+    if isinstance(solver, _LimitedSolver):  # every position below the root is solved now
+        solver.deadline = solver.most = None
+    values = {}
+    if not state.is_terminal():
+        values = {a: v for a, (v, _) in solver.action_values(state).items()}
+    return _Solution(
+        value=value,
+        plies=plies,
+        action=action,
+        action_values=values,
+        positions=solver.nodes,
+        seconds=time.perf_counter() - start,
+        stopped_by=None,
+    )
+
+
+def _checked_solve(
+    game: Game, state: State, args: argparse.Namespace, name: str | None
+) -> _Solution:
+    """:func:`_solve`, with a too-deep game, and any error raised by a game of your own,
+    turned into one line."""
+    where = f"solve {name or game.info.name}"
+    if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
+        raise InvalidParameterError(
+            f"{where}: --time must be > 0 seconds (a finite number), got {args.time}"
+        )
+    try:
+        return _solve(game, state, args.time, args.nodes)
+    except RecursionError:
+        raise InvalidParameterError(
+            f"{where}: the game is too long for the plain-Python solver (its search went "
+            f"deeper than Python's recursion limit, {sys.getrecursionlimit()} calls)"
+        ) from None
+    except SearchlabError:
+        raise
+    except Exception as error:
+        if name is None or ":" not in name:
+            raise  # a bug in searchlab's own game: the traceback is for us
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        raise InvalidParameterError(f"{where}: your game failed while solving: {reason}") from None
+
+
+# -- the report ---------------------------------------------------------------------------------
+def _number(value: float) -> int | float:
+    """A value as JSON shows it: whole numbers as integers."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _signed(value: float) -> str:
+    number = _number(value)
+    return f"{number:+d}" if isinstance(number, int) else f"{number:+g}"
+
+
+def _outcome(value: float | None) -> str:
+    if value is None:
+        return "unknown"
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def _solve_and_report(
+    game: Game, args: argparse.Namespace, *, sides: str | None, name: str | None = None
+) -> int:
+    """Solve the position after ``args.moves`` and print it; 0, or 1 when a limit stopped
+    the solve."""
+    from searchlab.cli._position import position_from_moves
+
+    moves = " ".join(args.moves)
+    state = position_from_moves(game, moves)
+    solution = _checked_solve(game, state, args, name)
+    player = state.current_player()
+    mover = sides[player] if sides else f"player {player}"
+    best = state.action_to_string(solution.action) if solution.action is not None else None
+    values = {
+        state.action_to_string(action): value for action, value in solution.action_values.items()
+    }
+    outcome = _outcome(solution.value)
+    plies = solution.plies if solution.value else None  # a draw has no plies to the end
+    if args.json:
+        report: dict[str, Any] = {
+            "game": name or game.info.name,
+            "moves": moves,
+            "to_move": mover,
+            "player": player,
+            "value": None if solution.value is None else _number(solution.value),
+            "outcome": outcome,
+            "move": best,
+            "plies_to_end": plies,
+            "move_values": {move: _number(value) for move, value in values.items()},
+            "positions": solution.positions,
+            "ms": round(solution.seconds * 1000, 3),
+        }
+        if solution.stopped_by:
+            report["stopped_by"] = solution.stopped_by
+        emit_json(report)
+        return 1 if solution.stopped_by else 0
+    print(state)
+    if solution.stopped_by:
+        print(
+            f"{mover} to move: not solved (stopped by --{solution.stopped_by} after "
+            f"{solution.positions} positions, {solution.seconds:.1f} s)"
+        )
+        return 1
+    if state.is_terminal():
+        print(f"game over: {outcome} for {mover} (the player to move)")
+        return 0
+    ending = f" in {plies} plies" if plies is not None else ""
+    print(f"{mover} to move: {outcome}{ending}; best move {best}")
+    print("move values: " + " ".join(f"{m}={_signed(v)}" for m, v in values.items()))
+    print(f"{solution.positions} positions solved, {solution.seconds * 1000:.1f} ms")
+    return 0
