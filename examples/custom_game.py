@@ -13,6 +13,11 @@ parameters; ``searchlab.games.make`` accepts the same names::
     searchlab analyse examples/custom_game.py:Subtraction "3 2" --agent alphabeta
     searchlab perft examples/custom_game.py:Subtraction --depth 4
     searchlab arena examples/custom_game.py:Subtraction random alphabeta --games 10
+    searchlab solve examples/custom_game.py:Subtraction -p counters=10 --json
+
+``solve`` runs the plain-Python exact solver: the outcome for the player to move, the plies
+to the end under best play, a best move and every move's value (``--time``/``--nodes`` stop
+it).
 
 The class must build a :class:`~searchlab.core.game.Game` (checked when it is loaded; a missing
 class, a failed import or something that is not a game is one line naming the problem). An

@@ -111,7 +111,7 @@ def register(subparsers: Any) -> None:
         epilog=(
             f"games:\n{games}\n"
             f"  {'GAME':<10} {solve_reference.ANY_GAME.help}:\n"
-            f"  {'':<10} {others}, or FILE.py:CLASS / MODULE:CLASS;\n"
+            f"  {'':<10} {others}, or yours as FILE.py:CLASS / MODULE:CLASS;\n"
             f"  {'':<10} [MOVES] [-p NAME=VALUE] [--time S] [--nodes N] [--json]\n\n"
             "examples:\n"
             "  searchlab solve connect4 4453\n"
@@ -148,7 +148,10 @@ def run_game(name: str, arguments: Sequence[str]) -> int:
         except UnknownNameError as error:
             raise UnknownNameError(f"solve: {error}") from None
         command = solve_reference.ANY_GAME
-    parser = _Parser(prog=f"searchlab solve {name}", description=command.help, epilog=epilog)
+    description = command.help
+    if epilog is not None:
+        description = f"Solve a position of {name} exactly by the plain-Python solver."
+    parser = _Parser(prog=f"searchlab solve {name}", description=description, epilog=epilog)
     command.add_arguments(parser)
     parser.set_defaults(game=name)
     return command.run(parser.parse_args(list(arguments)))

@@ -2,9 +2,12 @@
 arguments and runs, and :func:`run_stoppable`, which keeps a long compiled solve stoppable by
 Ctrl-C.
 
-The per-game modules (``cli/solve_connect4.py``, ``cli/solve_othello.py``) import this module
-and build their ``COMMAND``; ``cli/solve.py`` imports them and lists the games. Imports run one
-way only: solve -> per-game module -> this module.
+The per-game modules (``cli/solve_connect4.py``, ``cli/solve_othello.py``, and
+``cli/solve_reference.py`` for tic-tac-toe, m,n,k and any other game by the plain-Python
+solver) import this module and build their commands; ``cli/solve.py`` imports them and lists
+the games. Imports run one way only: solve -> per-game module -> this module. (The plain-Python
+solver needs no :func:`run_stoppable`: it runs in the main thread, which takes Ctrl-C between
+two bytecodes.)
 
 >>> run_stoppable(lambda: 6 * 7, stop=lambda: None)
 42

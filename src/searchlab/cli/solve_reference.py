@@ -130,7 +130,7 @@ MNK = GameCommand(
 """``solve mnk``."""
 
 ANY_GAME = GameCommand(
-    "any other game, yours too (FILE.py:CLASS, MODULE:CLASS), by the plain-Python solver",
+    "any other game by the plain-Python solver (each distinct position solved once)",
     _any_game_arguments,
     _run_any_game,
 )
