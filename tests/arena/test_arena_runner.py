@@ -130,7 +130,9 @@ def wait_for_games(process: subprocess.Popen[str], path: Path, count: int) -> in
         if (found := count_games(path)) >= count:
             return found
         time.sleep(0.05)
-    pytest.fail(f"the arena ended or stalled before storing {count} games: {process.poll()}")
+    if process.poll() is not None:
+        pytest.fail(f"the arena ended before storing {count} games: {process.communicate()[1]}")
+    pytest.fail(f"the arena stalled before storing {count} games")
 
 
 def assert_clean_stop(err: str, kill: signal.Signals, stored_games: int) -> None:
@@ -162,7 +164,7 @@ def test_a_killed_arena_resumes_with_no_game_lost_or_counted_twice(
     if kill == signal.SIGKILL:
         assert process.returncode == -signal.SIGKILL
     else:  # 128 + the signal, as a shell reports it: 130 for SIGINT, 143 for SIGTERM
-        assert process.returncode == 128 + kill
+        assert process.returncode == 128 + kill, err
         assert_clean_stop(err, kill, len(before))
     assert 3 <= len(before) < 40, "the kill came too late to test resuming"
 
@@ -202,9 +204,12 @@ def test_a_signal_stops_a_move_in_progress_promptly(
         env=env,
     )
     deadline = time.monotonic() + 60
-    while not path.exists() and time.monotonic() < deadline:  # the games are starting
+    while not path.exists() and process.poll() is None:  # the games are starting
+        assert time.monotonic() < deadline, "the arena did not start within 60 s"
         time.sleep(0.02)
     time.sleep(1.5)
+    if process.poll() is not None:
+        pytest.fail(f"the arena ended before the signal: {process.communicate()[1]}")
     sent = time.monotonic()
     process.send_signal(kill)
     try:
@@ -214,7 +219,7 @@ def test_a_signal_stops_a_move_in_progress_promptly(
         process.communicate()
         pytest.fail(f"{kill.name} did not stop the arena within 10 s")
     assert time.monotonic() - sent < 5
-    assert (process.returncode, out) == (128 + kill, "")
+    assert (process.returncode, out) == (128 + kill, ""), err
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert err == (
         f"searchlab: interrupted ({kill.name}): 0 of 2 games stored in {path}; "
