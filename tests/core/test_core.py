@@ -70,3 +70,27 @@ def test_trace_recorder_counts_events() -> None:
     recorder(Reopen(state=2, old_g=1.0, new_g=0.5))
     assert recorder.counts() == {"expand": 1, "generate": 2, "reopen": 1}
     assert recorder.states("generate") == [2, 3]
+
+
+def test_play_turns_a_custom_games_plain_exception_into_an_illegal_move() -> None:
+    """A user's game rejecting a move with ``int("x")`` gets an IllegalMoveError, not a crash."""
+    from searchlab.core.errors import IllegalMoveError
+    from searchlab.core.game import play
+
+    class Countdown:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def is_terminal(self) -> bool:
+            return self.n == 0
+
+        def string_to_action(self, text: str) -> int:
+            return int(text)  # ValueError on "x"
+
+        def apply(self, action: int) -> Countdown:
+            return Countdown(self.n - {1: 1, 2: 2}[action])  # KeyError on 3
+
+    assert play(Countdown(3), "1 2").n == 0  # type: ignore[arg-type]
+    for moves, kind in (("1 x", "ValueError"), ("3", "KeyError")):
+        with pytest.raises(IllegalMoveError, match=kind):
+            play(Countdown(3), moves)  # type: ignore[arg-type]

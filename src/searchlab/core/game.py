@@ -214,7 +214,8 @@ def play(state: State, moves: Iterable[str] | str) -> State:
     commas) and return the final state.
 
     Raises ``IllegalMoveError`` naming the move number and the whole sequence when a move is
-    malformed, illegal or played after the end of the game.
+    malformed, illegal or played after the end of the game (also when a game of your own rejects
+    it with a ``ValueError``, ``LookupError`` or ``TypeError``).
     """
     if isinstance(moves, str):
         tokens = moves.replace(",", " ").split()
@@ -232,4 +233,10 @@ def play(state: State, moves: Iterable[str] | str) -> State:
             state = state.apply(action)
         except IllegalMoveError as error:
             raise IllegalMoveError(f"move {number} {token!r} in {quoted!r}: {error}") from None
+        except (ValueError, LookupError, TypeError) as error:
+            # A game of the user's own may reject a move with a plain exception (int("x"),
+            # a missing key): that is still a malformed move, not a crash.
+            raise IllegalMoveError(
+                f"move {number} {token!r} in {quoted!r}: {type(error).__name__}: {error}"
+            ) from None
     return state
