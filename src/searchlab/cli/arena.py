@@ -26,7 +26,7 @@ import sys
 import time
 from typing import Any
 
-from searchlab.cli._common import positive_int, progress
+from searchlab.cli._common import positive_int, print_table, progress
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
@@ -293,28 +293,24 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
 
 
 def _print_table(rows: list[Any], *, title: str) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for name in ("#", "agent", "games", "W", "D", "L", "score", "%", "Elo", "±95%", "s/move"):
-        table.add_column(name, justify="left" if name == "agent" else "right")
+    """The standings (drawn by rich when installed, plain aligned text otherwise)."""
+    columns = ("#", "agent", "games", "W", "D", "L", "score", "%", "Elo", "±95%", "s/move")
+    cells = []
     for rank, row in enumerate(rows, start=1):
         share = row.score / row.games if row.games else 0.0
-        table.add_row(
-            str(rank),
-            row.agent,
-            str(row.games),
-            str(row.wins),
-            str(row.draws),
-            str(row.losses),
-            f"{row.score:g}",
-            f"{share:.0%}",
-            f"{row.elo:+.0f}",
-            f"{row.elo_ci:.0f}",
-            f"{row.seconds_per_move:.3f}",
+        cells.append(
+            [
+                rank,
+                row.agent,
+                row.games,
+                row.wins,
+                row.draws,
+                row.losses,
+                f"{row.score:g}",
+                f"{share:.0%}",
+                f"{row.elo:+.0f}",
+                f"{row.elo_ci:.0f}",
+                f"{row.seconds_per_move:.3f}",
+            ]
         )
-    console = Console()
-    if not console.is_terminal:  # a file or a pipe: never wrap the table
-        console = Console(width=1000)
-    console.print(table)
+    print_table(columns, cells, title=title, left=["agent"])
