@@ -8,6 +8,7 @@ tables are plain text; a picture (``--png``) needs Pillow and says so in one lin
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -121,6 +122,19 @@ def parse_xy(text: str, option: str) -> tuple[int, int]:
             f"{option} expects X,Y (column,row, integers), got {text!r}"
         ) from None
     return x, y
+
+
+def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,4,5") -> None:
+    """Add the game-parameter option ``-p NAME=VALUE`` (repeatable) that every command taking a
+    game shares; ``example`` shows a parameter of the games that command is used with."""
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"game parameter, e.g. {example} (repeatable)",
+    )
 
 
 def positive_int(text: str) -> int:

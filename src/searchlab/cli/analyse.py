@@ -20,7 +20,13 @@ import argparse
 import time
 from typing import Any
 
-from searchlab.cli._common import emit_json, picture_file, print_table, shorten_line
+from searchlab.cli._common import (
+    add_param_argument,
+    emit_json,
+    picture_file,
+    print_table,
+    shorten_line,
+)
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 
 __all__ = ["register"]
@@ -52,14 +58,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--agent", default="mcts:simulations=2000", help="agent spec (default: %(default)s)"
     )
-    parser.add_argument(
-        "-p",
-        "--param",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="game parameter, e.g. piles=3,4,5 (repeatable)",
-    )
+    add_param_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument(

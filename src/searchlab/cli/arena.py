@@ -26,7 +26,7 @@ import sys
 import time
 from typing import Any
 
-from searchlab.cli._common import positive_int, print_table, progress
+from searchlab.cli._common import add_param_argument, positive_int, print_table, progress
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
@@ -124,14 +124,7 @@ def register(subparsers: Any) -> None:
         help="start no new game after S seconds (the games then running are finished and "
         "stored; run the command again to play the rest)",
     )
-    parser.add_argument(
-        "-p",
-        "--param",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="game parameter, e.g. piles=3,4,5 (repeatable)",
-    )
+    add_param_argument(parser)
     parser.add_argument("--json", action="store_true", help="the standings as one JSON list")
     parser.set_defaults(func=run)
 

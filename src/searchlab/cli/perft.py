@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from searchlab.cli._common import emit_json
+from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["parse_param", "register"]
@@ -51,14 +51,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--depth", type=int, required=True, help="plies (>= 1)")
     parser.add_argument("--divide", action="store_true", help="counts per first move")
-    parser.add_argument(
-        "-p",
-        "--param",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="game parameter, e.g. piles=3,4,5 or m=4 (repeatable)",
-    )
+    add_param_argument(parser, "piles=3,4,5 or m=4")
     parser.add_argument("--moves", default="", help="moves to play first, e.g. 'b2 a1'")
     parser.add_argument("--expect", type=int, help="expected count: mismatch -> divide, exit 1")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")

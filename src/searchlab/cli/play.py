@@ -18,7 +18,7 @@ import argparse
 import time
 from typing import Any
 
-from searchlab.cli._common import emit_json
+from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 
 __all__ = ["register"]
@@ -51,14 +51,7 @@ def register(subparsers: Any) -> None:
         default=DEFAULT_OPPONENT,
         help=f"agent moving second (default: {DEFAULT_OPPONENT})",
     )
-    parser.add_argument(
-        "-p",
-        "--param",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="game parameter, e.g. piles=3,4,5 (repeatable)",
-    )
+    add_param_argument(parser)
     parser.add_argument("--moves", default="", help="start from the position after these moves")
     parser.add_argument("--seed", type=int, default=0, help="seed of the agents (default 0)")
     parser.add_argument(

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from searchlab.algorithms.adversarial.solver import Solver
-from searchlab.cli._common import emit_json, positive_int
+from searchlab.cli._common import add_param_argument, emit_json, positive_int
 from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.core.game import Game, State
@@ -70,14 +70,7 @@ def _mnk_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _any_game_arguments(parser: argparse.ArgumentParser) -> None:
     _position_arguments(parser)
-    parser.add_argument(
-        "-p",
-        "--param",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="game parameter, e.g. counters=10 (repeatable)",
-    )
+    add_param_argument(parser, "counters=10")
 
 
 def any_game_description(name: str) -> str:
