@@ -202,3 +202,30 @@ def test_bad_value_scales_are_one_clear_error() -> None:
     with pytest.raises(InvalidParameterError, match="declares none"):
         monte_carlo_evaluation(5, value_scale="normalised")  # no game given
     assert mcts(Undeclared(), limits=Limits(simulations=20), seed=0).action is not None
+
+
+@pytest.mark.parametrize("value_scale", ["outcome", "normalised"])
+def test_a_finished_othello_game_is_on_the_value_scale_in_every_monte_carlo_search(
+    value_scale: str,
+) -> None:
+    """One finished-game result (``results.terminal_result``) for the three searches: the
+    mover's disc difference as an outcome or over 64, never raw discs."""
+    from searchlab.algorithms.mcts import flat_monte_carlo, mcts
+
+    rng = random.Random(5)
+    state = OTHELLO.initial_state()
+    while not state.is_terminal():
+        state = state.apply(rng.choice(list(state.legal_actions())))
+    discs = state.returns()[state.current_player()]
+    assert discs not in (-1, 0, 1)  # a game where the scales differ
+    expected = (discs > 0) - (discs < 0) if value_scale == "outcome" else discs / MAX_UTILITY
+    limits = Limits(simulations=5)
+    results = [
+        mcts(OTHELLO, state, limits=limits, value_scale=value_scale, tier=tier)
+        for tier in ("reference", "compiled")
+    ]
+    results.append(flat_monte_carlo(OTHELLO, state, limits=limits, value_scale=value_scale))
+    for result in results:
+        assert (result.action, result.is_proven) == (None, True)
+        assert result.value == pytest.approx(expected)
+        assert result.stats["simulations"] == 0 and result.stats["children"] == []

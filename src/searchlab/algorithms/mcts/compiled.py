@@ -41,7 +41,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -54,6 +53,7 @@ from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.results import terminal_result
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.game import Game, State
 from searchlab.core.limits import MAX_COUNT, Limits
@@ -289,12 +289,10 @@ def compiled_mcts(
     if kernel is None:
         return None
     if state.is_terminal():
-        result = SearchResult.for_terminal(
-            state, algorithm="mcts", tier="compiled", start=began, nodes=0, simulations=0,
-            children=[], reused_visits=0, c=options.c,
+        return terminal_result(
+            state, algorithm="mcts", tier="compiled", start=began,
+            scale=returns_scale(game, options.value_scale, "mcts"), reused_visits=0, c=options.c,
         )  # fmt: skip
-        scale = returns_scale(game, options.value_scale, "mcts")
-        return dataclasses.replace(result, value=scale(state.returns())[state.current_player()])
     search = _Search(kernel, limits, options, seed)
     deadline = None if limits.time is None else began + limits.time
     stopped_by = search.run(limits.simulations, deadline)

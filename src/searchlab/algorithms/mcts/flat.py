@@ -25,12 +25,12 @@ averages the returns over the game's ``GameInfo.max_utility`` instead (play for 
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from typing import Any
 
 from searchlab.algorithms.mcts.options import check_budget, check_seed
+from searchlab.algorithms.mcts.results import terminal_result
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import ValueScale, returns_scale
 from searchlab.core.errors import InvalidParameterError
@@ -73,10 +73,7 @@ def flat_monte_carlo(
     root = game.initial_state() if state is None else state
     start = time.perf_counter()
     if root.is_terminal():
-        result = SearchResult.for_terminal(
-            root, algorithm="flat_monte_carlo", start=start, nodes=0, simulations=0, children=[]
-        )
-        return dataclasses.replace(result, value=scale(root.returns())[root.current_player()])
+        return terminal_result(root, algorithm="flat_monte_carlo", start=start, scale=scale)
     rng = random.Random(seed)
     player = root.current_player()
     actions = list(root.legal_actions())

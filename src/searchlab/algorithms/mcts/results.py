@@ -13,7 +13,9 @@ fills the same keys.
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.core.game import State
@@ -68,15 +70,20 @@ def principal_variation(root: Node, index: int | None) -> tuple[int, ...]:
     return tuple(line)
 
 
-def terminal_result(state: State, algorithm: str, start: float, c: float) -> SearchResult:
-    """The exact result of a search started on a finished game: no action."""
-    return SearchResult.for_terminal(
-        state,
-        algorithm=algorithm,
-        start=start,
-        nodes=0,
-        simulations=0,
-        children=[],
-        reused_visits=0,
-        c=c,
-    )
+def terminal_result(
+    state: State,
+    *,
+    algorithm: str,
+    start: float,
+    scale: Callable[[Sequence[float]], Sequence[float]],
+    tier: Literal["reference", "compiled"] = "reference",
+    **stats: Any,
+) -> SearchResult:
+    """The exact result of a Monte Carlo search started on a finished game: no action, no
+    simulation, the mover's return on the search's value ``scale``; ``stats`` are the
+    algorithm's usual keys beside ``simulations`` and ``children``."""
+    result = SearchResult.for_terminal(
+        state, algorithm=algorithm, tier=tier, start=start, nodes=0, simulations=0,
+        children=[], **stats,
+    )  # fmt: skip
+    return dataclasses.replace(result, value=scale(state.returns())[state.current_player()])

@@ -28,7 +28,6 @@ which the registry :data:`~searchlab.algorithms.kernels.KERNELS` chooses by the 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 import time
@@ -301,9 +300,10 @@ class MCTS:
         start = time.perf_counter()
         if root_state.is_terminal():
             self.reset()
-            result = terminal_result(root_state, self.algorithm, start, self.options.c)
-            value = self._scale(root_state.returns())[root_state.current_player()]
-            return dataclasses.replace(result, value=value)
+            return terminal_result(
+                root_state, algorithm=self.algorithm, start=start, scale=self._scale,
+                reused_visits=0, c=self.options.c,
+            )  # fmt: skip
         self._nodes = 0
         root, reused = self._prepare_root(root_state)
         root_priors = self._root_priors(root)
