@@ -44,6 +44,7 @@ from searchlab.algorithms.adversarial import _connect4_kernels as kernels
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
+from searchlab.domains.games import _connect4_bits as bits
 from searchlab.domains.games.connect4 import Connect4, Connect4State, parse_moves
 
 __all__ = [
@@ -55,6 +56,9 @@ __all__ = [
     "warm_up",
 ]
 
+# The board rules at the root, as plain Python (the game's own functions, not copies).
+_playable = bits.playable.py_func
+_column_mask = bits.column_mask.py_func
 _CELLS = kernels.CELLS
 _UNLIMITED = int(np.iinfo(np.int64).max)
 
@@ -167,7 +171,7 @@ class Connect4Solver:
         """``(low, high)``: the bounds on the score proved (equal unless stopped); with
         ``weak``, on its sign."""
         current, mask, n = state.current, state.mask, state.num_moves
-        if kernels.winning_cells(current, mask) & ((mask + kernels.BOTTOM) & kernels.BOARD):
+        if kernels.winning_cells(current, mask) & _playable(mask):
             score = 1 if weak else (_CELLS + 1 - n) // 2
             return score, score
         low, high = -((_CELLS - n) // 2), (_CELLS + 1 - n) // 2
@@ -208,20 +212,19 @@ class Connect4Solver:
     def _best_move(self, state: Connect4State, score: int) -> int | None:
         """:meth:`best_move` of a checked state; ``None`` when the budget ran out."""
         current, mask, n = state.current, state.mask, state.num_moves
-        playable = (mask + kernels.BOTTOM) & kernels.BOARD
-        wins = kernels.winning_cells(current, mask) & playable
+        wins = kernels.winning_cells(current, mask) & _playable(mask)
         if wins:
             return _column_of(wins & -wins)
         safe = int(kernels.non_losing_moves(current, mask))
         order = sorted(
-            (c for c in range(kernels.WIDTH) if safe & (63 << (7 * c))),
+            (c for c in range(kernels.WIDTH) if safe & _column_mask(c)),
             key=lambda c: (
-                -kernels.popcount(kernels.winning_cells(current | (safe & (63 << (7 * c))), mask))
+                -kernels.popcount(kernels.winning_cells(current | (safe & _column_mask(c)), mask))
             ),
         )  # stable: centre-first order among equals, as in the search
         args = self._args()
         for column in order:
-            move = safe & (63 << (7 * column))
+            move = safe & _column_mask(column)
             child_score = kernels.negamax(
                 current ^ mask, mask | move, n + 1, -score, -score + 1, *args
             )
