@@ -47,7 +47,7 @@ def _bad_outputs(tmp: Path) -> list[tuple[Path | str, list[str]]]:
     a_file.write_text("not a folder")
     (tmp / "folder").mkdir()
     return [
-        (tmp / "folder", ["is a folder"]),
+        (tmp / "folder", ["is a folder", "out.png"]),
         (f"{tmp / 'folder'}/", ["is a folder"]),
         (tmp / "picture", ["has no picture extension", "picture.png"]),
         (a_file / "x.png", ["notes.txt' is a file, not a folder"]),

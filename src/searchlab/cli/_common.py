@@ -58,15 +58,16 @@ def require_extra(what: str, module: str = "PIL") -> None:
         raise InvalidParameterError(f"{what!r} needs the cli extra: {EXTRA_HINT}")
 
 
-def output_file(text: str, option: str) -> Path:
+def output_file(text: str, option: str, example: str = "out") -> Path:
     """Check that ``text`` can be written as a file, before any work: not empty, not a folder,
-    in a folder that exists (and is one) and that we may write to. Returns the path."""
+    in a folder that exists (and is one) and that we may write to. Returns the path.
+    ``example`` is the file name a message about a folder suggests."""
     if not text or not text.strip():
         raise InvalidParameterError(f"{option}: needs a file name, got {text!r}")
     path = Path(text)
     if path.is_dir() or text.endswith(("/", os.sep)):
         raise InvalidParameterError(
-            f"{option}: {text!r} is a folder; give a file name in it, like {str(path / 'out')!r}"
+            f"{option}: {text!r} is a folder; give a file name in it, like {str(path / example)!r}"
         )
     folder = path.parent
     ancestor = folder
@@ -87,7 +88,7 @@ def picture_file(text: str, option: str, command: str) -> Path:
     """:func:`output_file` for a picture: Pillow installed, and an extension naming a format it
     writes (the one rule of :mod:`searchlab.viz.image_file`)."""
     require_extra(f"searchlab {command} {option}", "PIL")
-    path = output_file(text, option)
+    path = output_file(text, option, example="out.png")
     from searchlab.viz.image_file import image_format
 
     try:
