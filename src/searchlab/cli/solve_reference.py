@@ -36,8 +36,9 @@ from typing import Any
 from searchlab.algorithms.adversarial.solver import Solver
 from searchlab.cli._common import add_param_argument, emit_json, positive_int
 from searchlab.cli.solve_command import GameCommand
-from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.core.errors import InvalidParameterError, SearchlabError, SearchStopped
 from searchlab.core.game import Game, State
+from searchlab.core.limits import Limits
 
 __all__ = ["ANY_GAME", "MNK", "TICTACTOE", "any_game_description"]
 
@@ -131,31 +132,6 @@ ANY_GAME = GameCommand(
 
 
 # -- solving under limits -----------------------------------------------------------------------
-class _Stopped(Exception):
-    """A limit was reached before the position was solved."""
-
-    def __init__(self, limit: str) -> None:
-        super().__init__(limit)
-        self.limit = limit
-
-
-class _LimitedSolver(Solver):
-    """The reference solver, stopped by a deadline or a most number of distinct positions
-    (raises :class:`_Stopped` from :meth:`value`)."""
-
-    def __init__(self, game: Game, *, seconds: float | None, positions: int | None) -> None:
-        super().__init__(game)
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
-        self.most = positions
-
-    def value(self, state: State) -> tuple[float, int, int | None]:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise _Stopped("time")
-        if self.most is not None and self.nodes >= self.most and state.key() not in self.table:
-            raise _Stopped("nodes")
-        return super().value(state)
-
-
 @dataclass(frozen=True, slots=True)
 class _Solution:
     """What the command reports: ``value`` for the player to move (``None`` when stopped),
@@ -172,17 +148,16 @@ class _Solution:
 
 
 def _solve(game: Game, state: State, seconds: float | None, nodes: int | None) -> _Solution:
-    """Solve ``state``; a plain :class:`Solver` (one Python frame per ply) without limits."""
+    """Solve ``state`` with the reference :class:`Solver`, under ``seconds`` / ``nodes``."""
     start = time.perf_counter()
     limited = seconds is not None or nodes is not None
-    solver = _LimitedSolver(game, seconds=seconds, positions=nodes) if limited else Solver(game)
+    solver = Solver(game, Limits(time=seconds, nodes=nodes) if limited else None)
     try:
         value, plies, action = solver.value(state)
-    except _Stopped as stop:
+    except SearchStopped as stop:
         elapsed = time.perf_counter() - start
         return _Solution(None, None, None, {}, solver.nodes, elapsed, stop.limit)
-    if isinstance(solver, _LimitedSolver):  # every position below the root is solved now
-        solver.deadline = solver.most = None
+    solver.limits = None  # every position below the root is solved now
     values = {}
     if not state.is_terminal():
         values = {a: v for a, (v, _) in solver.action_values(state).items()}

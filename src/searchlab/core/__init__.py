@@ -8,6 +8,7 @@ from searchlab.core.errors import (
     NoPathError,
     ScenarioFormatError,
     SearchlabError,
+    SearchStopped,
     UnknownNameError,
     UnsolvableError,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "ScenarioFormatError",
     "SearchEvent",
     "SearchStatus",
+    "SearchStopped",
     "SearchlabError",
     "TraceRecorder",
     "UnknownNameError",

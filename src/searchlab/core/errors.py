@@ -59,5 +59,14 @@ class NoPathError(SearchlabError):
     """The search space was exhausted without reaching a goal: the goal is unreachable."""
 
 
+class SearchStopped(SearchlabError):
+    """A limit (``limit``: ``"time"`` or ``"nodes"``) ended a search that has no partial answer
+    to give (the reference :class:`~searchlab.algorithms.adversarial.solver.Solver`)."""
+
+    def __init__(self, limit: str, message: str) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
 class IllegalMoveError(SearchlabError, ValueError):
     """A move is not legal in the position it was applied to."""

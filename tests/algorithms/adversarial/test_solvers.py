@@ -154,3 +154,32 @@ def test_nim_rule_helpers_agree_with_the_exact_solver(piles: list[int], misere: 
         index, take = move
         action = index * game.stride + take - 1
         assert solver.action_values(root)[action][0] > 0
+
+
+def test_reference_solver_limits_stop_before_a_new_position_and_can_be_lifted() -> None:
+    """``Solver(game, limits)``: the nodes limit counts distinct positions entered (the
+    unlimited solve of tic-tac-toe enters 5,478), a spent time limit stops at once, positions
+    already solved are answered, and ``limits = None`` lifts them."""
+    from searchlab.algorithms.adversarial.solver import Solver
+    from searchlab.core.errors import SearchStopped
+    from searchlab.core.limits import Limits
+    from searchlab.domains.games.tictactoe import TicTacToe
+
+    game = TicTacToe()
+    root = game.initial_state()
+    full = Solver(game)
+    expected = full.value(root)
+    for nodes, solves in ((full.nodes - 1, False), (full.nodes, True)):
+        solver = Solver(game, Limits(nodes=nodes))
+        if solves:
+            assert solver.value(root) == expected and solver.nodes == full.nodes
+        else:
+            with pytest.raises(SearchStopped) as stopped:
+                solver.value(root)
+            assert stopped.value.limit == "nodes" and solver.nodes == nodes
+    timed = Solver(game, Limits(time=1e-9))
+    with pytest.raises(SearchStopped) as stopped:
+        timed.value(root)
+    assert stopped.value.limit == "time" and timed.nodes == 0
+    timed.limits = None
+    assert timed.value(root) == expected

@@ -23,7 +23,9 @@ import time
 from collections.abc import Hashable
 
 from searchlab.algorithms.kernels import KERNELS
+from searchlab.core.errors import SearchStopped
 from searchlab.core.game import Game, State, check_capabilities
+from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.core.tier import Tier, check_tier, describe
 
@@ -34,13 +36,36 @@ class Solver:
     """A memoising solver bound to one game; reuse it to share the table between positions.
 
     ``table[key] = (value, plies_to_end, best_action)`` for every solved position.
+
+    ``limits`` (``time``: seconds from construction; ``nodes``: distinct positions) make
+    :meth:`value` raise :class:`~searchlab.core.errors.SearchStopped` before it enters a new
+    position past them; positions already in the table are still answered. Set ``limits`` to
+    ``None`` to lift them (e.g. to read :meth:`action_values` once the root is solved).
+
+    >>> from searchlab.domains.games.tictactoe import TicTacToe
+    >>> Solver(TicTacToe(), limits=Limits(nodes=100)).value(TicTacToe().initial_state())
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.SearchStopped: solve: stopped after 100 positions (nodes limit)
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, limits: Limits | None = None) -> None:
         check_capabilities(game, "solve")
         self.game = game
         self.table: dict[Hashable, tuple[float, int, int | None]] = {}
         self.nodes = 0
+        self.limits = limits
+        self._deadline = (
+            None if limits is None or limits.time is None else time.perf_counter() + limits.time
+        )
+
+    def _check_limits(self, limits: Limits) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise SearchStopped("time", f"solve: stopped after {limits.time} s (time limit)")
+        if limits.nodes is not None and self.nodes >= limits.nodes:
+            raise SearchStopped(
+                "nodes", f"solve: stopped after {limits.nodes} positions (nodes limit)"
+            )
 
     def value(self, state: State) -> tuple[float, int, int | None]:
         """``(value for the player to move, plies to the end, best action)`` of ``state``."""
@@ -48,6 +73,8 @@ class Solver:
         entry = self.table.get(key)
         if entry is not None:
             return entry
+        if self.limits is not None:
+            self._check_limits(self.limits)
         self.nodes += 1
         if state.is_terminal():
             entry = (float(state.returns()[state.current_player()]), 0, None)
