@@ -74,7 +74,6 @@ def test_bad_picture_files_are_one_line_before_the_search(
 def test_unwritable_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o500)
     if os.access(locked, os.W_OK):  # root ignores permission bits (CI runs as root): deny here
