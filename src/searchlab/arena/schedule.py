@@ -23,6 +23,17 @@ long). Without them two deterministic agents (alpha-beta; any agent given a fixe
 would play the same two games over and over, and their ratings would rest on two games.
 ``openings=0`` starts every game from the initial position.
 
+*Games with a seed of their own.* A game that takes a ``seed`` parameter draws its own chance
+from it before play (Snake Go: the item list). Each colour-swapped pair ``j`` then gets
+``seed = base + j`` (``base``: the ``seed`` in ``game_params``, default the game's), so both
+games of a pair are the same deal with the colours swapped and every pair has its own; the
+stored game id keeps the base. These games vary without random plies, so their default is
+no opening (``openings=0``); an explicit ``openings=K`` still adds K random plies.
+
+*Matches.* For a game with a match rule (:mod:`~searchlab.arena.match_rules`), the pair is a
+match: game ``2j`` is the first half of match ``j``, game ``2j + 1`` the second (the jobs'
+``match_key`` and ``half``).
+
 >>> jobs = round_robin("tictactoe", ["random", "greedy", "alphabeta:depth=2"], 2, seed=7)
 >>> len(jobs), [(job.first, job.second) for job in jobs[:3]]
 (6, [('greedy', 'random'), ('alphabeta:depth=2', 'random'), ('alphabeta:depth=2', 'greedy')])
@@ -45,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.agents import parse_spec
+from searchlab.arena.match_rules import has_match_rule, match_key
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 
@@ -55,6 +67,7 @@ __all__ = [
     "canonical_spec",
     "derive_seed",
     "game_id",
+    "game_seed_base",
     "pairings",
     "random_opening",
     "round_robin",
@@ -83,6 +96,14 @@ class GameJob:
         move_time: seconds per move given to both agents (``Limits(time=...)``), or ``None``
             for each agent's own budget.
         key: the job's identity in the store (see the module docstring).
+        game_seed: the game's ``seed`` parameter for this game, for a game that takes one
+            (its own chance drawn before play, such as Snake Go's items): the base seed plus
+            the number of the colour-swapped pair, so both games of a pair get the same;
+            ``None`` for other games.
+        match_key: for a game played in matches (a match rule, see
+            :mod:`~searchlab.arena.match_rules`): the match this game is a half of, else
+            ``None``.
+        half: 1 or 2, the half of that match; 0 for a game that is not a half.
     """
 
     game: str
@@ -95,6 +116,9 @@ class GameJob:
     opening: tuple[int, ...]
     move_time: float | None
     key: str
+    game_seed: int | None = None
+    match_key: str | None = None
+    half: int = 0
 
     @property
     def game_id(self) -> str:
@@ -225,7 +249,11 @@ def round_robin(
     params = dict(game_params or {})
     gid = game_id(game, params)
     pairs = [tuple(sorted(pair)) for pair in combinations(labels, 2)]
+    base = game_seed_base(game, params)
+    if openings is None and base is not None:
+        openings = 0  # the game's own seed varies the games: no random plies needed
     openings, openings_by_round = _openings(game, params, gid, seed, openings, games_per_pairing)
+    matches = has_match_rule(game)
     timing = "none" if move_time is None else f"{move_time:g}"
     jobs = []
     for index in range(games_per_pairing):
@@ -246,9 +274,34 @@ def round_robin(
                     opening=openings_by_round[index // 2],
                     move_time=move_time,
                     key=key,
+                    game_seed=None if base is None else base + index // 2,
+                    match_key=match_key(key) if matches else None,
+                    half=index % 2 + 1 if matches else 0,
                 )
             )
     return jobs
+
+
+def game_seed_base(game: str, params: dict[str, Any]) -> int | None:
+    """For a game that takes a ``seed`` parameter (its own chance, drawn before play from
+    it: Snake Go's item list), the seed of the first colour-swapped pair: the ``seed`` given
+    in ``params``, else the game's default (0 when it has none); pair ``j`` plays with
+    ``seed = base + j``. ``None`` for a game without a ``seed`` parameter.
+
+    >>> game_seed_base("snakego", {"seed": 40}), game_seed_base("snakego", {})
+    (40, 0)
+    >>> game_seed_base("tictactoe", {}) is None
+    True
+    """
+    from searchlab.domains.games.registry import game_parameters
+
+    if "seed" not in game_parameters(game):
+        return None
+    default = game_parameters(game)["seed"]
+    value = params.get("seed", default if isinstance(default, int) else 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidParameterError(f"{game}: seed must be a whole number >= 0, got {value!r}")
+    return value
 
 
 def _openings(

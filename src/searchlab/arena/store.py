@@ -12,6 +12,19 @@ Schema (version 1)::
 ``movers`` a string of ``0``/``1`` (who made each move), ``result`` is ``1-0``, ``0-1`` or
 ``1/2-1/2`` from the first player's side.
 
+Matches (games played in halves with a match rule, such as Snake Go; arena/matches.py) add
+two tables to the same schema version (older versions ignore them)::
+
+    halves(job_key TEXT PRIMARY KEY -> games, match_key, half (1, 2; 0: not a half),
+           game_seed, final)             -- final: the half as its match rule summarises it
+    matches(id INTEGER PRIMARY KEY, match_key TEXT UNIQUE, game, first, second, first_half,
+            second_half, winner, reason, halves_won, total_scores, created)
+
+A game with a seed of its own or a match rule gets a ``halves`` row in the transaction that
+stores it; the second half of a match also gets its ``matches`` row there (decided by
+:func:`~searchlab.arena.matches.decide_records`), so a match is stored exactly when both its
+halves are. A file written before these tables existed gets them with its first such game.
+
 Opening a file that exists checks, read-only and before anything is written, that it is a
 searchlab arena file of a schema this version knows and that SQLite finds it intact; any other
 file (not SQLite, another program's database, a newer schema, a truncated or damaged file)
@@ -39,8 +52,9 @@ from pathlib import Path
 from types import TracebackType
 from urllib.parse import quote
 
+from searchlab.arena.matches import MatchRecord, decide_records
 from searchlab.arena.worker import RESULTS, GameRecord
-from searchlab.core.errors import SearchlabError
+from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ArenaDatabaseError", "ArenaStore"]
 
@@ -73,6 +87,42 @@ CREATE TABLE games (
 CREATE INDEX games_by_game ON games (game);
 """
 
+# The tables of matches (games played as halves of matches, see arena/matches.py). Added to
+# schema version 1 without changing it: older versions ignore them (and never store a game
+# that has a match rule), so files stay readable both ways. New files get them at creation,
+# older files when their first half is stored (never before: an old file is left as it was).
+_MATCH_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS halves (
+    job_key TEXT PRIMARY KEY REFERENCES games (job_key),
+    match_key TEXT,
+    half INTEGER NOT NULL CHECK (half IN (0, 1, 2)),
+    game_seed INTEGER,
+    final TEXT
+)""",
+    "CREATE INDEX IF NOT EXISTS halves_by_match ON halves (match_key)",
+    """CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    match_key TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    first TEXT NOT NULL,
+    second TEXT NOT NULL,
+    first_half TEXT NOT NULL REFERENCES games (job_key),
+    second_half TEXT NOT NULL REFERENCES games (job_key),
+    winner TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    halves_won TEXT NOT NULL,
+    total_scores TEXT NOT NULL,
+    created TEXT NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS matches_by_game ON matches (game)",
+)
+
+_HALF_COLUMNS = "match_key, half, game_seed, final"
+_MATCH_COLUMNS = (
+    "match_key, game, first, second, first_half, second_half, winner, reason, halves_won, "
+    "total_scores"
+)
+
 _COLUMNS = (
     "job_key, game, first, second, seed, opening, moves, movers, move_times, result, plies, "
     "termination, error, created"
@@ -93,6 +143,7 @@ class ArenaStore:
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._connection = connection
         self.path = path
+        self._has_match_tables = _has_table(connection, "halves")
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -121,6 +172,8 @@ class ArenaStore:
     def _create(cls, connection: sqlite3.Connection, name: str) -> ArenaStore:
         with connection:
             connection.executescript(_SCHEMA)
+            for statement in _MATCH_SCHEMA:
+                connection.execute(statement)
             connection.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [("format", FORMAT), ("created", _now())],
@@ -146,11 +199,53 @@ class ArenaStore:
             record.error,
             _now(),
         )
+        extras = record.match_key is not None or record.game_seed is not None
+        if extras and not self._has_match_tables:
+            with self._damage_reported(), self._connection:
+                for statement in _MATCH_SCHEMA:
+                    self._connection.execute(statement)
+            self._has_match_tables = True
         with self._damage_reported(), self._connection:
             cursor = self._connection.execute(
                 f"INSERT OR IGNORE INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 14)})", row
             )
-        return cursor.rowcount == 1
+            added = cursor.rowcount == 1
+            if added and extras:
+                self._connection.execute(
+                    f"INSERT INTO halves (job_key, {_HALF_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+                    (record.key, record.match_key, record.half, record.game_seed, record.final),
+                )
+                if record.match_key is not None:
+                    self._complete_match(record.match_key)
+        return added
+
+    def _complete_match(self, key: str) -> None:
+        """Decide and store match ``key`` when both its halves are stored (in the caller's
+        transaction, so a match is stored exactly when its second half is)."""
+        halves = self._select_records(" WHERE h.match_key = ? ORDER BY h.half", (key,))
+        if [half.half for half in halves] != [1, 2]:
+            return
+        try:
+            match = decide_records(halves[0], halves[1])
+        except InvalidParameterError as problem:
+            raise ArenaDatabaseError(f"arena database {self.path}: {problem}") from None
+        self._connection.execute(
+            f"INSERT OR IGNORE INTO matches ({_MATCH_COLUMNS}, created) "
+            f"VALUES ({', '.join('?' * 11)})",
+            (
+                match.key,
+                match.game,
+                match.first,
+                match.second,
+                match.first_half,
+                match.second_half,
+                match.winner,
+                match.reason,
+                json.dumps(list(match.halves_won)),
+                json.dumps(list(match.total_scores)),
+                _now(),
+            ),
+        )
 
     # -- reading -----------------------------------------------------------------------------
     def keys(self) -> set[str]:
@@ -171,14 +266,59 @@ class ArenaStore:
 
     def records(self, game: str | None = None) -> list[GameRecord]:
         """The stored games (of ``game`` only, when given), in the order they were stored."""
-        query = f"SELECT {_COLUMNS} FROM games"
+        with self._damage_reported():
+            if game is None:
+                return self._select_records(" ORDER BY g.id", ())
+            return self._select_records(" WHERE g.game = ? ORDER BY g.id", (game,))
+
+    def _select_records(self, where: str, values: tuple) -> list[GameRecord]:
+        columns = ", ".join(f"g.{name.strip()}" for name in _COLUMNS.split(","))
+        if self._has_match_tables:
+            extra = ", ".join(f"h.{name.strip()}" for name in _HALF_COLUMNS.split(","))
+            query = (
+                f"SELECT {columns}, {extra} FROM games g "
+                f"LEFT JOIN halves h ON h.job_key = g.job_key{where}"
+            )
+        else:
+            query = f"SELECT {columns}, NULL, 0, NULL, NULL FROM games g{where}"
+        return [self._record(row) for row in self._connection.execute(query, values)]
+
+    def matches(self, game: str | None = None) -> list[MatchRecord]:
+        """The stored matches (of ``game`` only, when given), in the order they were decided."""
+        if not self._has_match_tables:
+            return []
+        query = f"SELECT {_MATCH_COLUMNS} FROM matches"
         with self._damage_reported():
             rows = (
                 self._connection.execute(query + " ORDER BY id")
                 if game is None
                 else self._connection.execute(query + " WHERE game = ? ORDER BY id", (game,))
             )
-            return [self._record(row) for row in rows]
+            return [self._match(row) for row in rows]
+
+    def _match(self, row: tuple) -> MatchRecord:
+        key, game, first, second, first_half, second_half, winner, reason, halves, scores = row
+        try:
+            halves_won = tuple(int(n) for n in json.loads(halves))
+            total_scores = tuple(int(n) for n in json.loads(scores))
+            if len(halves_won) != 2 or len(total_scores) != 2:
+                raise ValueError("two agents")
+        except (TypeError, ValueError) as problem:
+            raise ArenaDatabaseError(
+                f"arena database {self.path}: match {key!r} is damaged ({problem})"
+            ) from None
+        return MatchRecord(
+            key=key,
+            game=game,
+            first=first,
+            second=second,
+            first_half=first_half,
+            second_half=second_half,
+            winner=winner,
+            reason=reason,
+            halves_won=(halves_won[0], halves_won[1]),
+            total_scores=(total_scores[0], total_scores[1]),
+        )
 
     @contextmanager
     def _damage_reported(self) -> Iterator[None]:
@@ -194,6 +334,7 @@ class ArenaStore:
     def _record(self, row: tuple) -> GameRecord:
         key, game, first, second, seed, opening, moves, movers, times, result, *_ = row
         termination, error = row[11], row[12]
+        match_key, half, game_seed, final = row[14:18]
         try:
             record = GameRecord(
                 key=key,
@@ -208,6 +349,10 @@ class ArenaStore:
                 result=result,
                 termination=termination,
                 error=error,
+                game_seed=None if game_seed is None else int(game_seed),
+                match_key=match_key,
+                half=int(half or 0),
+                final=final,
             )
         except (TypeError, ValueError) as problem:
             raise ArenaDatabaseError(
@@ -321,10 +466,23 @@ def _table_names(file: Path) -> str:
     return "tables: " + ", ".join(names[:5]) if names else "no tables"
 
 
+def _has_table(connection: sqlite3.Connection, name: str) -> bool:
+    try:
+        row = connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return row is not None
+
+
 def _check_schema(connection: sqlite3.Connection, where: str, version: int) -> None:
     try:
         row = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         connection.execute(f"SELECT {_COLUMNS} FROM games LIMIT 0")
+        if _has_table(connection, "halves") or _has_table(connection, "matches"):
+            connection.execute(f"SELECT job_key, {_HALF_COLUMNS} FROM halves LIMIT 0")
+            connection.execute(f"SELECT {_MATCH_COLUMNS} FROM matches LIMIT 0")
     except sqlite3.OperationalError as error:
         raise ArenaDatabaseError(
             f"{where}: a searchlab arena file with a damaged schema ({error}; left unchanged)"

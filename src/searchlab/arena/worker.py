@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 
 from searchlab.agents import make_agent
+from searchlab.arena.match_rules import MATCH_RULES
 from searchlab.arena.schedule import GameJob, derive_seed
 from searchlab.core.limits import Limits
 
@@ -54,6 +55,10 @@ class GameRecord:
         termination: ``"end"`` (the rules ended the game), ``"illegal move"`` or ``"error"``
             (the agent to move forfeited).
         error: what went wrong for a forfeit, else ``None``.
+        game_seed: the game's ``seed`` for this game (games that take one), else ``None``.
+        match_key: the match this game is a half of (games with a match rule), else ``None``.
+        half: 1 or 2 for a half of a match, else 0.
+        final: the half as its match rule summarises it (JSON text), else ``None``.
     """
 
     key: str
@@ -68,6 +73,10 @@ class GameRecord:
     result: str
     termination: str
     error: str | None = None
+    game_seed: int | None = None
+    match_key: str | None = None
+    half: int = 0
+    final: str | None = None
 
     @property
     def plies(self) -> int:
@@ -93,7 +102,11 @@ def play_game(job: GameJob) -> GameRecord:
     """Play ``job`` to the end and return its record (see the module docstring)."""
     from searchlab.games import make
 
-    game = make(job.game, **dict(job.game_params))
+    params = dict(job.game_params)
+    if job.game_seed is not None:
+        params["seed"] = job.game_seed
+    game = make(job.game, **params)
+    rule = MATCH_RULES.get(job.game) if job.match_key is not None else None
     agents = [
         make_agent(spec, game, seed=derive_seed(job.seed, side) & _AGENT_SEED_MASK)
         for spec, side in ((job.first, "first"), (job.second, "second"))
@@ -113,6 +126,7 @@ def play_game(job: GameJob) -> GameRecord:
     move_times: list[float] = []
 
     def record(result: str, termination: str = "end", error: str | None = None) -> GameRecord:
+        forfeit = None if termination == "end" else state.current_player()
         return GameRecord(
             key=job.key,
             game=job.game_id,
@@ -126,6 +140,10 @@ def play_game(job: GameJob) -> GameRecord:
             result=result,
             termination=termination,
             error=error,
+            game_seed=job.game_seed,
+            match_key=job.match_key,
+            half=job.half,
+            final=None if rule is None else rule.summarize(state, forfeit),
         )
 
     while not state.is_terminal():
