@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from searchlab.algorithms.mcts._kernel_loop import alternate, start_words
 from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.domains.games._connect4_bits import BOARD, WIDTH, can_play, drop, has_four
@@ -85,12 +86,15 @@ def search(
     n_children,
     n_expanded,
     action,
+    mover,
     visits,
     value,
     is_proven,
     proven,
     root_w0,
     root_w1,
+    scratch_w0,
+    scratch_w1,
     counters,
     rng_state,
     c,
@@ -106,6 +110,8 @@ def search(
         play,
         status,
         rollout,
+        start_words,
+        alternate,
         0,
         MAX_BRANCHING,
         parent,
@@ -113,12 +119,15 @@ def search(
         n_children,
         n_expanded,
         action,
+        mover,
         visits,
         value,
         is_proven,
         proven,
         root_w0,
         root_w1,
+        scratch_w0,
+        scratch_w1,
         counters,
         rng_state,
         c,

@@ -1,26 +1,48 @@
 """The search loop of the compiled MCTS, shared by every compiled game, and its tree arrays.
 
-A game plugs in four ``@njit`` functions on a position held in two machine words
-``(w0, w1)`` (their dtype is the game's):
+A position is a pair ``(a, b)``: two machine words (Connect Four, Othello: scalars of the
+game's dtype) or two numpy arrays (Snake Go: the board and its item state). A game plugs in
+six ``@njit`` functions:
 
-* ``actions(w0, w1, out, offset) -> n``: write the ``n`` legal actions, in increasing order,
+* ``actions(a, b, out, offset) -> n``: write the ``n`` legal actions, in increasing order,
   into ``out[offset:offset + n]`` (the position is not terminal);
-* ``play(w0, w1, action) -> (w0, w1)``: the position after ``action``;
-* ``status(w0, w1, scoring) -> (is_terminal, value)``: ``value`` is what a finished game is
-  worth to the player to move in it, on the search's value scale (in ``[-1, 1]``; ``scoring``
-  says which scale, for games whose returns are not already +1 / 0 / -1);
-* ``rollout(w0, w1, rng, scoring) -> (value, rng)``: play uniformly random legal moves from a
-  non-terminal position to the end; ``value`` as in ``status``.
+* ``play(a, b, action) -> (a, b)``: the position after ``action`` (arrays may be changed in
+  place and returned);
+* ``status(a, b, config) -> (is_terminal, value)``: ``value`` is what a finished game is
+  worth to the player to move in it (on a finished game: the player who would move), on the
+  search's value scale (in ``[-1, 1]``);
+* ``rollout(a, b, rng, config) -> (value, rng)``: play the game's rollout policy from a
+  non-terminal position to the end (arrays may be used up); ``value`` as in ``status``;
+* ``start(root_a, root_b, scratch_a, scratch_b) -> (a, b)``: the root position a simulation
+  starts from: the root itself for words (:func:`start_words`), a copy into the scratch
+  arrays for arrays (:func:`start_arrays`), since ``play`` and ``rollout`` change them;
+* ``next_player(a, b, before) -> player``: the player to move after a ply by ``before``:
+  ``1 - before`` where players alternate at every ply (:func:`alternate`, a forced pass being
+  an action), the position's own mover where one player may move several plies in a row
+  (Snake Go).
 
-Players alternate at every ply (a forced pass is an action), so a value changes sign from one
-ply to the next. A game binds the loop in its own module (``_kernel_connect4.py``,
-``_kernel_othello.py``): a cached ``@njit`` function that calls :func:`simulate` with its four
-functions. Numba specialises :func:`simulate` on them (they are inlined, no indirect calls) and
-caches the bound kernel on disk; a kernel that took the functions as arguments from Python
-would be compiled again in every process (numba cannot cache that), and a closure made by a
-factory is not cached either (both measured with numba 0.68). After editing this module,
-delete the ``_kernel_*`` cache files in ``__pycache__``: numba only checks the binding module's
-own source for staleness.
+``config`` is the game's settings (which value scale, which rollout policy), passed unchanged
+to ``status`` and ``rollout``. A game binds the loop in its own module (``_kernel_connect4.py``,
+``_kernel_othello.py``, ``_kernel_snakego.py``): a cached ``@njit`` function that calls
+:func:`simulate` with its functions. Numba specialises :func:`simulate` on them (they are
+inlined, no indirect calls) and caches the bound kernel on disk; a kernel that took the
+functions as arguments from Python would be compiled again in every process (numba cannot
+cache that), and a closure made by a factory is not cached either (both measured with numba
+0.68). After editing this module, delete the ``_kernel_*`` cache files in ``__pycache__``:
+numba only checks the binding module's own source for staleness.
+
+Players are absolute (0 and 1), taken from the positions, not from the depth's parity: every
+node stores the player who moved into it (``mover``), values and proofs are kept for that
+player, and a value changes sign on the way up only where the mover changes. So a run of
+plies by one player (Snake Go's snakes moving one after another) is searched as it is: its
+nodes maximise for the same player, and MCTS-Solver's proof step keeps the sign of a child
+whose mover is the node's own. Where players alternate the values are those of a sign flip at
+every ply, bit for bit (the negation of a float is exact): Connect Four and Othello give the
+same trees for a seed as the alternating-only loop did (every node of 40 searches compared),
+at the same speed, so one loop serves every game. Measured against that loop (2026-11-23,
+2-core EPYC VM shared with other jobs, CPU time, best of 5, three alternations, simulations/s
+from the start position): Connect Four 0.96-1.04 M before, 1.02-1.09 M after; with the
+solver 1.03-1.12 M, 1.15-1.39 M; Othello 223-238 k, 219-246 k.
 
 The tree is a struct of arrays indexed by node id (node 0 is the root):
 
@@ -30,10 +52,12 @@ The tree is a struct of arrays indexed by node id (node 0 is the root):
 ``n_children`` int16   number of legal actions (the size of the child block)
 ``n_expanded`` int16   children created so far (the first ones of the block)
 ``action``     int16   the action that leads from the parent to this node
+``mover``      int8    the player who moved into this node (the parent's player to move;
+                       for the root, the other player than the one to move)
 ``visits``     int32   simulations through this node
-``value``      float64 sum of returns, for the player who moved *into* this node
+``value``      float64 sum of returns, for ``mover``
 ``is_proven``  int8    the exact value is known: a finished game, or settled by the solver
-``proven``     float64 that exact value, for the player who moved into the node
+``proven``     float64 that exact value, for ``mover``
 ============== ======= ================================================================
 
 A node's child block is reserved the first time a simulation passes through it, with its
@@ -41,12 +65,13 @@ actions shuffled (a random untried action is expanded next, as in Browne et al. 
 simulation then creates one node (Coulom 2006), so the tree holds ``simulations + 1`` nodes
 (fewer when simulations end on finished games), in about twice as many slots.
 
-Positions are not stored: each simulation replays the actions from the root position as it
-descends (one ``play`` per ply, far cheaper than the rollout that follows). Measured against a
-tree that stored both words per node (2026-11-22, 2-core EPYC VM, CPU time, best of 5 runs,
-three alternations): 1.0-1.1 M (stored) vs 0.97-1.09 M (replayed) simulations/s on Connect
-Four, 209-223 k vs 203-251 k on Othello, no difference beyond the noise, and the tree
-takes 45 bytes a slot instead of 61.
+Positions are not stored: each simulation starts from the root position (``start``) and
+replays the actions as it descends (one ``play`` per ply, far cheaper than the rollout that
+follows). Measured against a tree that stored both words per node (2026-11-22, 2-core EPYC
+VM, CPU time, best of 5 runs, three alternations): 1.0-1.1 M (stored) vs 0.97-1.09 M
+(replayed) simulations/s on Connect Four, 209-223 k vs 203-251 k on Othello, no difference
+beyond the noise, and the tree takes 46 bytes a slot instead of 62 (a Snake Go position of
+a few hundred bytes could not be stored per node at all).
 """
 
 from __future__ import annotations
@@ -67,7 +92,10 @@ __all__ = [
     "ROBUST",
     "ROOT_PROVEN",
     "Tree",
+    "alternate",
     "simulate",
+    "start_arrays",
+    "start_words",
 ]
 
 DONE, GROW, ROOT_PROVEN, NODE_LIMIT, ROBUST = 0, 1, 2, 3, 4
@@ -110,12 +138,15 @@ def _select(
 
 
 @njit(cache=True, inline="always")
-def _prove(node, first, n_expanded, n_children, is_proven, proven):  # pragma: no cover
+def _prove(node, first, n_expanded, n_children, mover, is_proven, proven):  # pragma: no cover
     """MCTS-Solver's backup at ``node`` (Winands et al. 2008, as the reference tier's
     ``prove``): a child proven won for the node's player proves the node (with that child's
     value); when every child is proven, the node's value is the best of them. Returns
-    ``(is proven, value for the player who moved into the node)``."""
+    ``(is proven, value for the player who moved into the node)``: the children's values are
+    for the node's player (their mover), the same sign when that player also moved into the
+    node (a run of plies by one player), the opposite one otherwise."""
     f = first[node]
+    same = mover[f] == mover[node]
     complete = n_expanded[node] == n_children[node]
     best = -np.inf
     for i in range(n_expanded[node]):
@@ -125,12 +156,33 @@ def _prove(node, first, n_expanded, n_children, is_proven, proven):  # pragma: n
             continue
         v = proven[child]
         if v > 0.0:
-            return True, -v
+            return True, v if same else -v
         if v > best:
             best = v
     if not complete:
         return False, 0.0
-    return True, -best
+    return True, best if same else -best
+
+
+@njit(cache=True, inline="always")
+def start_words(root_a, root_b, scratch_a, scratch_b):  # pragma: no cover - compiled
+    """``start`` for positions in two words: the root itself (``play`` returns new words)."""
+    return root_a, root_b
+
+
+@njit(cache=True, inline="always")
+def start_arrays(root_a, root_b, scratch_a, scratch_b):  # pragma: no cover - compiled
+    """``start`` for positions in two arrays: the root copied into the scratch arrays (which
+    ``play`` and ``rollout`` then change in place)."""
+    scratch_a[:] = root_a
+    scratch_b[:] = root_b
+    return scratch_a, scratch_b
+
+
+@njit(cache=True, inline="always")
+def alternate(a, b, before):  # pragma: no cover - compiled
+    """``next_player`` of a game whose players alternate at every ply."""
+    return 1 - before
 
 
 @njit(cache=True, inline="always")
@@ -139,19 +191,24 @@ def simulate(  # pragma: no cover - compiled
     play_fn,
     status_fn,
     rollout_fn,
-    scoring,
+    start_fn,
+    next_player_fn,
+    config,
     max_branching,
     parent,
     first,
     n_children,
     n_expanded,
     action,
+    mover,
     visits,
     value,
     is_proven,
     proven,
-    root_w0,
-    root_w1,
+    root_a,
+    root_b,
+    scratch_a,
+    scratch_b,
     counters,
     rng_state,
     c,
@@ -197,8 +254,8 @@ def simulate(  # pragma: no cover - compiled
         # Step 1. Selection: descend by UCB1 through fully expanded nodes.
         node = 0
         depth = 0
-        a = root_w0
-        b = root_w1
+        a, b = start_fn(root_a, root_b, scratch_a, scratch_b)
+        player = 1 - mover[0]  # the player to move at ``node``
         while not is_proven[node]:  # a terminal node is proven; others only by the solver
             f = first[node]
             if f < 0:
@@ -223,12 +280,14 @@ def simulate(  # pragma: no cover - compiled
                 first[child] = -1
                 n_children[child] = 0
                 n_expanded[child] = 0
+                mover[child] = player
                 visits[child] = 0
                 value[child] = 0.0
                 a, b = play_fn(a, b, action[child])
-                is_over, result = status_fn(a, b, scoring)
+                player = next_player_fn(a, b, player)
+                is_over, result = status_fn(a, b, config)
                 is_proven[child] = is_over
-                proven[child] = -result
+                proven[child] = result if player == mover[child] else -result
                 nodes += 1
                 node = child
                 depth += 1
@@ -238,24 +297,28 @@ def simulate(  # pragma: no cover - compiled
                 break  # every child proven lost: cannot happen (the node would be proven)
             node = chosen
             a, b = play_fn(a, b, action[node])
+            player = next_player_fn(a, b, player)
             depth += 1
         if depth > max_depth:
             max_depth = depth
-        # Step 3. Simulation: the return for the player to move at the leaf (exact when
+        # Step 3. Simulation: the return for the player who moved into the leaf (exact when
         # the leaf is proven: a finished game, or a position the solver settled).
         if is_proven[node]:
-            result = -proven[node]
+            reward = proven[node]
         else:
-            result, rng = rollout_fn(a, b, rng, scoring)
-        # Step 4. Backpropagation, flipping the point of view at every ply.
-        reward = -result
+            result, rng = rollout_fn(a, b, rng, config)  # for ``player``, to move at the leaf
+            reward = result if player == mover[node] else -result
+        # Step 4. Backpropagation: the point of view changes where the mover does.
         below = -1
+        last = mover[node]
         while node >= 0:
+            if mover[node] != last:
+                reward = -reward
+                last = mover[node]
             visits[node] += 1
             value[node] += reward
-            reward = -reward
             if solver and below >= 0 and is_proven[below] and not is_proven[node]:
-                done, v = _prove(node, first, n_expanded, n_children, is_proven, proven)
+                done, v = _prove(node, first, n_expanded, n_children, mover, is_proven, proven)
                 if done:
                     is_proven[node] = True
                     proven[node] = v
@@ -271,15 +334,19 @@ def simulate(  # pragma: no cover - compiled
 
 
 class Tree:
-    """The node arrays of one compiled search, grown by doubling, and the root position
-    ``(root_w0, root_w1)`` (scalars of the game's word type).
+    """The node arrays of one compiled search, grown by doubling, the root position
+    ``(root_a, root_b)`` (two scalars of the game's word type, or two arrays) and, for array
+    positions, the scratch arrays each simulation plays in (for words: the root again).
 
     >>> tree = Tree(8)
-    >>> tree.set_root(np.int64(0), np.int64(0), 1)
-    >>> tree.parent.shape, int(tree.counters[C_NODES])
-    ((8,), 1)
+    >>> tree.set_root(np.int64(0), np.int64(0), 1, player=0)
+    >>> tree.parent.shape, int(tree.counters[C_NODES]), int(tree.mover[0])
+    ((8,), 1, 1)
     >>> tree.grow(); tree.parent.shape
     (16,)
+    >>> tree.set_root(np.zeros(3), np.zeros(2), 1, player=1)
+    >>> tree.scratch_a.shape, tree.scratch_a is tree.root_a, int(tree.mover[0])
+    ((3,), False, 0)
     """
 
     FIELDS = (
@@ -288,6 +355,7 @@ class Tree:
         ("n_children", np.int16),
         ("n_expanded", np.int16),
         ("action", np.int16),
+        ("mover", np.int8),
         ("visits", np.int32),
         ("value", np.float64),
         ("is_proven", np.int8),
@@ -299,6 +367,7 @@ class Tree:
     n_children: np.ndarray
     n_expanded: np.ndarray
     action: np.ndarray
+    mover: np.ndarray
     visits: np.ndarray
     value: np.ndarray
     is_proven: np.ndarray
@@ -307,14 +376,18 @@ class Tree:
     def __init__(self, capacity: int) -> None:
         for name, dtype in self.FIELDS:
             setattr(self, name, np.empty(capacity, dtype=dtype))
-        self.root_w0: Any = None
-        self.root_w1: Any = None
+        self.root_a: Any = None
+        self.root_b: Any = None
+        self.scratch_a: Any = None
+        self.scratch_b: Any = None
         self.counters = np.zeros(4, dtype=np.int64)
         self.rng_state = np.zeros(1, dtype=np.uint64)
 
     def arrays(self) -> tuple[Any, ...]:
-        """The node arrays and the root position, in the order :func:`simulate` takes them."""
-        return (*(getattr(self, name) for name, _ in self.FIELDS), self.root_w0, self.root_w1)
+        """The node arrays, the root position and the scratch, in the order :func:`simulate`
+        takes them."""
+        nodes = (getattr(self, name) for name, _ in self.FIELDS)
+        return (*nodes, self.root_a, self.root_b, self.scratch_a, self.scratch_b)
 
     def grow(self) -> None:
         """Double every node array, keeping its contents."""
@@ -324,18 +397,23 @@ class Tree:
             new[: old.shape[0]] = old
             setattr(self, name, new)
 
-    def set_root(self, w0: Any, w1: Any, seed_word: int) -> None:
-        """Make node 0 the non-terminal position ``(w0, w1)`` and seed the generator."""
+    def set_root(self, a: Any, b: Any, seed_word: int, *, player: int = 0) -> None:
+        """Make node 0 the non-terminal position ``(a, b)`` with ``player`` to move (for games
+        whose players alternate, any label works: only changes of mover count) and seed the
+        generator."""
         self.parent[0] = -1
         self.first[0] = -1
         self.n_children[0] = 0
         self.n_expanded[0] = 0
         self.action[0] = -1
+        self.mover[0] = 1 - player
         self.visits[0] = 0
         self.value[0] = 0.0
         self.is_proven[0] = False
         self.proven[0] = 0.0
-        self.root_w0 = w0
-        self.root_w1 = w1
+        self.root_a = a
+        self.root_b = b
+        self.scratch_a = np.empty_like(a) if isinstance(a, np.ndarray) else a
+        self.scratch_b = np.empty_like(b) if isinstance(b, np.ndarray) else b
         self.counters[:] = (0, 1, 1, 0)
         self.rng_state[0] = np.uint64(seed_word)

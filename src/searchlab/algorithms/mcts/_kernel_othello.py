@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.mcts._kernel_loop import alternate, start_words
 from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.domains.games._othello_bits import count_discs, final_score, flips, legal_moves
@@ -132,12 +133,15 @@ def search(
     n_children,
     n_expanded,
     action,
+    mover,
     visits,
     value,
     is_proven,
     proven,
     root_w0,
     root_w1,
+    scratch_w0,
+    scratch_w1,
     counters,
     rng_state,
     c,
@@ -153,6 +157,8 @@ def search(
         play,
         status,
         rollout,
+        start_words,
+        alternate,
         scoring,
         MAX_BRANCHING,
         parent,
@@ -160,12 +166,15 @@ def search(
         n_children,
         n_expanded,
         action,
+        mover,
         visits,
         value,
         is_proven,
         proven,
         root_w0,
         root_w1,
+        scratch_w0,
+        scratch_w1,
         counters,
         rng_state,
         c,
