@@ -26,6 +26,10 @@ ACCEPTED = {
     ("dawsons_chess", "heaps", 0),
     ("grundys_game", "heaps", 0),
     ("gomoku", "candidate_radius", None),  # None: the real game (no restriction)
+    ("snakego", "seed", 0),
+    ("snakego", "growth_rounds", 0),  # no growth bonus
+    ("snakego", "items", None),  # None: the generator's items for the seed
+    ("snakego", "items", ()),  # no items at all
 }
 
 CASES = [

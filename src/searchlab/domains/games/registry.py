@@ -105,6 +105,28 @@ def _gomoku(size: int = 15, candidate_radius: int | None = None) -> Game:
     return Gomoku(size, candidate_radius=candidate_radius)
 
 
+def _snakego(
+    seed: int = 0,
+    items: str | Sequence[Sequence[int]] | None = None,
+    size: int = 16,
+    rounds: int = 512,
+    max_snakes: int = 4,
+    growth_rounds: int = 8,
+    scoring: str = "win_loss",
+) -> Game:
+    from searchlab.domains.games.snakego import SnakeGo
+
+    return SnakeGo(
+        seed,
+        items,
+        size=size,
+        rounds=rounds,
+        max_snakes=max_snakes,
+        growth_rounds=growth_rounds,
+        scoring=scoring,  # type: ignore[arg-type]  # SnakeGo checks the value
+    )
+
+
 GAMES: dict[str, Callable[..., Game]] = {
     "connect4": _connect4,
     "othello": _othello,
@@ -115,6 +137,7 @@ GAMES: dict[str, Callable[..., Game]] = {
     "kayles": _kayles,
     "dawsons_chess": _dawsons_chess,
     "grundys_game": _grundys_game,
+    "snakego": _snakego,
 }
 """Registered game factories by name; the factory's keyword parameters are the game's."""
 
