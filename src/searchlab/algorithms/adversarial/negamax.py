@@ -8,7 +8,8 @@ A numbered recipe at every node (:meth:`_Engine.search`):
 4. transposition table lookup: a deep enough entry may answer at once; its move is tried first;
 5. move ordering: TT move, then the two killer moves of this ply, then by history score;
 6. principal variation search: the first move with the full window, the others with a null
-   window ``(alpha, alpha + 1)``, searched again with the full window if they beat alpha;
+   window ``(alpha, alpha + 1)``, searched again with the full window if they beat alpha (the
+   window and score are negated only for a child where the opponent is to move);
 7. a beta cutoff records a killer and a history bonus;
 8. store the result (exact, lower or upper bound) in the transposition table.
 
@@ -18,10 +19,15 @@ caller decides when to stop); :func:`negamax` returns the last one within its
 :class:`~searchlab.core.limits.Limits` (``depth``, ``nodes``, ``time``). A search stops early
 once its value is proven (an iteration used no evaluation at all).
 
-Scores are integers for the player to move. A finished game with utility ``u`` (an integer:
-+1 win, -1 loss, a disc difference) scores ``u * MATE - plies`` for a win and ``u * MATE +
-plies`` for a loss, so a win in 1 beats a win in 3 and a loss in 9 beats a loss in 3. An
-evaluation ``e`` (in ``(-1, 1)``) scores ``e * MATE / 4``, below every decisive score.
+Scores are integers for the player to move. The player to move is read from each state, never
+from the parity of the depth: a child with the opponent to move is searched with the window
+negated and its score negated (negamax proper); a child in which the same player moves again
+(a run of consecutive plies, as in Snake Go) keeps the window and the score as they are.
+
+A finished game with utility ``u`` (an integer: +1 win, -1 loss, a disc difference) scores
+``u * MATE - plies`` for a win and ``u * MATE + plies`` for a loss, so a win in 1 beats a win
+in 3 and a loss in 9 beats a loss in 3. An evaluation ``e`` (in ``(-1, 1)``) scores
+``e * MATE / 4``, below every decisive score.
 
 >>> from searchlab.domains.games.tictactoe import TicTacToe
 >>> result = negamax(TicTacToe())
@@ -143,6 +149,16 @@ class _Engine:
         seen = set(first)
         return first + [a for a in ordered if a not in seen]
 
+    def child_score(
+        self, child: State, player: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> int:
+        """The score of ``child`` for ``player`` (to move at its parent), searched with the
+        window ``(alpha, beta)`` seen by ``player``: negated (score and window) when the
+        child's player to move is the opponent, as is, when ``player`` moves again."""
+        if child.current_player() == player:
+            return self.search(child, depth, alpha, beta, ply)
+        return -self.search(child, depth, -beta, -alpha, ply)
+
     def search(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
         # Step 1. Count the node, check the limits now and then.
         self.nodes += 1
@@ -182,16 +198,17 @@ class _Engine:
         # Step 6. Principal variation search.
         original_alpha, hits_before = alpha, self.horizon_hits
         best, best_action = -_INFINITY, actions[0]
+        player = state.current_player()
         for index, action in enumerate(actions):
             child = state.apply(action)
             self.path.append(action)
             if index == 0:
-                score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
+                score = self.child_score(child, player, depth - 1, alpha, beta, ply + 1)
             else:
-                score = -self.search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                score = self.child_score(child, player, depth - 1, alpha, alpha + 1, ply + 1)
                 if alpha < score < beta:
                     self.researches += 1
-                    score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
+                    score = self.child_score(child, player, depth - 1, alpha, beta, ply + 1)
             self.path.pop()
             if score > best:
                 best, best_action = score, action

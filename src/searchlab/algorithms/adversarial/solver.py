@@ -1,9 +1,11 @@
 """Exact solving of small games: the game-theoretic value of every position, memoised by key.
 
 Each position is solved once (a transposition table keyed by ``state.key()``), so the cost is
-the number of distinct positions, not the size of the tree. Values are for the player to move;
-among moves of equal value the solver prefers the fastest win and the slowest loss, so
-``plies_to_end`` is the length of the game under best play.
+the number of distinct positions, not the size of the tree. Values are for the player to move,
+read from each state (a child where the same player moves again, a run of consecutive plies as
+in Snake Go, keeps its value; one where the opponent moves is negated); among moves of equal
+value the solver prefers the fastest win and the slowest loss, so ``plies_to_end`` is the
+length of the game under best play.
 
 >>> from searchlab.domains.games.tictactoe import TicTacToe
 >>> result = solve(TicTacToe())
@@ -76,25 +78,36 @@ class Solver:
         if self.limits is not None:
             self._check_limits(self.limits)
         self.nodes += 1
+        player = state.current_player()
         if state.is_terminal():
-            entry = (float(state.returns()[state.current_player()]), 0, None)
+            entry = (float(state.returns()[player]), 0, None)
         else:
             best: tuple[float, int, int | None] | None = None
             for action in state.legal_actions():
-                child_value, child_plies, _ = self.value(state.apply(action))
-                candidate = (0.0 - child_value, child_plies + 1, action)  # no -0.0
+                child_value, child_plies = self._child_value(state.apply(action), player)
+                candidate = (child_value, child_plies + 1, action)
                 if best is None or _better(candidate, best):
                     best = candidate
             entry = best
         self.table[key] = entry  # type: ignore[assignment]
         return entry  # type: ignore[return-value]
 
+    def _child_value(self, child: State, player: int) -> tuple[float, int]:
+        """``(value for player, plies to the end)`` of ``child``, a position after a move of
+        ``player``: its value is for its own player to move, negated when that is the
+        opponent (zero-sum), as is when ``player`` moves again."""
+        value, plies, _ = self.value(child)
+        if child.current_player() != player:
+            value = 0.0 - value  # no -0.0
+        return value, plies
+
     def action_values(self, state: State) -> dict[int, tuple[float, int]]:
         """``{action: (value for the player to move, plies to the end)}`` for every move."""
+        player = state.current_player()
         values = {}
         for action in state.legal_actions():
-            child_value, child_plies, _ = self.value(state.apply(action))
-            values[action] = (0.0 - child_value, child_plies + 1)
+            child_value, child_plies = self._child_value(state.apply(action), player)
+            values[action] = (child_value, child_plies + 1)
         return values
 
     def principal_variation(self, state: State) -> tuple[int, ...]:

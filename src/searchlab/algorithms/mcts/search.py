@@ -6,11 +6,16 @@ Each simulation is the four steps of the textbook loop (:meth:`MCTS._simulate`),
 1. **selection**: from the root, follow the tree policy (UCT, or PUCT with an evaluator)
    while the edge taken leads to a node already in the tree;
 2. **expansion**: the first edge leading outside the tree adds one node (with
-   transpositions, an edge to a position already in the tree links to its node instead);
+   transpositions, an edge to a position already in the tree, after a move of the same
+   player, links to its node instead);
 3. **simulation**: the new node is valued by a rollout to the end of the game, or by the
    evaluator, or by a mix of both (``lambda_``); a terminal or proven node by its exact value;
 4. **backpropagation**: every node on the path adds the return for the player who moved into
    it; with MCTS-Solver, proofs are backed up too, and a proven root ends the search.
+
+The player to move is read from each position, never from the parity of the depth: a player
+may move several plies in a row (Snake Go), and every node keeps its statistics for its own
+``mover`` (:mod:`~searchlab.algorithms.mcts.tree`), so nothing flips a sign from ply to ply.
 
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.domains.games.nim import Nim
@@ -56,20 +61,20 @@ from searchlab.core.search_result import SearchResult
 
 __all__ = ["MCTS", "mcts"]
 
-_REUSE_PLIES = 2  # the new root is looked for this many plies below the previous one
-
 
 class MCTS:
     """A Monte Carlo tree searcher bound to one game, keeping its tree between searches.
 
-    ``search(state, limits)`` searches ``state``; the next call looks for its new state among
-    the previous tree's root, children and grandchildren (by ``state.key()``: the positions
-    after one's own move and the opponent's reply) and, when found, keeps that subtree with its
-    statistics (``stats["reused_visits"]`` says how many simulations were inherited). The
-    options are those of :func:`mcts` (an ``options=`` object and/or its fields as keywords);
-    ``limits`` here is a default budget for :meth:`search`. Only the reference tier keeps a
-    tree, so ``tier="auto"`` and ``"reference"`` run it here; ``tier="compiled"`` runs the
-    compiled kernel on every call, with a fresh tree each time (as :func:`mcts` does).
+    ``search(state, limits)`` searches ``state``; the next call looks for its new state in
+    the previous tree, from its root through the root player's plies and then the opponent's
+    (by ``state.key()``: the positions after one's own move and the opponent's reply; with
+    alternating players, the root, its children and grandchildren) and, when found, keeps that
+    subtree with its statistics (``stats["reused_visits"]`` says how many simulations were
+    inherited). The options are those of :func:`mcts` (an ``options=`` object and/or its
+    fields as keywords); ``limits`` here is a default budget for :meth:`search`. Only the
+    reference tier keeps a tree, so ``tier="auto"`` and ``"reference"`` run it here;
+    ``tier="compiled"`` runs the compiled kernel on every call, with a fresh tree each time
+    (as :func:`mcts` does).
 
     >>> from searchlab.core.game import play
     >>> from searchlab.core.limits import Limits
@@ -120,18 +125,28 @@ class MCTS:
         self._table = None
 
     def _find_reusable(self, state: State) -> Node | None:
-        """The node of ``state`` within the previous tree's first plies, if any."""
+        """The node of ``state`` within the previous tree's first turns, if any: breadth
+        first from the old root through its player's plies, then through the opponent's
+        plies, down to the first nodes where the old root's player is to move again (two plies
+        when the players alternate; more when a player moves several plies in a row)."""
         if self._root is None:
             return None
         key = state.key()
-        frontier = [self._root]
-        for ply in range(_REUSE_PLIES + 1):
-            following: list[Node] = []
-            for node in frontier:
-                if node.player == state.current_player() and node.key() == key:
+        player = state.current_player()
+        own = self._root.player
+        frontier = [(self._root, False)]  # (node, the opponent has moved on the path)
+        seen = {id(self._root)}
+        while frontier:
+            following: list[tuple[Node, bool]] = []
+            for node, replied in frontier:
+                if node.player == player and node.key() == key:
                     return node
-                if ply < _REUSE_PLIES:
-                    following.extend(child for child in node.children if child is not None)
+                if replied and node.player == own:
+                    continue  # the old root's player to move again: deep enough
+                for child in node.children:
+                    if child is not None and id(child) not in seen:
+                        seen.add(id(child))
+                        following.append((child, replied or node.player != own))
             frontier = following
         return None
 
@@ -140,13 +155,13 @@ class MCTS:
         root = self._find_reusable(state)
         if root is None:
             root = self._new_node(state, mover=1 - state.current_player())
-            self._table = {state.key(): root} if self.options.transpositions else None
+            self._table = {_table_key(root): root} if self.options.transpositions else None
             reused = 0
         else:
             root.state = state  # same position; keep the caller's object (its history)
             reused = root.visits
             if self.options.transpositions:
-                self._table = {node.key(): node for node in reachable_nodes(root)}
+                self._table = {_table_key(node): node for node in reachable_nodes(root)}
             # A root is proven only through its children (so that a move can be chosen); an
             # endgame proof of the node itself does not count.
             root.proven = None
@@ -178,7 +193,7 @@ class MCTS:
         """Step 2: the child behind edge ``index`` of ``node``; ``True`` if it is new."""
         state = node.state.apply(node.actions[index])
         if self._table is not None:
-            key = state.key()
+            key = (state.key(), node.player)  # as _table_key of the child
             existing = self._table.get(key)
             if existing is not None:
                 node.children[index] = existing
@@ -423,6 +438,14 @@ class MCTS:
             tier="reference",
             stats=stats,
         )
+
+
+def _table_key(node: Node) -> tuple[Hashable, int]:
+    """A node's key in the transposition table: its position and its ``mover``. A position
+    reached after moves of either player (a player who moves again, or the opponent) has one
+    node per mover, as a node's statistics are for its mover; when the players alternate,
+    the mover follows from the position and this is one node per position."""
+    return (node.key(), node.mover)
 
 
 def _both(player: int, value: float) -> tuple[float, float]:

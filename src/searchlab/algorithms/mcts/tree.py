@@ -4,7 +4,9 @@ A node holds a position's statistics: ``visits`` (N) and ``value_sum`` (W), the 
 returns of the simulations through it **for the player who moved into it** (``mover``: the
 player to move at its parent). So a parent picks among its children by their own means
 ``W / N`` with no sign to flip, whichever player it is (the sign error between the two sides
-that a single "value" field invites cannot happen).
+that a single "value" field invites cannot happen). The players need not alternate: ``mover``
+is the parent's player to move, read from its state, so a player who moves several plies in a
+row (Snake Go) chooses among children whose ``mover`` is that player, like any other.
 
 The edges of a node are three lists aligned by index: ``actions`` (its legal actions),
 ``children`` (the child :class:`Node`, or ``None`` until selection first takes that edge) and
@@ -37,8 +39,9 @@ class Node:
     Attributes:
         state: the position.
         player: the player to move in ``state``.
-        mover: the player who chose the edge into this node (the parent's player to move; for
-            a fresh root, ``1 - player``).
+        mover: the player who chose the edge into this node (the parent's player to move,
+            which may be ``player`` itself when a player moves twice in a row; for a fresh
+            root, ``1 - player`` by convention).
         visits: N, the simulations that went through this node.
         value_sum: W, the sum of their returns for ``mover``.
         actions: the legal actions (empty for a terminal position); in UCT their order is

@@ -1,0 +1,475 @@
+"""Consecutive plies by the same player: every search takes the player to move from the state,
+never from the parity of the depth.
+
+In games such as Snake Go a player moves several plies in a row (each of their snakes acts
+once per turn). The tests here run every search of searchlab on small games with such runs of
+plies and compare its value and move with an independent brute-force minimax written below
+(:func:`exact`: it asks every position whose move it is). :func:`parity_negamax`, the textbook
+negamax that flips the sign at every ply, disagrees with it on these games: that is what the
+tests would catch in an algorithm that assumed alternation.
+
+The games:
+
+* :data:`TWO_IN_A_ROW`, a hand-made tree: player 0 may move twice in a row (value +1 through
+  action 0) or hand the move over (value 0); a parity-based search values the bonus move as
+  player 1's and answers 0 through action 1;
+* :class:`BonusNim`: take 1 or 3 counters, taking 3 earns another move, who takes the last
+  counter wins; its key is ``(counters left, player to move)``, so one position is
+  reached from positions of both players (a transposition whose mover differs);
+* :func:`random_tree`: random trees whose every node has a random player to move.
+
+Snake Go (a player with two snakes moves twice in a row) is tested at the end, on small boards.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pytest
+
+from searchlab.algorithms.adversarial.alphabeta import alphabeta
+from searchlab.algorithms.adversarial.minimax import minimax
+from searchlab.algorithms.adversarial.negamax import iterative_deepening, negamax
+from searchlab.algorithms.adversarial.solver import Solver, solve
+from searchlab.algorithms.mcts import MCTS, ProofSearch, UniformEvaluator, flat_monte_carlo, mcts
+from searchlab.algorithms.mcts.flat import monte_carlo_evaluation
+from searchlab.core.game import GameInfo
+from searchlab.core.limits import Limits
+
+# --- games with consecutive plies ---------------------------------------------------------
+
+Tree = Any  # an int (player 0's utility at a leaf) or (player to move, [children...])
+
+
+class TreeState:
+    """A position of an explicit game tree whose nodes name their player to move."""
+
+    def __init__(self, node: Tree, path: tuple[int, ...] = (), last: int = 1) -> None:
+        self.node = node
+        self.path = path
+        self.last = last  # who moved last (a leaf says the other one is to move)
+
+    def current_player(self) -> int:
+        return self.node[0] if isinstance(self.node, tuple) else 1 - self.last
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self.node[1]))) if isinstance(self.node, tuple) else []
+
+    def apply(self, action: int) -> TreeState:
+        return TreeState(self.node[1][action], (*self.path, action), self.current_player())
+
+    def is_terminal(self) -> bool:
+        return not isinstance(self.node, tuple)
+
+    def returns(self) -> tuple[float, float]:
+        if isinstance(self.node, tuple):
+            return (0.0, 0.0)
+        return (float(self.node), float(-self.node))
+
+    def key(self) -> Hashable:
+        return self.path
+
+    def __repr__(self) -> str:
+        return f"TreeState(path={self.path})"
+
+
+class TreeGame:
+    def __init__(self, tree: Tree, max_utility: int = 1) -> None:
+        self.tree = tree
+        self.info = GameInfo(name="turn_tree", max_utility=max_utility)
+
+    def initial_state(self) -> TreeState:
+        return TreeState(self.tree)
+
+
+TWO_IN_A_ROW = (0, [(0, [-1, 1]), (1, [1, 0])])
+"""Player 0 to move. Action 0: player 0 moves again and takes the +1 leaf (value +1). Action 1:
+player 1 moves and takes the 0 leaf (value 0). So the value is +1, the best action 0."""
+
+
+class BonusNimState:
+    """Take 1 or 3 counters; taking 3 gives another move (unless none are left); the player
+    who takes the last counter wins."""
+
+    def __init__(self, left: int, player: int) -> None:
+        self.left, self.player = left, player
+
+    def current_player(self) -> int:
+        return self.player
+
+    def legal_actions(self) -> list[int]:
+        return [n for n in (1, 3) if n <= self.left]
+
+    def apply(self, action: int) -> BonusNimState:
+        assert action in self.legal_actions()
+        left = self.left - action
+        again = action == 3 and left > 0
+        return BonusNimState(left, self.player if again else 1 - self.player)
+
+    def is_terminal(self) -> bool:
+        return self.left == 0
+
+    def returns(self) -> tuple[float, float]:
+        if self.left:
+            return (0.0, 0.0)
+        winner = 1 - self.player  # who took the last counter (and passed the move on)
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    def key(self) -> Hashable:
+        return (self.left, self.player)
+
+    def __repr__(self) -> str:
+        return f"BonusNimState({self.left}, player={self.player})"
+
+
+class BonusNim:
+    def __init__(self, counters: int, player: int = 0) -> None:
+        self.counters, self.player = counters, player
+        self.info = GameInfo(name="bonus_nim", max_utility=1)
+
+    def initial_state(self) -> BonusNimState:
+        return BonusNimState(self.counters, self.player)
+
+
+def random_tree(seed: int, depth: int = 5, utilities: Sequence[int] = (-1, 0, 1)) -> Tree:
+    """A random tree: 1-3 children per node, a random player at every node, random leaves
+    (some early), leaves' values drawn from ``utilities``."""
+    rng = random.Random(seed)
+
+    def node(level: int) -> Tree:
+        if level == depth or (level > 1 and rng.random() < 0.2):
+            return rng.choice(utilities)
+        return (rng.randrange(2), [node(level + 1) for _ in range(rng.randint(1, 3))])
+
+    return (0, [node(1) for _ in range(3)])
+
+
+# --- the brute force and its parity-based foil ----------------------------------------------
+
+
+def exact(state: Any) -> float:
+    """Minimax value for player 0; the player to move is asked of every position."""
+
+    @functools.cache
+    def value(key: Hashable, state: Any) -> float:
+        if state.is_terminal():
+            return float(state.returns()[0])
+        values = [value(child.key(), child) for child in map(state.apply, state.legal_actions())]
+        return max(values) if state.current_player() == 0 else min(values)
+
+    return value(state.key(), state)
+
+
+def for_mover(state: Any, value_for_player0: float) -> float:
+    return value_for_player0 if state.current_player() == 0 else -value_for_player0
+
+
+def action_values(state: Any) -> dict[int, float]:
+    """The exact value of each action for the player to move in ``state``."""
+    player = state.current_player()
+    return {a: (1 if player == 0 else -1) * exact(state.apply(a)) for a in state.legal_actions()}
+
+
+def best_actions(state: Any) -> set[int]:
+    values = action_values(state)
+    best = max(values.values())
+    return {a for a, v in values.items() if v == best}
+
+
+def parity_negamax(state: Any) -> tuple[float, int | None]:
+    """The textbook negamax that asks the root whose move it is and then negates at every ply
+    (the players assumed to alternate): (value for the root's player, best action). Wrong on
+    these games."""
+    return _parity(state, state.current_player())
+
+
+def _parity(state: Any, assumed: int) -> tuple[float, int | None]:
+    """Negamax value for ``assumed``, the player parity says is to move (never asked)."""
+    if state.is_terminal():
+        return float(state.returns()[assumed]), None
+    best, best_action = -float("inf"), None
+    for action in state.legal_actions():
+        child_value, _ = _parity(state.apply(action), 1 - assumed)
+        if -child_value > best:
+            best, best_action = -child_value, action
+    return best, best_action
+
+
+def sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def terminal_of(state: Any, line: Sequence[int]) -> Any:
+    for action in line:
+        state = state.apply(action)
+    return state
+
+
+def games() -> list[tuple[str, Any]]:
+    """Every small game of the exact tests: the hand example, Bonus Nim, random trees."""
+    out: list[tuple[str, Any]] = [("two_in_a_row", TreeGame(TWO_IN_A_ROW))]
+    out += [(f"bonus_nim_{n}_p{p}", BonusNim(n, p)) for n in range(1, 15) for p in (0, 1)]
+    out += [(f"tree_{seed}", TreeGame(random_tree(seed))) for seed in range(30)]
+    out += [
+        (f"tree_utility_{seed}", TreeGame(random_tree(seed, 4, (-3, -1, 0, 2)), max_utility=3))
+        for seed in range(10)
+    ]
+    return out
+
+
+GAMES = games()
+IDS = [name for name, _ in GAMES]
+GAME_LIST = [game for _, game in GAMES]
+
+
+# --- the brute force itself ------------------------------------------------------------------
+
+
+def test_the_brute_force_reads_the_hand_example_as_its_docstring_says() -> None:
+    root = TreeGame(TWO_IN_A_ROW).initial_state()
+    assert exact(root) == 1.0
+    assert best_actions(root) == {0}
+    assert action_values(root) == {0: 1.0, 1: 0.0}
+
+
+def test_a_parity_based_negamax_gets_these_games_wrong() -> None:
+    """The games discriminate: negating at every ply gives other values or moves."""
+    root = TreeGame(TWO_IN_A_ROW).initial_state()
+    assert parity_negamax(root) == (0.0, 1)
+    wrong = 0
+    for _, game in GAMES:
+        state = game.initial_state()
+        value, action = parity_negamax(state)
+        if value != for_mover(state, exact(state)) or action not in best_actions(state):
+            wrong += 1
+    assert wrong >= len(GAMES) // 3, wrong
+
+
+def test_bonus_nim_has_transpositions_whose_mover_differs() -> None:
+    """(3 left, player 0 to move) follows player 0's own move (6, take 3) and player 1's (4,
+    take 1): a search that shares one node per key must keep the mover apart."""
+    assert BonusNimState(6, 0).apply(3).key() == BonusNimState(4, 1).apply(1).key() == (3, 0)
+
+
+# --- the exact searches ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+@pytest.mark.parametrize("search", [minimax, alphabeta], ids=["minimax", "alphabeta"])
+def test_minimax_and_alphabeta_agree_with_the_brute_force(search, game) -> None:
+    root = game.initial_state()
+    result = search(game)
+    assert result.value == for_mover(root, exact(root))
+    assert result.action in best_actions(root)
+    assert result.is_proven
+    end = terminal_of(root, result.principal_variation)
+    assert end.is_terminal() and end.returns()[0] == exact(root)
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+def test_negamax_agrees_with_the_brute_force(game) -> None:
+    root = game.initial_state()
+    result = negamax(game)
+    assert result.value == for_mover(root, exact(root))
+    assert result.action in best_actions(root)
+    assert result.is_proven
+    end = terminal_of(root, result.principal_variation)
+    assert end.is_terminal() and end.returns()[0] == exact(root)
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+def test_negamax_at_every_depth_with_an_exact_horizon_evaluation(game) -> None:
+    """Horizons that fall on a consecutive ply: with the exact value (halved, so in (-1, 1))
+    as the evaluation, every iteration has the sign of the exact value. The table is kept
+    between iterations, so its entries are read back at other depths too."""
+    root = game.initial_state()
+    expected = sign(for_mover(root, exact(root)))
+    scale = 2.0 * game.info.max_utility
+
+    def evaluate(state: Any) -> float:
+        return for_mover(state, exact(state)) / scale
+
+    iterations = list(iterative_deepening(game, evaluate=evaluate))
+    assert iterations and iterations[-1].is_proven
+    for result in iterations:
+        assert sign(result.value) == expected, (result.depth, result.value)
+        assert result.action in best_actions(root), (result.depth, result.action)
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+@pytest.mark.parametrize("search", [minimax, alphabeta], ids=["minimax", "alphabeta"])
+def test_depth_limited_minimax_and_alphabeta_with_an_exact_evaluation(search, game) -> None:
+    root = game.initial_state()
+    for depth in (1, 2, 3):
+        result = search(game, depth=depth, evaluate=lambda s: for_mover(s, exact(s)))
+        assert result.value == for_mover(root, exact(root)), depth
+        assert result.action in best_actions(root), depth
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+def test_the_exact_solver_agrees_with_the_brute_force(game) -> None:
+    root = game.initial_state()
+    result = solve(game, tier="reference")
+    assert result.value == for_mover(root, exact(root))
+    assert result.action in best_actions(root)
+    assert result.stats["action_values"] == action_values(root)
+    end = terminal_of(root, result.principal_variation)
+    assert end.is_terminal() and end.returns()[0] == exact(root)
+    # Every position the solver met holds the exact value for its own player to move.
+    solver = Solver(game)
+    solver.value(root)
+    positions = [root]
+    while positions:
+        state = positions.pop()
+        if not state.is_terminal():
+            assert solver.value(state)[0] == for_mover(state, exact(state)), state
+            positions.extend(state.apply(a) for a in state.legal_actions())
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+def test_proof_search_agrees_with_the_brute_force(game) -> None:
+    """ProofSearch (MCTS's exact endgame search) values on the outcome scale: the sign."""
+    root = game.initial_state()
+    prover = ProofSearch(depth=20)
+    assert prover.prove(root) == sign(for_mover(root, exact(root)))
+    for action in root.legal_actions():
+        child = root.apply(action)
+        assert prover.prove(child) == sign(for_mover(child, exact(child))), action
+
+
+# --- the Monte Carlo searches ----------------------------------------------------------------
+
+
+def random_play_value(state: Any) -> float:
+    """The expected outcome (+1 / 0 / -1) for player 0 of uniformly random play from
+    ``state``."""
+    if state.is_terminal():
+        return float(sign(state.returns()[0]))
+    actions = state.legal_actions()
+    return sum(random_play_value(state.apply(a)) for a in actions) / len(actions)
+
+
+@pytest.mark.parametrize(
+    "game", [TreeGame(TWO_IN_A_ROW), BonusNim(6), BonusNim(5, 1), TreeGame(random_tree(3))]
+)
+def test_flat_monte_carlo_means_are_for_the_player_to_move(game) -> None:
+    """Each child's mean is the expected random-play outcome for the root's player to move,
+    whoever moves in the child."""
+    root = game.initial_state()
+    actions = root.legal_actions()
+    result = flat_monte_carlo(game, limits=Limits(simulations=3000 * len(actions)), seed=5)
+    for entry in result.stats["children"]:
+        expected = for_mover(root, random_play_value(root.apply(entry["action"])))
+        assert entry["value"] == pytest.approx(expected, abs=0.06), entry
+    evaluate = monte_carlo_evaluation(3000, seed=2)
+    for action in actions:
+        child = root.apply(action)
+        expected = for_mover(child, random_play_value(child))
+        assert evaluate(child) == pytest.approx(expected, abs=0.06), action
+
+
+def test_flat_monte_carlo_plays_the_bonus_move_of_the_hand_example() -> None:
+    """Player 0 moves twice in a row after action 1 of this tree: a random second move is
+    worth +1 on average, action 0 only 0."""
+    game = TreeGame((0, [(1, [1, 0]), (0, [1, 1, 1, 0])]))
+    result = flat_monte_carlo(game, limits=Limits(simulations=2000), seed=1)
+    assert result.action == 1
+
+
+MCTS_GAMES = [
+    ("two_in_a_row", TreeGame(TWO_IN_A_ROW)),
+    *[(f"bonus_nim_{n}", BonusNim(n)) for n in (4, 7, 10, 13)],
+]
+
+
+@pytest.mark.parametrize("transpositions", [False, True])
+@pytest.mark.parametrize("game", [g for _, g in MCTS_GAMES], ids=[n for n, _ in MCTS_GAMES])
+def test_mcts_plays_the_best_move(game, transpositions) -> None:
+    root = game.initial_state()
+    best = best_actions(root)
+    assert len(best) < len(root.legal_actions())  # a wrong move exists
+    result = mcts(
+        game, limits=Limits(simulations=3000), seed=3, tier="reference",
+        transpositions=transpositions,
+    )  # fmt: skip
+    assert result.action in best
+    assert sign(result.value) == sign(for_mover(root, exact(root)))
+
+
+@pytest.mark.parametrize("options", [{}, {"transpositions": True}, {"exact_endgame": 2}])
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+def test_mcts_solver_proves_the_exact_value(game, options) -> None:
+    root = game.initial_state()
+    result = mcts(
+        game, limits=Limits(simulations=20_000), seed=1, tier="reference", solver=True, **options
+    )
+    assert result.is_proven
+    assert result.value == sign(for_mover(root, exact(root)))
+    assert result.action in best_actions(root)
+    for entry in result.stats["children"]:
+        if entry["proven"] is not None:
+            value = action_values(root)[entry["action"]]
+            assert entry["proven"] == {1: "win", 0: "draw", -1: "loss"}[sign(value)], entry
+
+
+class PerfectEvaluator:
+    """Uniform priors and the exact outcome for the player to move."""
+
+    def evaluate(self, state: Any) -> tuple[list[float], float]:
+        count = len(state.legal_actions())
+        return [1.0 / count] * count, float(sign(for_mover(state, exact(state))))
+
+
+@pytest.mark.parametrize(
+    "evaluator",
+    [PerfectEvaluator(), UniformEvaluator(rollout=True, seed=4)],
+    ids=["perfect", "uniform"],
+)
+@pytest.mark.parametrize("game", [g for _, g in MCTS_GAMES], ids=[n for n, _ in MCTS_GAMES])
+def test_puct_plays_the_best_move(game, evaluator) -> None:
+    root = game.initial_state()
+    result = mcts(
+        game, limits=Limits(simulations=3000), seed=2, tier="reference", evaluator=evaluator,
+        lambda_=0.0,
+    )  # fmt: skip
+    assert result.algorithm == "puct"
+    assert result.action in best_actions(root)
+
+
+@pytest.mark.parametrize("transpositions", [False, True])
+@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
+def test_puct_solver_proves_the_exact_value(game, transpositions) -> None:
+    root = game.initial_state()
+    result = mcts(
+        game, limits=Limits(simulations=20_000), seed=1, tier="reference", solver=True,
+        evaluator=PerfectEvaluator(), lambda_=0.0, transpositions=transpositions,
+    )  # fmt: skip
+    assert result.is_proven
+    assert result.value == sign(for_mover(root, exact(root)))
+    assert result.action in best_actions(root)
+
+
+def test_mcts_tree_reuse_across_a_run_of_own_plies() -> None:
+    """The searcher keeps its tree from one ply to the next of the same player, and from its
+    turn of two plies to its next turn after the opponent's reply (three plies below, found
+    through the opponent's plies); the reused searches still find the best move and value."""
+    game = BonusNim(13)
+    searcher = MCTS(game, seed=1, tier="reference")
+    state = game.initial_state()
+    first = searcher.search(state, Limits(simulations=5000))
+    assert first.action in best_actions(state)
+    state = state.apply(3)  # player 0 moves again
+    assert state.current_player() == 0
+    second = searcher.search(state, Limits(simulations=5000))
+    assert second.stats["reused_visits"] > 0
+    assert second.action in best_actions(state)
+    assert sign(second.value) == sign(for_mover(state, exact(state)))
+    for action in (3, 1, 1):  # player 0 again, then the move passes; player 1 replies
+        state = state.apply(action)
+    assert state.left == 5 and state.current_player() == 0
+    third = searcher.search(state, Limits(simulations=5000))
+    assert third.stats["reused_visits"] > 0
+    assert sign(third.value) == sign(for_mover(state, exact(state)))
