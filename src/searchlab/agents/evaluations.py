@@ -17,7 +17,8 @@ __all__ = ["default_evaluation", "search_position"]
 
 def default_evaluation(game: Game | None) -> Evaluation | None:
     """The built-in evaluation for ``game`` (Connect Four threats, Othello mobility/corners/
-    discs, Gomoku line patterns), or ``None`` for games small enough to search to the end."""
+    discs, Gomoku line patterns, Snake Go material and Voronoi territory), or ``None`` for
+    games small enough to search to the end."""
     name = getattr(getattr(game, "info", None), "name", None)
     if name == "connect4":
         from searchlab.domains.games.connect4_eval import ThreatEvaluation
@@ -31,6 +32,10 @@ def default_evaluation(game: Game | None) -> Evaluation | None:
         from searchlab.domains.games.gomoku_eval import evaluate
 
         return evaluate
+    if name == "snakego":
+        from searchlab.domains.games.snakego_eval import SnakeGoEvaluation
+
+        return SnakeGoEvaluation()
     return None
 
 

@@ -12,6 +12,17 @@ seeded search replays exactly). Two are built in:
   It costs up to ``b * b`` calls to ``apply`` per ply (``b`` legal actions), which buys a far
   better estimate per playout in games of threats (tic-tac-toe, Connect Four, Gomoku).
 
+**Domain-knowledge hook.** Where a built-in game has rollout knowledge of its own, ``"informed"``
+plays the game's policy instead of the generic one: :func:`domain_policy` finds it by the
+game's registry name (``state.game.info.name``), the way
+:func:`searchlab.agents.evaluations.default_evaluation` finds a game's evaluation. Today:
+Snake Go (:func:`searchlab.domains.games.snakego_policy.informed_action`: never a deadly move
+when a safe one exists, eat, keep away from a shorter opponent's head). The lookup lives here,
+in the algorithms layer, because the layers import downward only: the game module never
+imports search code (nor its own policy module, which imports it). A game of your own passes
+its policy as a callable ``rollout=``. For every other game ``"informed"`` is the generic
+policy above, unchanged.
+
 >>> import random
 >>> from searchlab.core.game import play
 >>> from searchlab.domains.games.tictactoe import TicTacToe
@@ -35,6 +46,7 @@ from searchlab.core.game import State
 __all__ = [
     "ROLLOUT_POLICIES",
     "RolloutPolicy",
+    "domain_policy",
     "informed_policy",
     "playout",
     "random_policy",
@@ -60,9 +72,31 @@ def _opponent_wins_now(state: State, opponent: int) -> bool:
     return False
 
 
+def domain_policy(state: object) -> RolloutPolicy | None:
+    """The informed rollout policy of ``state``'s game when it has one of its own (found by
+    the game's registry name, see the module docstring), else ``None``.
+
+    >>> from searchlab.games import make
+    >>> domain_policy(make("snakego", size=8).initial_state()).__name__
+    'informed_action'
+    >>> domain_policy(make("tictactoe").initial_state()) is None
+    True
+    """
+    name = getattr(getattr(getattr(state, "game", None), "info", None), "name", None)
+    if name == "snakego":
+        from searchlab.domains.games.snakego_policy import informed_action
+
+        return informed_action
+    return None
+
+
 def informed_policy(state: State, rng: random.Random) -> int:
-    """An immediate win if any; else a random move that leaves the opponent no immediate win
-    (which blocks their threat and avoids suicide); else any random move."""
+    """The game's own informed policy where it has one (:func:`domain_policy`); else an
+    immediate win if any; else a random move that leaves the opponent no immediate win (which
+    blocks their threat and avoids suicide); else any random move."""
+    own = domain_policy(state)
+    if own is not None:
+        return own(state, rng)
     player = state.current_player()
     actions = state.legal_actions()
     candidates = []
@@ -132,6 +166,8 @@ def playout(state: State, policy: RolloutPolicy, rng: random.Random) -> Sequence
             state = state.apply(actions[int(draw() * len(actions))])
             actions = state.legal_actions()
         return state.returns()
+    if policy is informed_policy:  # look the game's own policy up once per playout
+        policy = domain_policy(state) or informed_policy
     while not state.is_terminal():
         state = state.apply(policy(state, rng))
     return state.returns()
