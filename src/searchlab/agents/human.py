@@ -44,6 +44,8 @@ NOTATIONS: dict[str, str] = {
     "kayles": "HEAP:OPTION, the OPTION-th way to play on heap HEAP (type moves to see them)",
     "dawsons_chess": "HEAP:OPTION, the OPTION-th way to play on heap HEAP (type moves to see them)",
     "grundys_game": "HEAP:OPTION, the OPTION-th way to split heap HEAP (type moves to see them)",
+    "snakego": "the action of the snake the prompt names: up, down, left, right (or u, d, l, "
+    "r), split, ray",
 }
 """How a person writes a move, by game name (a game of your own may set ``notation``)."""
 

@@ -71,7 +71,7 @@ def rule_of(game: str) -> MatchRule:
     if rule is None:
         raise InvalidParameterError(
             f"{_name(game)} has no match rule (games played in matches: "
-            f"{', '.join(sorted(MATCH_RULES))}); play games instead"
+            f"{', '.join(sorted(MATCH_RULES))}); it is played in single games"
         )
     return rule
 

@@ -25,7 +25,7 @@ from searchlab.arena.match_rules import rule_of
 from searchlab.arena.worker import GameRecord
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["MatchRecord", "decide_records", "match_as_game"]
+__all__ = ["MatchRecord", "MatchTally", "decide_records", "match_as_game", "match_tallies"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,3 +109,45 @@ def match_as_game(match: MatchRecord, halves: Iterable[GameRecord] = ()) -> Game
         result="1-0" if match.winner == match.first else "0-1",
         termination="end",
     )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTally:
+    """One agent's halves over its matches.
+
+    Attributes:
+        agent: its label.
+        matches: matches played.
+        halves_won: halves it won (of ``2 * matches``).
+        points: its score summed over every half it played.
+        reasons: how many of its matches (won or lost) each rule decided.
+    """
+
+    agent: str
+    matches: int
+    halves_won: int
+    points: int
+    reasons: dict[str, int]
+
+
+def match_tallies(matches: Iterable[MatchRecord]) -> dict[str, MatchTally]:
+    """Per agent: matches, halves won, points, and the rules that decided its matches.
+
+    >>> m = MatchRecord("k", "snakego", "a", "b", "h1", "h2", "b", "score", (1, 1), (9, 12))
+    >>> match_tallies([m])["b"]
+    MatchTally(agent='b', matches=1, halves_won=1, points=12, reasons={'score': 1})
+    """
+    rows: dict[str, list[int]] = {}
+    reasons: dict[str, dict[str, int]] = {}
+    for match in matches:
+        for seat, agent in enumerate((match.first, match.second)):
+            row = rows.setdefault(agent, [0, 0, 0])
+            row[0] += 1
+            row[1] += match.halves_won[seat]
+            row[2] += match.total_scores[seat]
+            counts = reasons.setdefault(agent, {})
+            counts[match.reason] = counts.get(match.reason, 0) + 1
+    return {
+        agent: MatchTally(agent, row[0], row[1], row[2], reasons[agent])
+        for agent, row in rows.items()
+    }

@@ -134,7 +134,8 @@ def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"game parameter, e.g. {example} (repeatable)",
+        help=f"game parameter, e.g. {example} (repeatable); NAME=@FILE reads the value "
+        "from FILE (e.g. items=@items.txt for snakego)",
     )
 
 

@@ -10,6 +10,7 @@ kept and not played again.
   searchlab arena connect4 mcts:simulations=2000 mcts:simulations=1000 --games 1000 --sprt 0,30
   searchlab arena connect4 mcts flatmc alphabeta --games 50 --move-time 0.2 --json
   searchlab arena othello mcts:time=1 alphabeta:time=1 --games 200 --workers 2 --time 3600
+  searchlab arena snakego mcts:time=0.2 greedy --matches 20 -p size=10 -p rounds=60
 
 Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new game starts, the games in progress are
 abandoned (worker processes are terminated), one line says how many games are stored, and the
@@ -50,6 +51,13 @@ Each pair of colour-swapped games starts from its own random opening, {plies} pl
 (alphabeta, or any agent given a fixed seed=) would otherwise play the same two games over
 and over. When games of a pairing still repeat move for move, a warning says so.
 
+A game with a seed of its own (Snake Go: the item list) plays each colour-swapped pair with
+seed = S + j for pair j (S: -p seed=S, default 0; both games of a pair get the same items)
+and no random opening by default. --matches M plays M whole matches per pairing instead of
+games, for a game with a match rule (Snake Go: two halves with the same items and the sides
+swapped, decided by halves won, then total score, then the earlier first item in the first
+half, then the player who moved second in it); the table then rates the matches.
+
 Agents are specs, KIND or KIND:NAME=VALUE,... : random, greedy, alphabeta:depth=6,
 alphabeta:time=0.5, flatmc:simulations=2000, mcts:time=1,c=0.7. The agents' own budgets hold
 unless --move-time gives every agent the same seconds per move (they are then rated as
@@ -69,6 +77,8 @@ examples:
       the standings as one JSON list on stdout
   searchlab arena othello mcts:time=1 alphabeta:time=1 --games 200 --workers 2 --time 3600
       start no new game after an hour; run it again tomorrow to play the rest
+  searchlab arena snakego mcts:time=0.2 greedy --matches 20 -p size=10 -p rounds=60
+      20 Snake Go matches (40 halves); match j has the items of seed j
 
 The same seed plays the same games (agents with a time budget vary with the machine's speed).
 """
@@ -85,8 +95,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", help="a registered game: tictactoe, connect4, othello, nim, ...")
     parser.add_argument("agents", nargs="+", metavar="SPEC", help="two or more agent specs")
-    parser.add_argument(
-        "--games", type=positive_int, required=True, metavar="N", help="games per pairing"
+    amount = parser.add_mutually_exclusive_group(required=True)
+    amount.add_argument("--games", type=positive_int, metavar="N", help="games per pairing")
+    amount.add_argument(
+        "--matches",
+        type=positive_int,
+        metavar="M",
+        help="whole matches per pairing (2 M games: two halves each, sides swapped), for a "
+        "game with a match rule (snakego)",
     )
     parser.add_argument(
         "--workers", type=positive_int, default=1, metavar="K", help="processes (default 1)"
@@ -161,10 +177,17 @@ def _run(args: argparse.Namespace) -> int:
         raise InvalidParameterError(f"--openings must be >= 0 plies, got {args.openings}")
     if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
         raise InvalidParameterError(f"--time must be a number of seconds > 0, got {args.time}")
+    if args.matches is not None:
+        from searchlab.arena.match_rules import rule_of
+
+        rule_of(args.game)  # a game without a match rule: one line
+        if sprt is not None:
+            raise InvalidParameterError("--sprt counts games: use it with --games, not --matches")
+    games = args.games if args.matches is None else 2 * args.matches
     jobs = round_robin(
         args.game,
         specs,
-        args.games,
+        games,
         seed=args.seed,
         openings=args.openings,
         game_params=game_params,
@@ -209,6 +232,7 @@ def _run(args: argparse.Namespace) -> int:
         records = store.records(game=game_id)
         table = standings(records)
         total = store.count(game=game_id)
+        matches = store.matches(game=game_id) if args.matches is not None else []
     repeated = repetitions(record for record in records if record.key in keys)
     if repeated:
         shown = "; ".join(
@@ -235,6 +259,9 @@ def _run(args: argparse.Namespace) -> int:
             f"move; see the 'error' column of {args.db}",
             file=sys.stderr,
         )
+    if args.matches is not None:
+        _report_matches(args, game_id, matches, records, summary)
+        return 0
     if args.json:
         sys.stdout.write(json.dumps([row.as_json() for row in table]) + "\n")
         if monitor is not None:  # stdout holds the standings only
@@ -250,6 +277,67 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_matches(
+    args: argparse.Namespace, game_id: str, matches: list[Any], records: list[Any], summary: Any
+) -> None:
+    """The standings of whole matches: a match is won or lost (never drawn), rated by Elo as
+    games are; beside it each agent's halves won and points over its halves."""
+    from searchlab.arena import standings
+    from searchlab.arena.matches import match_as_game, match_tallies
+
+    halves = {record.key: record for record in records}
+    as_games = [
+        match_as_game(
+            match, [halves[key] for key in (match.first_half, match.second_half) if key in halves]
+        )
+        for match in matches
+    ]
+    table = standings(as_games)
+    tallies = match_tallies(matches)
+    if args.json:
+        rows = []
+        for row in table:
+            tally = tallies[row.agent]
+            rows.append(
+                {
+                    **row.as_json(),
+                    "matches": row.games,
+                    "halves_won": tally.halves_won,
+                    "points": tally.points,
+                }
+            )
+        sys.stdout.write(json.dumps(rows) + "\n")
+        return
+    columns = ("#", "agent", "matches", "W", "L", "%", "Elo", "±95%", "halves", "points", "s/move")
+    cells = []
+    for rank, row in enumerate(table, start=1):
+        tally = tallies[row.agent]
+        cells.append(
+            [
+                rank,
+                row.agent,
+                row.games,
+                row.wins,
+                row.losses,
+                f"{row.wins / row.games:.0%}" if row.games else "-",
+                f"{row.elo:+.0f}",
+                f"{row.elo_ci:.0f}",
+                f"{tally.halves_won}/{2 * tally.matches}",
+                tally.points,
+                f"{row.seconds_per_move:.3f}",
+            ]
+        )
+    title = f"{game_id}: {len(matches)} matches ({2 * len(matches)} halves) in {args.db}"
+    print_table(columns, cells, title=title, left=["agent"])
+    reasons: dict[str, int] = {}
+    for match in matches:
+        reasons[match.reason] = reasons.get(match.reason, 0) + 1
+    if reasons:
+        print("decided by: " + ", ".join(f"{why} {n}" for why, n in reasons.items()))
+    resumed = f", {summary.skipped} already stored" if summary.skipped else ""
+    print(f"played {summary.played} of {summary.scheduled} scheduled halves{resumed}")
+
+
 def _label(spec: str, move_time: float | None) -> str:
     from searchlab.arena.schedule import agent_label, canonical_spec
 
@@ -263,6 +351,13 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     from searchlab.core.game import check_capabilities
     from searchlab.games import make
 
+    for text in args.param:
+        if text.partition("=")[2].startswith("@"):
+            raise InvalidParameterError(
+                f"-p {text}: the arena takes no parameter from a file (each game's parameters "
+                "are part of its stored name); Snake Go's items come from -p seed=S (pair j "
+                "of every pairing plays the items of seed S + j)"
+            )
     params = dict(parse_param(text) for text in args.param)
     game = make(args.game, **params)
     check_capabilities(game, "the arena")

@@ -10,6 +10,7 @@ With ``--expect N`` a mismatch prints the per-move divide and exits with 1.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
@@ -20,7 +21,8 @@ __all__ = ["parse_param", "register"]
 
 def parse_param(text: str) -> tuple[str, Any]:
     """``"piles=3,4,5"`` -> ``("piles", (3, 4, 5))``; ``"m=4"`` -> ``("m", 4)``; other values
-    stay strings.
+    stay strings. ``NAME=@FILE`` gives the text of FILE (Snake Go's ``items=@items.txt``); a
+    missing or unreadable file is the command's one-line error.
 
     >>> parse_param("piles=3,4,5"), parse_param("m=4"), parse_param("misere=true")
     (('piles', (3, 4, 5)), ('m', 4), ('misere', True))
@@ -28,6 +30,10 @@ def parse_param(text: str) -> tuple[str, Any]:
     name, sep, value = text.partition("=")
     if not sep or not name.isidentifier():
         raise InvalidParameterError(f"-p expects NAME=VALUE, got {text!r}")
+    if value.startswith("@"):
+        if value == "@":
+            raise InvalidParameterError(f"-p {name}=@FILE needs a file name, got {text!r}")
+        return name, Path(value[1:]).read_text(encoding="utf-8")
     if value.lower() in ("true", "false"):
         return name, value.lower() == "true"
     try:

@@ -4,12 +4,19 @@
   searchlab play tictactoe --first alphabeta --second human
   searchlab play othello --first mcts:time=0.5 --second alphabeta:depth=4 --analysis
   searchlab play nim -p piles=3,4,5 --second mcts:simulations=2000,solver=true
+  searchlab play snakego -p size=8 -p rounds=30 -p seed=3 --second mcts:time=0.5
+  searchlab play snakego -p size=8 -p items=@items.txt --first greedy --second random
 
 Each turn shows the board. A person types a move in the game's notation (Connect Four: the
-column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count), or
+column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count; Snake Go:
+up, down, left, right (u, d, l, r), split or ray for the snake the prompt names), or
 "moves", "undo" (take back your last move), "resign", "help". An illegal move is
 rejected with the reason and asked again. With --analysis each AI move also shows its
 principal variation or the root's children (visits, values).
+
+Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
+to act: up/down/right/split> "); -p seed=S draws the items (-p items=@FILE reads them, one
+"x y time type param" per line); the end shows both scores.
 """
 
 from __future__ import annotations
@@ -85,13 +92,13 @@ def run(args: argparse.Namespace) -> int:
         make_agent(args.first, game, seed=args.seed),
         make_agent(args.second, game, seed=args.seed + 1),
     ]
-    for agent in agents:
-        if isinstance(agent, HumanAgent):
-            agent.notation = notation_of(game)
     quiet = args.quiet or args.json
     session = _Session(
         state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json, game=game
     )
+    for index, agent in enumerate(agents):
+        if isinstance(agent, HumanAgent):  # asks with the session's prompt (the acting snake)
+            agents[index] = HumanAgent(agent.name, read=session.read, notation=notation_of(game))
     outcome = session.play()
     if args.json:
         emit_json(
@@ -108,6 +115,26 @@ def run(args: argparse.Namespace) -> int:
 
 # Games whose boards show the first player's stones as X and the second's as O.
 _XO_GAMES = frozenset({"connect4", "othello", "tictactoe", "mnk", "gomoku"})
+
+
+def actor(state: Any) -> str:
+    """Who acts for the player to move, in games where a player acts through several pieces
+    one ply each (Snake Go: ``"snake A"``); ``""`` for other games and finished ones."""
+    acting = getattr(state, "acting_snake", None)
+    if not callable(acting) or state.is_terminal():
+        return ""
+    from searchlab.domains.games.snakego import snake_name
+
+    return f"snake {snake_name(state.current_player(), acting().id)}"
+
+
+def scores(state: Any) -> tuple[int, int] | None:
+    """The two players' scores, for games that count them (Snake Go), else ``None``."""
+    count = getattr(state, "scores", None)
+    if not callable(count):
+        return None
+    first, second = count()
+    return int(first), int(second)
 
 
 class _Session:
@@ -136,6 +163,16 @@ class _Session:
     def say(self, text: str) -> None:
         if not self.quiet:
             print(text, flush=True)
+
+    def read(self, prompt: str) -> str:
+        """A person's input line; in a game with several acting pieces the prompt names the
+        one to move and its legal actions (``snake A to act: up/down/split> ``)."""
+        state = self.history[-1]
+        who = actor(state)
+        if who:
+            names = "/".join(state.action_to_string(a) for a in state.legal_actions())
+            prompt = f"{who} to act: {names}> "
+        return input(prompt)
 
     def label(self, player: int) -> str:
         return f"{('first', 'second')[player]} ({self.agents[player].name})"
@@ -183,7 +220,9 @@ class _Session:
             player = state.current_player()
             agent = self.agents[player]
             board = self.board(state, hints=isinstance(agent, HumanAgent))
-            self.say(f"\n{board}\nmove {len(self.moves) + 1}: {self.label(player)} to play")
+            who = actor(state)
+            acting = f", {who}" if who else ""
+            self.say(f"\n{board}\nmove {len(self.moves) + 1}: {self.label(player)} to play{acting}")
             start = time.perf_counter()
             try:
                 action = agent.act(state)
@@ -206,6 +245,9 @@ class _Session:
         from searchlab.cli._analysis import children_rows, summary
 
         result = agent.last_result
+        who = actor(state)
+        if who:
+            notation = f"{notation} ({who})"
         if result is None:
             self.say(f"{agent.name} plays {notation} ({seconds:.2f} s)")
             return
@@ -245,13 +287,18 @@ class _Session:
                 winner, text = 1, f"{self.label(1)} wins"
             else:
                 winner, text = None, "draw"
+        points = scores(state)
         if not self.as_json:
             print(f"\n{self.board(state, hints=False)}")
             print(f"game over after {len(self.moves)} moves: {text}")
+            if points is not None:
+                print(f"scores: {self.label(0)} {points[0]}, {self.label(1)} {points[1]}")
         print_moves = " ".join(notation for _, notation, _ in self.moves)
         if not self.quiet:
             print(f"moves: {print_moves}")
+        extra = {} if points is None else {"scores": list(points)}
         return {
+            **extra,
             "moves": [notation for _, notation, _ in self.moves],
             "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
             "winner": winner,
