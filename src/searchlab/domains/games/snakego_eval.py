@@ -40,63 +40,75 @@ from functools import lru_cache
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.snakego import SnakeGoState
 
-__all__ = ["SnakeGoEvaluation", "material", "neighbours", "territory"]
+__all__ = ["SnakeGoEvaluation", "material", "territory"]
 
 _SQUASH = 0.99  # an estimate stays strictly inside the utility bounds, below a proven result
 
 
 @lru_cache(maxsize=16)
-def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
-    """The 4-neighbours (cell indices ``y * size + x``) of every cell of a ``size`` board.
+def _edges(size: int) -> tuple[int, int, int]:
+    """Bitboards (bit ``y * size + x``) of a ``size`` board: every cell, every cell but the
+    right column, every cell but the left column."""
+    full = (1 << (size * size)) - 1
+    left = sum(1 << (y * size) for y in range(size))
+    return full, full & ~(left << (size - 1)), full & ~left
 
-    >>> neighbours(3)[4]
-    (7, 1, 3, 5)
-    """
-    table = []
-    for index in range(size * size):
-        y, x = divmod(index, size)
-        table.append(
-            tuple(
-                (y + dy) * size + x + dx
-                for dx, dy in ((0, 1), (0, -1), (-1, 0), (1, 0))
-                if 0 <= x + dx < size and 0 <= y + dy < size
-            )
-        )
-    return tuple(table)
+
+_WALL_BITS: dict[int, tuple[tuple[int, ...], int]] = {}
+
+
+def _wall_bits(walls: tuple[int, ...]) -> int:
+    """The wall cells as a bitboard, cached per walls tuple (moves pass the same tuple on)."""
+    entry = _WALL_BITS.get(id(walls))
+    if entry is not None and entry[0] is walls:
+        return entry[1]
+    bits = int("".join("0" if owner == -1 else "1" for owner in reversed(walls)), 2)
+    if len(_WALL_BITS) >= 64:
+        _WALL_BITS.clear()
+    _WALL_BITS[id(walls)] = (walls, bits)  # the tuple is kept: its id is not reused meanwhile
+    return bits
 
 
 def territory(state: SnakeGoState) -> tuple[int, int]:
-    """Empty cells each player's snake heads reach strictly first (see the module docstring)."""
+    """Empty cells each player's snake heads reach strictly first (see the module docstring).
+
+    Breadth-first, one layer at a time for both players at once, on bitboards: a layer is the
+    previous one shifted to its 4 neighbours, less the cells seen. A cell both reach in the
+    same layer counts for neither and leads on for both (the opponent's path may pass it).
+    """
     size = state.game.size
-    seen = bytearray(1 if owner != -1 else 0 for owner in state.walls)
-    fronts: list[set[int]] = [set(), set()]
+    full, no_right, no_left = _edges(size)
+    seen = _wall_bits(state.walls)
+    fronts = [0, 0]
     for player, snakes in enumerate(state.snakes):
         for snake in snakes:
             for x, y in snake.cells:
-                seen[y * size + x] = 1
+                seen |= 1 << (y * size + x)
             x, y = snake.cells[0]
-            fronts[player].add(y * size + x)
-    around = neighbours(size)
+            fronts[player] |= 1 << (y * size + x)
+    mine, theirs = fronts
     counts = [0, 0]
-    while fronts[0] or fronts[1]:
-        reached = [
-            {cell for head in front for cell in around[head] if not seen[cell]} for front in fronts
-        ]
-        both = reached[0] & reached[1]
-        for cell in reached[0] | reached[1]:
-            seen[cell] = 1
-        counts[0] += len(reached[0]) - len(both)
-        counts[1] += len(reached[1]) - len(both)
-        fronts = reached  # a cell reached by both at once leads on for both
+    while mine | theirs:
+        free = full & ~seen
+        mine = (
+            ((mine & no_right) << 1) | ((mine & no_left) >> 1) | (mine << size) | (mine >> size)
+        ) & free
+        theirs = (
+            ((theirs & no_right) << 1)
+            | ((theirs & no_left) >> 1)
+            | (theirs << size)
+            | (theirs >> size)
+        ) & free
+        both = mine & theirs
+        counts[0] += (mine ^ both).bit_count()
+        counts[1] += (theirs ^ both).bit_count()
+        seen |= mine | theirs
     return counts[0], counts[1]
 
 
 def material(state: SnakeGoState, bank: float = 1.0, ray: float = 2.0) -> tuple[float, float]:
     """Per player: snake cells + owned wall cells + ``bank`` x length bank + ``ray`` x rays."""
-    totals = [0.0, 0.0]
-    for owner in state.walls:
-        if owner != -1:
-            totals[owner] += 1
+    totals = [float(state.walls.count(0)), float(state.walls.count(1))]
     for player, snakes in enumerate(state.snakes):
         for snake in snakes:
             totals[player] += len(snake.cells) + bank * snake.bank + (ray if snake.ray else 0)
