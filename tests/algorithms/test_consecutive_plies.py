@@ -38,6 +38,8 @@ from searchlab.algorithms.mcts import MCTS, ProofSearch, UniformEvaluator, flat_
 from searchlab.algorithms.mcts.flat import monte_carlo_evaluation
 from searchlab.core.game import GameInfo
 from searchlab.core.limits import Limits
+from searchlab.domains.games.snakego import SPLIT, SnakeGo
+from searchlab.games import make
 
 # --- games with consecutive plies ---------------------------------------------------------
 
@@ -150,31 +152,39 @@ def random_tree(seed: int, depth: int = 5, utilities: Sequence[int] = (-1, 0, 1)
 # --- the brute force and its parity-based foil ----------------------------------------------
 
 
-def exact(state: Any) -> float:
-    """Minimax value for player 0; the player to move is asked of every position."""
+def exact(state: Any, table: dict[Hashable, float] | None = None) -> float:
+    """Minimax value for player 0; the player to move is asked of every position. ``table``
+    (values by key, for positions of one game) may be shared between calls."""
+    table = {} if table is None else table
 
-    @functools.cache
-    def value(key: Hashable, state: Any) -> float:
-        if state.is_terminal():
-            return float(state.returns()[0])
-        values = [value(child.key(), child) for child in map(state.apply, state.legal_actions())]
-        return max(values) if state.current_player() == 0 else min(values)
+    def value(state: Any) -> float:
+        key = state.key()
+        if key not in table:
+            if state.is_terminal():
+                table[key] = float(state.returns()[0])
+            else:
+                values = [value(state.apply(action)) for action in state.legal_actions()]
+                table[key] = max(values) if state.current_player() == 0 else min(values)
+        return table[key]
 
-    return value(state.key(), state)
+    return value(state)
 
 
 def for_mover(state: Any, value_for_player0: float) -> float:
     return value_for_player0 if state.current_player() == 0 else -value_for_player0
 
 
-def action_values(state: Any) -> dict[int, float]:
+def action_values(state: Any, table: dict[Hashable, float] | None = None) -> dict[int, float]:
     """The exact value of each action for the player to move in ``state``."""
+    table = {} if table is None else table
     player = state.current_player()
-    return {a: (1 if player == 0 else -1) * exact(state.apply(a)) for a in state.legal_actions()}
+    return {
+        a: (1 if player == 0 else -1) * exact(state.apply(a), table) for a in state.legal_actions()
+    }
 
 
-def best_actions(state: Any) -> set[int]:
-    values = action_values(state)
+def best_actions(state: Any, table: dict[Hashable, float] | None = None) -> set[int]:
+    values = action_values(state, table)
     best = max(values.values())
     return {a for a, v in values.items() if v == best}
 
@@ -343,13 +353,19 @@ def test_proof_search_agrees_with_the_brute_force(game) -> None:
 # --- the Monte Carlo searches ----------------------------------------------------------------
 
 
-def random_play_value(state: Any) -> float:
+def random_play_value(state: Any, table: dict[Hashable, float] | None = None) -> float:
     """The expected outcome (+1 / 0 / -1) for player 0 of uniformly random play from
-    ``state``."""
-    if state.is_terminal():
-        return float(sign(state.returns()[0]))
-    actions = state.legal_actions()
-    return sum(random_play_value(state.apply(a)) for a in actions) / len(actions)
+    ``state`` (``table``: values by key, for positions of one game)."""
+    table = {} if table is None else table
+    key = state.key()
+    if key not in table:
+        if state.is_terminal():
+            table[key] = float(sign(state.returns()[0]))
+        else:
+            actions = state.legal_actions()
+            total = sum(random_play_value(state.apply(a), table) for a in actions)
+            table[key] = total / len(actions)
+    return table[key]
 
 
 @pytest.mark.parametrize(
@@ -473,3 +489,192 @@ def test_mcts_tree_reuse_across_a_run_of_own_plies() -> None:
     third = searcher.search(state, Limits(simulations=5000))
     assert third.stats["reused_visits"] > 0
     assert sign(third.value) == sign(for_mover(state, exact(state)))
+
+
+# --- Snake Go ----------------------------------------------------------------------------------
+
+
+def snakego_positions() -> list[tuple[str, Any, Any]]:
+    """``(name, game, position)``: small Snake Go positions two or three rounds from the end,
+    where a player has two snakes (so that player's turn is two plies in a row), in both
+    scorings. Some are built by hand; the others are reached from a seeded game by random
+    moves that split often."""
+    out = []
+    for scoring in ("win_loss", "score_difference"):
+        game = SnakeGo(items=(), size=5, rounds=3, max_snakes=2, scoring=scoring)
+        hand = {
+            "two_vs_one": game.state_from(
+                snakes=([[(1, 3), (1, 4), (2, 4)], [(3, 2), (3, 3)]], [[(2, 1), (2, 0), (3, 0)]]),
+                round=2,
+                player=0,
+            ),
+            "one_vs_two": game.state_from(
+                snakes=([[(1, 3), (1, 4), (0, 4)]], [[(2, 1), (2, 0)], [(3, 2), (4, 2), (4, 1)]]),
+                round=2,
+                player=1,
+            ),
+            "loop_and_one": game.state_from(
+                snakes=(
+                    [[(2, 2), (2, 3), (1, 3), (1, 2), (1, 1), (2, 1)], [(4, 4)]],
+                    [[(3, 0), (4, 0)]],
+                ),
+                round=3,
+                player=0,
+            ),
+        }
+        out += [(f"{name}_{scoring}", game, state) for name, state in hand.items()]
+        for seed, rounds, player in ((27, 6, 0), (39, 6, 0), (17, 5, 0), (4, 5, 1)):
+            game, state = seeded_snakego(seed, rounds, player, scoring)
+            out.append((f"seed{seed}_r{rounds}_p{player}_{scoring}", game, state))
+    return out
+
+
+def seeded_snakego(seed: int, rounds: int, player: int, scoring: str) -> tuple[Any, Any]:
+    """The position at the start of ``player``'s turn in round ``rounds - 1`` of the seeded
+    game ``make("snakego", size=5, rounds=rounds, seed=seed, max_snakes=2)``, after random
+    moves (a split with probability 1/2 when legal)."""
+    game = make("snakego", size=5, rounds=rounds, seed=seed, max_snakes=2, scoring=scoring)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    while not state.is_terminal() and not (
+        state.round == rounds - 1
+        and state.player == player
+        and len(state.pending) == len(state.snakes[player])
+    ):
+        actions = state.legal_actions()
+        split = SPLIT in actions and rng.random() < 0.5
+        state = state.apply(SPLIT if split else rng.choice(actions))
+    return game, state
+
+
+SNAKEGO = snakego_positions()
+SNAKEGO_IDS = [name for name, _, _ in SNAKEGO]
+SNAKEGO_CASES = [(game, state) for _, game, state in SNAKEGO]
+
+
+@functools.cache
+def snakego_table(index: int) -> dict[Hashable, float]:
+    """The brute force's table of position ``index`` of :data:`SNAKEGO` (filled once)."""
+    table: dict[Hashable, float] = {}
+    exact(SNAKEGO[index][2], table)
+    return table
+
+
+def snakego_truth(state: Any) -> tuple[float, set[int], dict[int, float], dict[Hashable, float]]:
+    """(exact value for the player to move, best actions, action values, table)."""
+    index = next(i for i, (_, _, position) in enumerate(SNAKEGO) if position is state)
+    table = snakego_table(index)
+    value = for_mover(state, exact(state, table))
+    return value, best_actions(state, table), action_values(state, table), table
+
+
+def test_snakego_positions_have_runs_of_plies_and_parity_gets_some_wrong() -> None:
+    wrong = 0
+    for name, _, state in SNAKEGO:
+        assert not state.is_terminal(), name
+        assert max(len(snakes) for snakes in state.snakes) == 2, name
+        # a run of two plies by one player starts here or at the opponent's next turn
+        if len(state.pending) == 2:
+            after = state.apply(state.legal_actions()[0])
+            assert after.current_player() == state.current_player(), name
+        value, best, _, _ = snakego_truth(state)
+        parity_value, parity_action = parity_negamax(state)
+        wrong += parity_value != value or parity_action not in best
+    assert wrong >= 3, wrong
+    assert sum(len(snakego_truth(s)[1]) < len(s.legal_actions()) for _, _, s in SNAKEGO) >= 6
+
+
+@pytest.mark.parametrize(("game", "state"), SNAKEGO_CASES, ids=SNAKEGO_IDS)
+def test_snakego_exact_searches_agree_with_the_brute_force(game, state) -> None:
+    value, best, values, _ = snakego_truth(state)
+    for search in (minimax, alphabeta, negamax):
+        result = search(game, state)
+        assert (result.value, result.is_proven) == (value, True), result.algorithm
+        assert result.action in best, result.algorithm
+        end = terminal_of(state, result.principal_variation)
+        assert end.is_terminal() and for_mover(state, end.returns()[0]) == value
+    result = solve(game, state, tier="reference")
+    assert result.value == value and result.action in best
+    assert result.stats["action_values"] == values
+    assert ProofSearch(depth=20, node_budget=100_000).prove(state) == sign(value)
+
+
+@pytest.mark.parametrize(("game", "state"), SNAKEGO_CASES, ids=SNAKEGO_IDS)
+def test_snakego_mcts_solver_and_puct_prove_the_exact_value(game, state) -> None:
+    """On the outcome scale (proofs are of win, draw or loss): the proven value is the sign of
+    the exact value and the move one that keeps it."""
+    value, _, values, table = snakego_truth(state)
+    keeping = {action for action, v in values.items() if sign(v) == sign(value)}
+
+    class Perfect:
+        def evaluate(self, position: Any) -> tuple[list[float], float]:
+            count = len(position.legal_actions())
+            return [1.0 / count] * count, float(sign(for_mover(position, exact(position, table))))
+
+    for options in ({}, {"transpositions": True}, {"evaluator": Perfect(), "lambda_": 0.0}):
+        result = mcts(
+            game, state, limits=Limits(simulations=50_000), seed=1, tier="reference",
+            solver=True, **options,
+        )  # fmt: skip
+        assert result.is_proven, options
+        assert result.value == sign(value), options
+        assert result.action in keeping, options
+
+
+@pytest.mark.parametrize(("game", "state"), SNAKEGO_CASES, ids=SNAKEGO_IDS)
+def test_snakego_mcts_and_puct_play_a_best_move(game, state) -> None:
+    """Without the solver, on the outcome scale for win/loss and on the normalised returns
+    for the score difference (the brute force's best moves maximise the score difference)."""
+    _, best, _, table = snakego_truth(state)
+    scale = "outcome" if game.scoring == "win_loss" else "normalised"
+
+    class Perfect:
+        def evaluate(self, position: Any) -> tuple[list[float], float]:
+            count = len(position.legal_actions())
+            value = for_mover(position, exact(position, table)) / game.info.max_utility
+            return [1.0 / count] * count, value if scale == "normalised" else float(sign(value))
+
+    uct = mcts(
+        game, state, limits=Limits(simulations=5000), seed=2, tier="reference", value_scale=scale
+    )
+    assert uct.action in best
+    puct = mcts(
+        game, state, limits=Limits(simulations=3000), seed=2, tier="reference",
+        value_scale=scale, evaluator=Perfect(), lambda_=0.0,
+    )  # fmt: skip
+    assert puct.action in best
+
+
+def random_play_values(state: Any) -> dict[int, float]:
+    """Per action, the expected random-play outcome for the player to move in ``state``."""
+    table: dict[Hashable, float] = {}
+    return {
+        a: for_mover(state, random_play_value(state.apply(a), table)) for a in state.legal_actions()
+    }
+
+
+@pytest.mark.parametrize(("game", "state"), SNAKEGO_CASES[:7], ids=SNAKEGO_IDS[:7])
+def test_snakego_flat_monte_carlo_means_are_for_the_player_to_move(game, state) -> None:
+    """Each child's mean is the expected random-play outcome for the player to move at the
+    root, whoever moves in the child."""
+    expected = random_play_values(state)
+    limits = Limits(simulations=2000 * len(expected))
+    result = flat_monte_carlo(game, state, limits=limits, seed=3)
+    for entry in result.stats["children"]:
+        assert entry["value"] == pytest.approx(expected[entry["action"]], abs=0.07), entry
+
+
+def test_snakego_flat_monte_carlo_picks_a_proven_best_move() -> None:
+    """Where random play clearly prefers one move (by 0.15) and it is a proven best move,
+    flat Monte Carlo plays it: checked on every such position, at least four of them."""
+    checked = 0
+    for game, state in SNAKEGO_CASES:
+        expected = random_play_values(state)
+        top = max(expected, key=lambda a: expected[a])
+        clear = all(v < expected[top] - 0.15 for a, v in expected.items() if a != top)
+        if not clear or top not in snakego_truth(state)[1]:
+            continue
+        limits = Limits(simulations=1000 * len(expected))
+        assert flat_monte_carlo(game, state, limits=limits, seed=4).action == top
+        checked += 1
+    assert checked >= 4, checked
