@@ -2,9 +2,11 @@
 
 ``alpha`` is the best value MAX can already force on the path to a node, ``beta`` the best MIN
 can; once ``alpha >= beta`` at a node (equality prunes too), its remaining children cannot
-change the value at the root and are skipped. Children are searched in ``legal_actions()``
-order. The value equals :func:`~searchlab.algorithms.adversarial.minimax.minimax`'s; the best
-action is the first one reaching it.
+change the value at the root and are skipped. Whether a node is MAX's or MIN's is read from its
+state (``current_player()``), so the bounds stay right through a run of plies by one player.
+Children are searched in ``legal_actions()`` order. The value equals
+:func:`~searchlab.algorithms.adversarial.minimax.minimax`'s; the best action is the first one
+reaching it.
 
 :func:`alphabeta_trace` lists, for every node searched, the alpha and beta it was given, its
 value, and the children it pruned: on an explicit tree it is the picture of a textbook figure.

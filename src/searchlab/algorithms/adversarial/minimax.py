@@ -2,11 +2,13 @@
 
 Player 0 is MAX, player 1 is MIN; internally values are player 0's, and the returned
 :class:`~searchlab.core.search_result.SearchResult` gives them for the player to move at the
-root. Every node of the tree is visited (see alpha-beta for the same value with fewer nodes).
-With ``depth``, non-terminal nodes at that ply are scored by ``evaluate`` (value for the player
-to move there) and the result is not proven. Ties go to the first action in
-``legal_actions()`` order; this textbook version does not prefer faster wins (the negamax
-engine and the solver do).
+root. A node maximises or minimises by its own player to move (``state.current_player()``),
+not by its depth, so a player who moves several plies in a row (Snake Go) is searched as such.
+Every node of the tree is visited (see alpha-beta for the same value with fewer nodes). With
+``depth``, non-terminal nodes at that ply are scored by ``evaluate`` (value for the player to
+move there) and the result is not proven. Ties go to the first action in ``legal_actions()``
+order; this textbook version does not prefer faster wins (the negamax engine and the solver
+do).
 
 >>> from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 >>> game = ExplicitTreeGame(ExplicitTree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))

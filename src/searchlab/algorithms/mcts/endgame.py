@@ -4,7 +4,8 @@
 player to move when a search of at most ``depth`` plies settles it, and ``None`` otherwise:
 
 * a move reaching a proven win (> 0 for the mover) proves the win at once (the other moves
-  need not be searched: that is the proof's cut);
+  need not be searched: that is the proof's cut); a child's value is for its own player to
+  move, negated only when that is the opponent (a player may move several plies in a row);
 * when every move is proven, the value is the best of them;
 * a line still open at the depth horizon, or a search running past ``node_budget`` positions,
   leaves the value unproven.

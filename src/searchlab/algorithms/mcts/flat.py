@@ -2,7 +2,9 @@
 
 * :func:`flat_monte_carlo` spreads playouts evenly over the root's actions (round robin, in
   legal order) and plays the action with the best mean: one ply of search, no tree
-  (Brügmann 1993; Abramson's "expected outcome" 1990).
+  (Brügmann 1993; Abramson's "expected outcome" 1990). The means are for the root's player
+  to move, whoever moves after the action (the same player again, in a game such as Snake
+  Go).
 * :func:`monte_carlo_evaluation` makes an :data:`~searchlab.core.game.Evaluation` of it,
   ``evaluate(state) -> mean value for the player to move``, for the horizon of depth-limited
   minimax, alpha-beta or the negamax engine.

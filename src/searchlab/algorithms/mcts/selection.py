@@ -1,7 +1,9 @@
 """Tree policies: which edge selection follows from a node (UCT or PUCT), and proofs.
 
 Both rules read a child's own statistics, which are kept for the player who chose it (the
-player to move at the node), so the node's player always maximises:
+player to move at the node, read from its state: the search keeps one node per position and
+mover, so this holds through transpositions and runs of plies by one player too), so the
+node's player always maximises:
 
 * **UCT** (Kocsis and Szepesvári 2006; UCB1 of Auer et al. 2002):
   ``W/N + c * sqrt(2 ln N_parent / N)``; an unvisited edge scores infinity, so every edge is
