@@ -146,7 +146,8 @@ def test_own_body_kills_a_snake_of_length_4_or_less() -> None:
     # head (1,1), neck (2,1), then (2,2), tail (1,2); up goes onto the tail
     cells = ((1, 1), (2, 1), (2, 2), (1, 2))
     with_bank = game().state_from(snakes=([Snake(0, cells, bank=1)], [FAR]))
-    assert with_bank.apply(UP).snakes[0] == ()  # the tail stays: own body, length 4: dies
+    died = with_bank.apply(UP)  # the tail stays: own body, length 4: dies, no walls
+    assert died.snakes[0] == () and walls_of(died, 0) == set()
     without = game().state_from(snakes=([Snake(0, cells)], [FAR]))
     moved = only(without.apply(UP), 0)  # the tail leaves first: a plain move
     assert moved.cells == ((1, 2), (1, 1), (2, 1), (2, 2))

@@ -257,6 +257,10 @@ adjacent
         built: list[tuple[Snake, ...]] = []
         occupied: dict[Cell, str] = {}
         for owner in (0, 1):
+            if len(snakes[owner]) > self.max_snakes:
+                raise InvalidStateError(
+                    f"player {owner} has {len(snakes[owner])} snakes (max_snakes {self.max_snakes})"
+                )
             mine: list[Snake] = []
             for position, entry in enumerate(snakes[owner]):
                 snake = (
@@ -288,10 +292,6 @@ adjacent
                                 f"{name}: cells {before} and {cell} are not adjacent"
                             )
                 mine.append(snake)
-            if len(mine) > self.max_snakes:
-                raise InvalidStateError(
-                    f"player {owner} has {len(mine)} snakes (max_snakes {self.max_snakes})"
-                )
             built.append(tuple(mine))
         board = self._wall_list(walls)
         for cell, name in occupied.items():
