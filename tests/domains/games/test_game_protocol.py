@@ -25,6 +25,7 @@ REGISTERED_PARAMS = {
     "connect4": {},
     "othello": {},
     "gomoku": {"size": 9},
+    "snakego": {"seed": 1, "size": 8, "rounds": 40},
 }
 
 
