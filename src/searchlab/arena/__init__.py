@@ -7,6 +7,8 @@ process, or a Ray task, runs), :mod:`~searchlab.arena.pool` (local worker proces
 :mod:`~searchlab.arena.store` (the SQLite file every finished game goes to),
 :mod:`~searchlab.arena.runner` (hand the jobs to workers, store results, resume, stop),
 :mod:`~searchlab.arena.repeats` (games that repeat move for move),
+:mod:`~searchlab.arena.match_rules` and :mod:`~searchlab.arena.matches` (whole matches of two
+halves, sides swapped, decided by a game's own rule: Snake Go),
 :mod:`~searchlab.arena.elo` (ratings and confidence intervals), :mod:`~searchlab.arena.sprt`
 (the sequential probability ratio test stop rule) and :mod:`~searchlab.arena.standings`
 (the table of results per agent).
@@ -20,6 +22,7 @@ process, or a Ray task, runs), :mod:`~searchlab.arena.pool` (local worker proces
 """
 
 from searchlab.arena.elo import EloRatings, MatchScore, elo_ratings, match_score
+from searchlab.arena.matches import MatchRecord, decide_records, match_as_game, match_tallies
 from searchlab.arena.pool import ArenaWorkerError, WorkerPool
 from searchlab.arena.repeats import Repetition, repetitions
 from searchlab.arena.runner import TournamentInterrupted, TournamentSummary, run_tournament
@@ -37,6 +40,7 @@ __all__ = [
     "EloRatings",
     "GameJob",
     "GameRecord",
+    "MatchRecord",
     "MatchScore",
     "Repetition",
     "SPRTResult",
@@ -44,8 +48,11 @@ __all__ = [
     "TournamentInterrupted",
     "TournamentSummary",
     "WorkerPool",
+    "decide_records",
     "elo_ratings",
+    "match_as_game",
     "match_score",
+    "match_tallies",
     "play_game",
     "repetitions",
     "round_robin",
