@@ -172,6 +172,8 @@ def test_a_malformed_item_file_is_one_line(
         (("-p", "scoring=points"), "scoring must be one of"),
         (("-p", "items=@no/such/items.txt"), "no such file"),
         (("-p", "items=@"), "needs a file name"),
+        (("-p", "items=@/"), "is a directory"),
+        (("-p", "items=@a\x00b"), "bad file name"),
         (("-p", "colour=red"), "unknown parameter colour"),
     ],
 )

@@ -33,7 +33,12 @@ def parse_param(text: str) -> tuple[str, Any]:
     if value.startswith("@"):
         if value == "@":
             raise InvalidParameterError(f"-p {name}=@FILE needs a file name, got {text!r}")
-        return name, Path(value[1:]).read_text(encoding="utf-8")
+        try:
+            return name, Path(value[1:]).read_text(encoding="utf-8")
+        except ValueError as error:  # a NUL in the name (undecodable text is main's one line)
+            if isinstance(error, UnicodeDecodeError):
+                raise
+            raise InvalidParameterError(f"-p {name}=@FILE: bad file name {value[1:]!r}") from None
     if value.lower() in ("true", "false"):
         return name, value.lower() == "true"
     try:
