@@ -41,6 +41,8 @@ examples:
   searchlab perft othello --depth 6
   searchlab tree examples/trees/aima_fig5_2.tree --alphabeta
   searchlab arena tictactoe random greedy alphabeta:depth=4 --games 20 --db t.sqlite
+  searchlab play snakego -p size=8 -p rounds=30    (one snake action a prompt: up, split, ...)
+  searchlab arena snakego mcts:time=0.2 greedy --matches 10 -p size=10 -p rounds=60
 
 Run `searchlab COMMAND --help` for the options of one command.
 """
