@@ -245,6 +245,18 @@ def test_the_brute_force_reads_the_hand_example_as_its_docstring_says() -> None:
     assert action_values(root) == {0: 1.0, 1: 0.0}
 
 
+def test_the_brute_force_reads_small_bonus_nim_piles_as_worked_out_by_hand() -> None:
+    """1: take it and win. 2: take 1 (the only move) and the opponent takes the last. 3: take
+    all, or take 1 leaving the opponent 2. 4: take 3, move again and take the last; taking 1
+    leaves the opponent 3, a win for them."""
+    by_hand = {1: (1.0, {1}), 2: (-1.0, {1}), 3: (1.0, {1, 3}), 4: (1.0, {3})}
+    for counters, (value, best) in by_hand.items():
+        for player in (0, 1):
+            state = BonusNim(counters, player).initial_state()
+            assert for_mover(state, exact(state)) == value, (counters, player)
+            assert best_actions(state) == best, (counters, player)
+
+
 def test_a_parity_based_negamax_gets_these_games_wrong() -> None:
     """The games discriminate: negating at every ply gives other values or moves."""
     root = TreeGame(TWO_IN_A_ROW).initial_state()
