@@ -623,7 +623,8 @@ def test_snakego_mcts_solver_and_puct_prove_the_exact_value(game, state) -> None
             count = len(position.legal_actions())
             return [1.0 / count] * count, float(sign(for_mover(position, exact(position, table))))
 
-    for options in ({}, {"transpositions": True}, {"evaluator": Perfect(), "lambda_": 0.0}):
+    puct = {"evaluator": Perfect(), "lambda_": 0.0}
+    for options in ({}, {"transpositions": True}, {"exact_endgame": 3}, puct):
         result = mcts(
             game, state, limits=Limits(simulations=50_000), seed=1, tier="reference",
             solver=True, **options,
