@@ -258,14 +258,19 @@ def test_no_growth_on_a_split_or_a_ray_round() -> None:
     assert only(state.apply(RAY), 0).bank == 0
 
 
-def test_the_bonus_dies_with_the_initial_snake() -> None:
-    # A (initial) runs off the board; B, the tail half of an earlier split, never grows
+def test_the_bonus_dies_with_the_initial_snake_even_when_its_id_comes_back() -> None:
+    # A (id 0, initial) runs off the board; B splits and its tail half takes the free id 0,
+    # but it is not the initial snake: nobody grows any more
     g = game(growth_rounds=8)
-    state = g.state_from(snakes=([Snake(0, ((0, 3),), initial=True), Snake(1, ((4, 4),))], [FAR]))
-    state = play(state, "left up up")  # A dies; B moves up; player 1 moves
-    assert only(state, 0).cells == ((4, 5),)
-    state = play(state, "up")  # round 2: still no growth
-    assert only(state, 0).cells == ((4, 6),)
+    a = Snake(0, ((0, 3),), initial=True)
+    b = Snake(1, ((4, 4), (4, 5)))
+    state = play(g.state_from(snakes=([a, b], [FAR])), "left split up")
+    assert [(s.id, s.cells, s.initial) for s in state.snakes[0]] == [
+        (1, ((4, 4),), False),
+        (0, ((4, 5),), False),
+    ]
+    state = play(state, "down up")  # round 2: B down, the new snake up; no growth
+    assert [s.cells for s in state.snakes[0]] == [((4, 3),), ((4, 6),)]
 
 
 def test_the_length_bank_adds_one_cell_per_move() -> None:
@@ -327,7 +332,7 @@ def test_split_needs_length_2_and_fewer_than_max_snakes() -> None:
 # -- the ray ----------------------------------------------------------------------------------
 def test_ray_melts_walls_of_both_players_ahead_only() -> None:
     a = Snake(0, ((1, 3), (0, 3)), ray=True, initial=True)  # heading right
-    walls = {(3, 3): 0, (5, 3): 1, (2, 4): 1, (6, 2): 0}
+    walls = {(2, 3): 1, (3, 3): 0, (5, 3): 1, (2, 4): 1, (6, 2): 0}
     state = game(growth_rounds=8).state_from(snakes=([a], [[(4, 3)]]), walls=walls)
     after = state.apply(RAY)
     assert walls_of(after, 0) == {(6, 2)} and walls_of(after, 1) == {(2, 4)}
@@ -374,6 +379,13 @@ def test_item_is_on_the_board_from_time_to_time_plus_15(round_number: int, eats:
     after = state.apply(RIGHT)
     assert only(after, 0).bank == (2 if eats else 0)
     assert after.eaten == (frozenset({0}) if eats else frozenset())
+
+
+def test_an_eaten_item_is_gone_for_good() -> None:
+    g = game(items=LENGTH_ITEM)
+    state = g.state_from(snakes=([[(2, 3), (1, 3)]], [FAR]), round=6, eaten=(0,))
+    after = state.apply(RIGHT)  # lands on (3,3) within rounds 5..20, but it was eaten
+    assert only(after, 0) == Snake(0, ((3, 3), (2, 3)), 0)
 
 
 def test_item_appearing_under_a_snake_is_eaten_at_the_start_of_the_round() -> None:
