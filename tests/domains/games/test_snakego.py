@@ -337,3 +337,11 @@ def test_board_of_a_16x16_game_has_two_digit_labels_and_the_end() -> None:
     final = play(state, "up " * 16)
     assert final.is_terminal() and final.scores() == (0, 0)
     assert "game over after round 17 of 512: player 1 wins" in str(final)
+
+
+def test_board_of_a_finished_tie() -> None:
+    for scoring, outcome in (("win_loss", "player 1 wins"), ("score_difference", "a draw")):
+        state = SnakeGo(items=(), size=5, rounds=1, scoring=scoring).initial_state()  # type: ignore[arg-type]
+        state = play(state, "down up")  # lengths 2 and 2 (growth): a tie
+        assert state.is_terminal() and state.scores() == (2, 2)
+        assert f"game over after round 1 of 1: {outcome}" in str(state)

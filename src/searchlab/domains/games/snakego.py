@@ -767,10 +767,12 @@ class SnakeGoState:
             )
         else:
             first, second = self.scores()
-            winner = 0 if first > second else 1
+            if first == second and game.scoring == "score_difference":
+                outcome = "a draw"
+            else:  # win_loss: a tie goes to player 1
+                outcome = f"player {0 if first > second else 1} wins"
             lines.append(
-                f"game over after round {min(self.round, game.rounds)} of {game.rounds}: "
-                f"player {winner} wins"
+                f"game over after round {min(self.round, game.rounds)} of {game.rounds}: {outcome}"
             )
         scores = self.scores()
         for owner in (0, 1):
