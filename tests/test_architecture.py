@@ -22,7 +22,17 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "searchlab"
 
-LAYERS = {"core": 0, "domains": 1, "algorithms": 2, "agents": 3, "viz": 3, "arena": 4, "cli": 5}
+LAYERS = {
+    "core": 0,
+    "domains": 1,
+    "algorithms": 2,
+    "agents": 3,
+    "viz": 3,
+    "exercises": 3,
+    "arena": 4,
+    "cli": 5,
+    "web": 5,
+}
 """Subpackage -> layer: a module may import its own layer and those below."""
 
 ROOT_MODULES = {"__init__", "__main__", "games"}
