@@ -25,7 +25,7 @@ from searchlab.core.errors import SearchlabError
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main"]
 
 # Subcommand modules, in the order `searchlab --help` lists them.
-SUBCOMMANDS = ("play", "analyse", "path", "puzzle", "solve", "perft", "tree", "arena")
+SUBCOMMANDS = ("play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena")
 
 EPILOG = """\
 examples:
