@@ -25,7 +25,9 @@ from searchlab.core.errors import SearchlabError
 __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main"]
 
 # Subcommand modules, in the order `searchlab --help` lists them.
-SUBCOMMANDS = ("play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena")
+SUBCOMMANDS = (
+    "play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena", "serve",
+)  # fmt: skip
 
 EPILOG = """\
 examples:

@@ -1,0 +1,147 @@
+"""``searchlab serve [--port P] [--host H] [--open] [--workers N]``: the browser lab.
+
+  searchlab serve                      (http://127.0.0.1:8765/, this machine only)
+  searchlab serve --port 9000 --open   (and open it in the web browser)
+  searchlab serve --host 0.0.0.0       (every network interface: prints a warning)
+
+Serves the Play, Path, Trees and Monte Carlo labs (FastAPI on uvicorn, from the ``web``
+extra). Every search runs in one of ``--workers`` processes under the server's caps (see
+:class:`searchlab.web.caps.ServerCaps`). Ctrl-C stops the server: one line, exit code 130.
+A missing ``web`` extra or a port already in use is one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+import threading
+import webbrowser
+from typing import Any
+
+from searchlab.core.errors import InvalidParameterError, SearchlabError
+
+__all__ = ["DEFAULT_PORT", "LOCAL_HOSTS", "register", "run"]
+
+DEFAULT_PORT = 8765
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+WEB_HINT = "pip install searchlab[web]"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve`` to the ``searchlab`` command line."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="the browser lab: play, path, trees and Monte Carlo, on a local web server",
+        description=__doc__.split("\n\n", 1)[0].split(": ", 1)[1],
+        epilog="examples:\n" + "\n".join(__doc__.split("\n\n")[1].splitlines()) + "\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--port", default=str(DEFAULT_PORT), metavar="P", help="TCP port (default %(default)s)"
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="H",
+        help="address to listen on (default %(default)s: this machine only)",
+    )
+    parser.add_argument("--open", action="store_true", help="open the lab in the web browser")
+    parser.add_argument(
+        "--workers",
+        metavar="N",
+        help="search worker processes (default: the number of cores)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise InvalidParameterError(f"--port expects a number in 0..65535, got {text!r}")
+    return port
+
+
+def _workers(text: str | None) -> int:
+    if text is None:
+        return max(1, os.cpu_count() or 1)
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if not 1 <= workers <= 256:
+        raise InvalidParameterError(f"--workers expects a whole number in 1..256, got {text!r}")
+    return workers
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (one line naming the problem when it cannot be)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise InvalidParameterError(f"--host {host!r}: {error.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise SearchlabError(
+                f"port {port} on {host} is already in use: stop the other server or pick "
+                "another with --port"
+            ) from None
+        if error.errno == errno.EACCES:
+            raise SearchlabError(
+                f"no permission to listen on port {port} (ports below 1024 need root): "
+                "pick another with --port"
+            ) from None
+        raise SearchlabError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the options, bind the port, serve until Ctrl-C."""
+    port = _port(args.port)
+    workers = _workers(args.workers)
+    try:
+        import uvicorn
+
+        from searchlab.web.app import create_app
+    except ImportError as error:
+        module = (error.name or "fastapi").split(".")[0]
+        raise SearchlabError(
+            f"'searchlab serve' needs the web extra ({module} is not installed): {WEB_HINT}"
+        ) from None
+    host = args.host
+    sock = _bind(host, port)
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    if host not in LOCAL_HOSTS:
+        print(
+            f"searchlab serve: warning: listening on {host}: anyone who can reach this "
+            "machine can use the lab and run searches on it",
+            file=sys.stderr,
+        )
+    app = create_app(workers=workers)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=1, ws_ping_interval=20.0
+    )
+    server = uvicorn.Server(config)
+    print(f"searchlab serve: {url} ({workers} workers; Ctrl-C stops)", flush=True)
+    if args.open:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0
