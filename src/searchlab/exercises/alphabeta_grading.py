@@ -22,8 +22,10 @@ mistake (``given`` is ``None``).
 ...     "max A: B C D\\nmin B: b1=3 b2=12 b3=8\\nmin C: c1=2 c2=4 c3=6\\nmin D: d1=14 d2=5 d3=2"))
 >>> grade(key, Marks({"A": 3, "B": 3, "C": 2, "D": 2}, ("c2", "c3"))).correct
 True
->>> print(grade(key, Marks({"A": 3, "B": 3, "C": 2, "D": 2}, ("c2", "c3", "d3"))).first_mistake.rule)
-d3 is not pruned: at MIN node D, after d2 = 5, beta = 5 > alpha = 3, so the search goes on (prune only when alpha >= beta)
+>>> verdict = grade(key, Marks({"A": 3, "B": 3, "C": 2, "D": 2}, ("c2", "c3", "d3")))
+>>> print(verdict.first_mistake.rule)  # doctest: +NORMALIZE_WHITESPACE
+d3 is not pruned: at MIN node D, after d2 = 5, beta = 5 > alpha = 3,
+so the search goes on (prune only when alpha >= beta)
 """
 
 from __future__ import annotations
@@ -89,8 +91,13 @@ class Grade:
         def mistake(m: Mistake | None) -> dict[str, Any] | None:
             if m is None:
                 return None
-            return {"node": m.node, "kind": m.kind, "expected": plain(m.expected),
-                    "given": plain(m.given), "rule": m.rule}  # fmt: skip
+            return {
+                "node": m.node,
+                "kind": m.kind,
+                "expected": plain(m.expected),
+                "given": plain(m.given),
+                "rule": m.rule,
+            }
 
         return {
             "correct": self.correct,
@@ -165,8 +172,10 @@ def _not_cut_rule(name: str, parent: str, key: AnswerKey) -> str:
     position = [s.child for s in answer.steps].index(name)
     side = "MAX" if answer.kind == "max" else "MIN"
     if position == 0:
-        return f"{name} is not pruned: it is the first child of {side} node {parent}, " \
-               "and a first child is always searched"  # fmt: skip
+        return (
+            f"{name} is not pruned: it is the first child of {side} node {parent}, "
+            "and a first child is always searched"
+        )
     before = answer.steps[position - 1]
     if answer.kind == "min":
         window = f"beta = {_text(before.beta)} > alpha = {_text(before.alpha)}"
@@ -233,8 +242,10 @@ def grade(exercise: AnswerKey | HasKey, marks: Marks) -> Grade:
         if answer is None:
             cut, branch = cut_above(name)  # type: ignore[misc]
             where = "" if branch == name else f" (below the pruned branch {branch})"
-            rule = f"{name} is pruned{where}: it is never evaluated, so it has no value. " + \
-                cut_rule(cut)  # fmt: skip
+            rule = (
+                f"{name} is pruned{where}: it is never evaluated, so it has no value. "
+                + cut_rule(cut)
+            )
             found.append((cut.order, Mistake(name, "value", None, given, rule)))
             results.append(MarkResult(name, "value", False))
         elif given != answer.value:

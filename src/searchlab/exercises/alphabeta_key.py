@@ -157,7 +157,7 @@ class AnswerKey:
                             "value": n(s.value),
                             "alpha": n(s.alpha),
                             "beta": n(s.beta),
-                        }  # fmt: skip
+                        }
                         for s in a.steps
                     ],
                 }
@@ -221,9 +221,18 @@ def answer_key(tree: ExplicitTree) -> AnswerKey:
         else:
             alpha_out, beta_out = steps[-1].alpha, steps[-1].beta
         nodes[name] = NodeAnswer(
-            name, kind, visit.depth, visit.alpha, visit.beta, alpha_out, beta_out,
-            backup.value, tuple(steps), visit_index, backup_index,
-        )  # fmt: skip
+            name,
+            kind,
+            visit.depth,
+            visit.alpha,
+            visit.beta,
+            alpha_out,
+            beta_out,
+            backup.value,
+            tuple(steps),
+            visit_index,
+            backup_index,
+        )
         if name in prunes:
             prune_index, prune = prunes[name]
             state = _walk(root, prune.path)
@@ -238,7 +247,7 @@ def answer_key(tree: ExplicitTree) -> AnswerKey:
                     prune.beta,
                     skipped,
                     prune_index,
-                )  # fmt: skip
+                )
             )
     cuts.sort(key=lambda cut: cut.order)
     pruned_leaves = tuple(
