@@ -1,0 +1,856 @@
+// The Path lab: grid path finding animated from the search's events (POST /api/path), one
+// algorithm or two side by side on the same map.
+//
+// Drawing: the map and the search overlay are images with one pixel per cell, scaled to fit the
+// canvas without smoothing, so a 512x512 Moving AI map costs one putImageData per frame however
+// many events that frame applies.
+
+import { formatNumber, getJSON, initPage, postJSON, setStatus } from "/static/common.js";
+
+initPage("path");
+
+const ALGORITHMS = [
+  ["astar", "A*"],
+  ["weighted_astar", "weighted A*"],
+  ["dijkstra", "Dijkstra"],
+  ["bfs", "breadth-first search"],
+  ["greedy", "greedy best-first"],
+  ["jps", "jump point search"],
+  ["bidirectional", "bidirectional search"],
+  ["idastar", "IDA*"],
+];
+const EMPTY_SIZES = [16, 32, 64, 128];
+const PASSABLE = new Set([".", "G", "S"]);
+
+// Colours (RGBA) of the cells' states in the overlay image; 0 = no state (transparent).
+const OPEN = 1;
+const CLOSED = 2;
+const REOPENED = 3;
+const STATE_RGBA = [null, [168, 213, 255, 255], [255, 217, 160, 255], [230, 166, 255, 255]];
+const FREE_RGBA = [255, 255, 255, 255];
+const WALL_RGBA = [43, 48, 59, 255];
+const PATH_COLOUR = "#1565c0";
+const CURRENT_COLOUR = "#ff3d7f";
+const START_COLOUR = "#1e9e4a";
+const GOAL_COLOUR = "#d32f2f";
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  map: $("map"),
+  scenario: $("scenario"),
+  start: $("start"),
+  goal: $("goal"),
+  clearWalls: $("clear-walls"),
+  algorithm: $("algorithm"),
+  heuristic: $("heuristic"),
+  weight: $("weight"),
+  compare: $("compare"),
+  second: $("second"),
+  algorithm2: $("algorithm-2"),
+  heuristic2: $("heuristic-2"),
+  weight2: $("weight-2"),
+  run: $("run"),
+  playPause: $("play-pause"),
+  step: $("step"),
+  toEnd: $("to-end"),
+  restart: $("restart"),
+  speed: $("speed"),
+  speedText: $("speed-text"),
+  runs: $("runs"),
+};
+
+// Little-endian RGBA packed into one 32-bit pixel.
+const pack = ([r, g, b, a]) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
+const STATE_PIXEL = STATE_RGBA.map((c) => (c ? pack(c) : 0));
+const FREE_PIXEL = pack(FREE_RGBA);
+const WALL_PIXEL = pack(WALL_RGBA);
+
+// ---------------------------------------------------------------- the map
+
+const grid = {
+  name: null, // the server's map name, or null for a drawn grid
+  width: 0,
+  height: 0,
+  blocked: new Uint8Array(0),
+  edited: false,
+  scenarios: [],
+  base: document.createElement("canvas"), // one pixel per cell
+  start: [0, 0],
+  goal: [0, 0],
+};
+
+function inside(x, y) {
+  return x >= 0 && y >= 0 && x < grid.width && y < grid.height;
+}
+
+function isFree(x, y) {
+  return inside(x, y) && grid.blocked[y * grid.width + x] === 0;
+}
+
+function setGrid(name, width, height, rows) {
+  grid.name = name;
+  grid.width = width;
+  grid.height = height;
+  grid.blocked = new Uint8Array(width * height);
+  if (rows) {
+    for (let y = 0; y < height; y++) {
+      const row = rows[y] || "";
+      for (let x = 0; x < width; x++) grid.blocked[y * width + x] = PASSABLE.has(row[x] ?? "@") ? 0 : 1;
+    }
+  }
+  grid.edited = false;
+  grid.base.width = width;
+  grid.base.height = height;
+  paintBase();
+}
+
+function paintBase() {
+  const ctx = grid.base.getContext("2d");
+  const image = ctx.createImageData(grid.width, grid.height);
+  const pixels = new Uint32Array(image.data.buffer);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = grid.blocked[i] ? WALL_PIXEL : FREE_PIXEL;
+  ctx.putImageData(image, 0, 0);
+}
+
+function paintBaseCell(x, y) {
+  const ctx = grid.base.getContext("2d");
+  const c = grid.blocked[y * grid.width + x] ? WALL_RGBA : FREE_RGBA;
+  ctx.fillStyle = `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+  ctx.fillRect(x, y, 1, 1);
+}
+
+function gridRows() {
+  const rows = [];
+  for (let y = 0; y < grid.height; y++) {
+    let row = "";
+    for (let x = 0; x < grid.width; x++) row += grid.blocked[y * grid.width + x] ? "@" : ".";
+    rows.push(row);
+  }
+  return rows;
+}
+
+function nearestFree(x, y) {
+  // The free cell nearest to (x, y) in rings around it (for start/goal on a new map).
+  const limit = Math.max(grid.width, grid.height);
+  for (let r = 0; r < limit; r++) {
+    for (let dy = -r; dy <= r; dy++) {
+      for (let dx = -r; dx <= r; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== r) continue;
+        if (isFree(x + dx, y + dy)) return [x + dx, y + dy];
+      }
+    }
+  }
+  return [x, y];
+}
+
+// ---------------------------------------------------------------- one search's view
+
+class RunView {
+  constructor(index) {
+    this.index = index;
+    this.canvas = $(`grid-${index}`);
+    this.wrap = this.canvas.parentElement;
+    this.panel = $(`view-${index}`);
+    this.title = $(`title-${index}`);
+    this.progress = $(`progress-${index}`);
+    this.counters = {
+      expanded: $(`expanded-${index}`),
+      generated: $(`generated-${index}`),
+      reopened: $(`reopened-${index}`),
+      cost: $(`cost-${index}`),
+    };
+    this.live = {
+      expanded: $(`live-expanded-${index}`),
+      generated: $(`live-generated-${index}`),
+      reopened: $(`live-reopened-${index}`),
+      steps: $(`steps-${index}`),
+    };
+    this.overlay = document.createElement("canvas");
+    this.scale = 1;
+    this.clear();
+  }
+
+  get visible() {
+    return !this.panel.classList.contains("hidden");
+  }
+
+  /** Forget the search (the map changed or a new run starts). */
+  clear() {
+    this.result = null;
+    this.events = [];
+    this.cursor = 0;
+    this.current = null;
+    this.counts = { expand: 0, generate: 0, reopen: 0 };
+    this.resetOverlay();
+    for (const node of Object.values(this.counters)) {
+      node.textContent = "–";
+      delete node.dataset.value;
+    }
+    for (const node of Object.values(this.live)) node.textContent = "";
+    this.progress.textContent = "";
+  }
+
+  resetOverlay() {
+    const { width, height } = grid;
+    this.overlay.width = Math.max(1, width);
+    this.overlay.height = Math.max(1, height);
+    this.cells = new Uint8Array(width * height);
+    this.image = this.overlay.getContext("2d").createImageData(Math.max(1, width), Math.max(1, height));
+    this.pixels = new Uint32Array(this.image.data.buffer);
+    this.dirty = true;
+  }
+
+  setResult(result) {
+    this.clear();
+    this.result = result;
+    this.events = Array.isArray(result.events) ? result.events : [];
+    this.counters.expanded.textContent = String(result.expanded);
+    this.counters.generated.textContent = String(result.generated);
+    this.counters.reopened.textContent = String(result.reopened);
+    if (result.cost === null || result.cost === undefined || !result.path) {
+      this.counters.cost.textContent = "no path";
+    } else {
+      // As `searchlab path` prints it; the exact number is in data-value.
+      this.counters.cost.textContent = Number(result.cost).toFixed(4);
+      this.counters.cost.dataset.value = String(result.cost);
+      this.live.steps.textContent = `${result.path.length - 1} steps`;
+    }
+    this.updateLive();
+  }
+
+  get finished() {
+    return this.cursor >= this.events.length;
+  }
+
+  setCell(x, y, value) {
+    if (!inside(x, y)) return;
+    const i = y * grid.width + x;
+    this.cells[i] = value;
+    this.pixels[i] = STATE_PIXEL[value];
+    this.dirty = true;
+  }
+
+  apply(event) {
+    const [kind, x, y] = event;
+    switch (kind) {
+      case "expand":
+        this.counts.expand++;
+        this.setCell(x, y, CLOSED);
+        this.current = [x, y];
+        break;
+      case "generate":
+        this.counts.generate++;
+        if (inside(x, y) && this.cells[y * grid.width + x] === 0) this.setCell(x, y, OPEN);
+        break;
+      case "reopen":
+        this.counts.reopen++;
+        this.setCell(x, y, REOPENED);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Apply the next n events. */
+  advance(n) {
+    const end = Math.min(this.events.length, this.cursor + n);
+    for (let i = this.cursor; i < end; i++) this.apply(this.events[i]);
+    this.cursor = end;
+  }
+
+  /** Apply one expansion and the events after it up to the next expansion. */
+  stepExpansion() {
+    if (this.finished) return;
+    let first = true;
+    while (!this.finished && (first || this.events[this.cursor][0] !== "expand")) {
+      this.apply(this.events[this.cursor]);
+      this.cursor++;
+      first = false;
+    }
+  }
+
+  rewind() {
+    this.cursor = 0;
+    this.current = null;
+    this.counts = { expand: 0, generate: 0, reopen: 0 };
+    this.resetOverlay();
+  }
+
+  updateLive() {
+    if (!this.result) return;
+    const done = this.finished;
+    const show = (node, count, total) => {
+      node.textContent = done || total === undefined ? "" : `(${formatNumber(count, 0)} so far)`;
+    };
+    show(this.live.expanded, this.counts.expand, this.result.expanded);
+    show(this.live.generated, this.counts.generate, this.result.generated);
+    show(this.live.reopened, this.counts.reopen, this.result.reopened);
+    const total = this.events.length;
+    this.progress.textContent = total
+      ? `event ${formatNumber(this.cursor, 0)} of ${formatNumber(total, 0)}${done ? " (done)" : ""}`
+      : "no events";
+  }
+
+  /** Fit the canvas to its column (and the window's height). */
+  layout() {
+    if (!this.visible || grid.width === 0) return;
+    const available = Math.max(120, this.wrap.clientWidth - 2);
+    const top = this.wrap.getBoundingClientRect().top + window.scrollY;
+    const maxHeight = Math.max(260, window.innerHeight - top - 40);
+    let cssWidth = available;
+    let cssHeight = (cssWidth * grid.height) / grid.width;
+    if (cssHeight > maxHeight) {
+      cssHeight = maxHeight;
+      cssWidth = (cssHeight * grid.width) / grid.height;
+    }
+    // Whole pixels per cell when cells are large, so the grid lines stay crisp.
+    let scale = cssWidth / grid.width;
+    if (scale >= 4) scale = Math.floor(scale);
+    cssWidth = scale * grid.width;
+    cssHeight = scale * grid.height;
+    const ratio = window.devicePixelRatio || 1;
+    this.scale = scale;
+    this.canvas.style.width = `${cssWidth}px`;
+    this.canvas.style.height = `${cssHeight}px`;
+    this.canvas.width = Math.round(cssWidth * ratio);
+    this.canvas.height = Math.round(cssHeight * ratio);
+    this.ratio = ratio;
+    this.draw();
+  }
+
+  draw() {
+    if (!this.visible || grid.width === 0) return;
+    const ctx = this.canvas.getContext("2d");
+    const s = this.scale;
+    const w = grid.width * s;
+    const h = grid.height * s;
+    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.clearRect(0, 0, w, h);
+    ctx.drawImage(grid.base, 0, 0, w, h);
+    if (this.dirty) {
+      this.overlay.getContext("2d").putImageData(this.image, 0, 0);
+      this.dirty = false;
+    }
+    ctx.drawImage(this.overlay, 0, 0, w, h);
+    if (s >= 10) {
+      ctx.strokeStyle = "rgba(0, 0, 0, 0.08)";
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let x = 0; x <= grid.width; x++) {
+        ctx.moveTo(x * s + 0.5, 0);
+        ctx.lineTo(x * s + 0.5, h);
+      }
+      for (let y = 0; y <= grid.height; y++) {
+        ctx.moveTo(0, y * s + 0.5);
+        ctx.lineTo(w, y * s + 0.5);
+      }
+      ctx.stroke();
+    }
+    const centre = ([x, y]) => [(x + 0.5) * s, (y + 0.5) * s];
+    if (this.result && this.result.path && this.finished && this.result.path.length > 1) {
+      ctx.strokeStyle = PATH_COLOUR;
+      ctx.lineWidth = Math.max(2, s * 0.35);
+      ctx.lineJoin = "round";
+      ctx.lineCap = "round";
+      ctx.beginPath();
+      this.result.path.forEach((cell, i) => {
+        const [cx, cy] = centre(cell);
+        if (i === 0) ctx.moveTo(cx, cy);
+        else ctx.lineTo(cx, cy);
+      });
+      ctx.stroke();
+    }
+    const marker = (cell, colour, radius) => {
+      const [cx, cy] = centre(cell);
+      ctx.beginPath();
+      ctx.arc(cx, cy, radius, 0, 2 * Math.PI);
+      ctx.fillStyle = colour;
+      ctx.fill();
+      ctx.lineWidth = Math.max(1, radius * 0.25);
+      ctx.strokeStyle = "#fff";
+      ctx.stroke();
+    };
+    if (this.current && !this.finished) {
+      const [cx, cy] = centre(this.current);
+      ctx.beginPath();
+      ctx.arc(cx, cy, Math.max(4, s * 0.55), 0, 2 * Math.PI);
+      ctx.strokeStyle = CURRENT_COLOUR;
+      ctx.lineWidth = Math.max(2, s * 0.18);
+      ctx.stroke();
+    }
+    const radius = Math.max(4.5, s * 0.42);
+    marker(grid.start, START_COLOUR, radius);
+    marker(grid.goal, GOAL_COLOUR, radius);
+  }
+
+  cellAt(event) {
+    const rect = this.canvas.getBoundingClientRect();
+    const x = Math.floor(((event.clientX - rect.left) / rect.width) * grid.width);
+    const y = Math.floor(((event.clientY - rect.top) / rect.height) * grid.height);
+    return [Math.min(grid.width - 1, Math.max(0, x)), Math.min(grid.height - 1, Math.max(0, y))];
+  }
+}
+
+const views = [new RunView(1), new RunView(2)];
+const activeViews = () => views.filter((v) => v.visible);
+
+function drawAll() {
+  for (const view of activeViews()) view.draw();
+}
+
+function layoutAll() {
+  for (const view of activeViews()) view.layout();
+}
+
+function clearRuns() {
+  stopPlaying();
+  for (const view of views) view.clear();
+  drawAll();
+}
+
+// ---------------------------------------------------------------- maps, scenarios, endpoints
+
+function formatXY([x, y]) {
+  return `${x},${y}`;
+}
+
+function parseXY(text) {
+  const match = /^\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*$/.exec(text);
+  return match ? [Number(match[1]), Number(match[2])] : null;
+}
+
+function setEndpoints(start, goal) {
+  grid.start = start;
+  grid.goal = goal;
+  ui.start.value = formatXY(start);
+  ui.goal.value = formatXY(goal);
+}
+
+function endpointChanged(which) {
+  const input = which === "start" ? ui.start : ui.goal;
+  const cell = parseXY(input.value);
+  if (!cell) {
+    setStatus(`${which}: expected "x,y", got ${JSON.stringify(input.value)}`, "error");
+    return;
+  }
+  if (!inside(cell[0], cell[1])) {
+    setStatus(`${which} (${formatXY(cell)}) is off the ${grid.width}x${grid.height} map`, "error");
+    return;
+  }
+  if (!isFree(cell[0], cell[1])) {
+    setStatus(`${which} (${formatXY(cell)}) is a wall`, "error");
+    return;
+  }
+  grid[which] = cell;
+  input.value = formatXY(cell);
+  ui.scenario.value = "";
+  clearRuns();
+  setStatus(`${which} at ${formatXY(cell)}`, "info");
+}
+
+async function loadMaps() {
+  const options = EMPTY_SIZES.map((n) => new Option(`empty ${n}x${n} (draw walls)`, `empty:${n}`));
+  let maps = [];
+  try {
+    maps = await getJSON("/api/maps");
+  } catch {
+    maps = [];
+  }
+  for (const map of maps || []) {
+    options.push(new Option(`${map.name} (${map.width}x${map.height})`, `map:${map.name}`));
+  }
+  ui.map.replaceChildren(...options);
+  const wanted = new URLSearchParams(location.search).get("map");
+  const preferred = [wanted && `map:${wanted}`, "map:arena", "empty:32"].find(
+    (value) => value && options.some((o) => o.value === value),
+  );
+  ui.map.value = preferred || options[0].value;
+  await selectMap();
+}
+
+async function selectMap() {
+  const value = ui.map.value;
+  clearRuns();
+  if (value.startsWith("empty:")) {
+    const n = Number(value.slice(6));
+    setGrid(null, n, n, null);
+    grid.scenarios = [];
+    setEndpoints([Math.floor(n / 8), Math.floor(n / 2)], [n - 1 - Math.floor(n / 8), Math.floor(n / 2)]);
+    renderScenarios();
+    layoutAll();
+    setStatus(`empty ${n}x${n} grid: draw walls with the mouse, drag the start and the goal`, "info");
+    return;
+  }
+  const name = value.slice(4);
+  setStatus(`loading map ${name}…`, "busy");
+  let map;
+  try {
+    map = await getJSON(`/api/maps/${encodeURIComponent(name)}`);
+  } catch {
+    return;
+  }
+  if (ui.map.value !== value) return; // another map was picked meanwhile
+  setGrid(name, map.width, map.height, map.rows);
+  grid.scenarios = map.scenarios || [];
+  renderScenarios();
+  if (grid.scenarios.length > 0) {
+    // The longest of the scenarios given (the files list harder problems last).
+    let index = grid.scenarios.length - 1;
+    grid.scenarios.forEach((s, i) => {
+      if ((s.optimal ?? 0) > (grid.scenarios[index].optimal ?? 0)) index = i;
+    });
+    ui.scenario.value = String(index);
+    const scenario = grid.scenarios[index];
+    setEndpoints(scenario.start, scenario.goal);
+  } else {
+    setEndpoints(nearestFree(1, 1), nearestFree(map.width - 2, map.height - 2));
+  }
+  layoutAll();
+  setStatus(`map ${name}: ${map.width}x${map.height}, ${grid.scenarios.length} scenarios`, "ok");
+}
+
+function renderScenarios() {
+  const options = [new Option(grid.scenarios.length ? "(choose a scenario)" : "(none)", "")];
+  grid.scenarios.forEach((s, i) => {
+    const optimal = s.optimal !== undefined && s.optimal !== null ? `, optimal ${Number(s.optimal).toFixed(2)}` : "";
+    options.push(new Option(`#${i + 1}: ${formatXY(s.start)} → ${formatXY(s.goal)}${optimal}`, String(i)));
+  });
+  ui.scenario.replaceChildren(...options);
+  ui.scenario.disabled = grid.scenarios.length === 0;
+}
+
+function selectScenario() {
+  const scenario = grid.scenarios[Number(ui.scenario.value)];
+  if (!ui.scenario.value || !scenario) return;
+  setEndpoints(scenario.start, scenario.goal);
+  clearRuns();
+}
+
+// ---------------------------------------------------------------- running
+
+function algorithmTitle(name) {
+  const found = ALGORITHMS.find(([value]) => value === name);
+  return found ? found[1] : name;
+}
+
+function requestFor(algorithm, heuristic, weight) {
+  const body = {
+    map: grid.edited ? null : grid.name,
+    rows: grid.edited || grid.name === null ? gridRows() : null,
+    start: grid.start,
+    goal: grid.goal,
+    algorithm,
+    heuristic,
+  };
+  if (algorithm === "weighted_astar") body.weight = Number(weight);
+  return body;
+}
+
+function describe(algorithm, heuristic, weight) {
+  let text = algorithmTitle(algorithm);
+  if (algorithm === "weighted_astar") text += ` (w = ${weight})`;
+  if (!["dijkstra", "bfs"].includes(algorithm)) text += `, ${heuristic}`;
+  return text;
+}
+
+let runToken = 0;
+
+async function run() {
+  const token = ++runToken;
+  stopPlaying();
+  const jobs = [[views[0], ui.algorithm.value, ui.heuristic.value, ui.weight.value]];
+  if (ui.compare.checked) jobs.push([views[1], ui.algorithm2.value, ui.heuristic2.value, ui.weight2.value]);
+  for (const [view, algorithm, heuristic, weight] of jobs) {
+    view.clear();
+    view.title.textContent = describe(algorithm, heuristic, weight);
+  }
+  drawAll();
+  setStatus("searching…", "busy");
+  ui.run.disabled = true;
+  let results;
+  try {
+    results = await Promise.all(jobs.map(([, a, h, w]) => postJSON("/api/path", requestFor(a, h, w))));
+  } catch {
+    return; // the status line has the server's message
+  } finally {
+    if (token === runToken) ui.run.disabled = false;
+  }
+  if (token !== runToken) return;
+  const summary = [];
+  jobs.forEach(([view, algorithm], i) => {
+    view.setResult(results[i]);
+    view.draw();
+    const r = results[i];
+    summary.push(
+      r.path
+        ? `${algorithmTitle(algorithm)}: cost ${Number(r.cost).toFixed(4)}, ${r.expanded} expanded`
+        : `${algorithmTitle(algorithm)}: no path (${r.expanded} expanded)`,
+    );
+  });
+  setStatus(summary.join(" · "), results.every((r) => r.path) ? "ok" : "info");
+  if (!speedTouched) autoSpeed(Math.max(...jobs.map(([view]) => view.events.length)));
+  startPlaying();
+}
+
+// ---------------------------------------------------------------- playback
+
+let playing = false;
+let lastTime = 0;
+let budget = 0;
+
+function eventsPerSecond() {
+  // 1 event a second at the left end, a million at the right end.
+  return 10 ** ((Number(ui.speed.value) / 100) * 6);
+}
+
+let speedTouched = false;
+
+/** Until the slider is moved, each run plays in about four seconds (at least 20 events/s). */
+function autoSpeed(events) {
+  const rate = Math.max(20, events / 4);
+  ui.speed.value = String(Math.min(100, Math.max(0, Math.round((100 * Math.log10(rate)) / 6))));
+  renderSpeed();
+}
+
+function renderSpeed() {
+  const rate = eventsPerSecond();
+  ui.speedText.textContent = `(${rate < 10 ? rate.toFixed(1) : formatNumber(Math.round(rate), 0)} events/s)`;
+}
+
+function renderPlayButton() {
+  ui.playPause.textContent = playing ? "Pause" : "Play";
+  ui.playPause.setAttribute("aria-pressed", playing ? "true" : "false");
+}
+
+function startPlaying() {
+  const views_ = activeViews().filter((v) => v.result);
+  if (views_.length === 0) return;
+  if (views_.every((v) => v.finished)) for (const v of views_) v.rewind();
+  playing = true;
+  lastTime = 0;
+  budget = 0;
+  renderPlayButton();
+  requestAnimationFrame(frame);
+}
+
+function stopPlaying() {
+  playing = false;
+  renderPlayButton();
+}
+
+function frame(time) {
+  if (!playing) return;
+  const dt = lastTime ? Math.min(0.1, (time - lastTime) / 1000) : 1 / 60;
+  lastTime = time;
+  budget += eventsPerSecond() * dt;
+  const n = Math.floor(budget);
+  budget -= n;
+  let done = true;
+  for (const view of activeViews()) {
+    if (!view.result) continue;
+    if (n > 0) view.advance(n);
+    view.updateLive();
+    view.draw();
+    if (!view.finished) done = false;
+  }
+  if (done) stopPlaying();
+  else requestAnimationFrame(frame);
+}
+
+function step() {
+  stopPlaying();
+  for (const view of activeViews()) {
+    if (!view.result) continue;
+    if (view.finished) continue;
+    view.stepExpansion();
+    view.updateLive();
+    view.draw();
+  }
+}
+
+function toEnd() {
+  stopPlaying();
+  for (const view of activeViews()) {
+    if (!view.result) continue;
+    view.advance(view.events.length);
+    view.updateLive();
+    view.draw();
+  }
+}
+
+function restart() {
+  stopPlaying();
+  for (const view of activeViews()) {
+    if (!view.result) continue;
+    view.rewind();
+    view.updateLive();
+    view.draw();
+  }
+}
+
+// ---------------------------------------------------------------- mouse: walls, start, goal
+
+let drag = null; // {view, mode: "start" | "goal" | "wall" | "erase", last: [x, y]}
+
+function same(a, b) {
+  return a[0] === b[0] && a[1] === b[1];
+}
+
+function paintLine(from, to, blocked) {
+  // Bresenham between two pointer positions, so fast strokes leave no gaps.
+  let [x0, y0] = from;
+  const [x1, y1] = to;
+  const dx = Math.abs(x1 - x0);
+  const dy = -Math.abs(y1 - y0);
+  const sx = x0 < x1 ? 1 : -1;
+  const sy = y0 < y1 ? 1 : -1;
+  let err = dx + dy;
+  let changed = false;
+  for (;;) {
+    if (!same([x0, y0], grid.start) && !same([x0, y0], grid.goal)) {
+      const i = y0 * grid.width + x0;
+      if (grid.blocked[i] !== blocked) {
+        grid.blocked[i] = blocked;
+        paintBaseCell(x0, y0);
+        changed = true;
+      }
+    }
+    if (x0 === x1 && y0 === y1) break;
+    const e2 = 2 * err;
+    if (e2 >= dy) {
+      err += dy;
+      x0 += sx;
+    }
+    if (e2 <= dx) {
+      err += dx;
+      y0 += sy;
+    }
+  }
+  return changed;
+}
+
+function pointerDown(view, event) {
+  if (event.button !== 0 || grid.width === 0) return;
+  const cell = view.cellAt(event);
+  let mode;
+  if (same(cell, grid.start)) mode = "start";
+  else if (same(cell, grid.goal)) mode = "goal";
+  else mode = isFree(cell[0], cell[1]) ? "wall" : "erase";
+  drag = { view, mode, last: cell, changed: false, hadResult: views.some((v) => v.result) };
+  view.canvas.setPointerCapture(event.pointerId);
+  if (mode === "wall" || mode === "erase") {
+    if (paintLine(cell, cell, mode === "wall" ? 1 : 0)) wallsChanged();
+  }
+  event.preventDefault();
+}
+
+function pointerMove(view, event) {
+  if (!drag || drag.view !== view) {
+    const cell = view.cellAt(event);
+    view.canvas.style.cursor = same(cell, grid.start) || same(cell, grid.goal) ? "grab" : "crosshair";
+    return;
+  }
+  const cell = view.cellAt(event);
+  if (same(cell, drag.last)) return;
+  if (drag.mode === "start" || drag.mode === "goal") {
+    const other = drag.mode === "start" ? grid.goal : grid.start;
+    if (isFree(cell[0], cell[1]) && !same(cell, other)) {
+      grid[drag.mode] = cell;
+      (drag.mode === "start" ? ui.start : ui.goal).value = formatXY(cell);
+      ui.scenario.value = "";
+      drag.changed = true;
+      for (const v of views) v.clear();
+      drawAll();
+    }
+  } else if (paintLine(drag.last, cell, drag.mode === "wall" ? 1 : 0)) wallsChanged();
+  drag.last = cell;
+}
+
+function pointerUp() {
+  if (!drag) return;
+  const { hadResult, changed, mode } = drag;
+  drag = null;
+  // Exploring: when a search was shown, moving an end or drawing a wall runs it again.
+  if (hadResult && (changed || mode === "wall" || mode === "erase")) run();
+}
+
+function wallsChanged() {
+  grid.edited = true;
+  if (drag) drag.changed = true;
+  stopPlaying();
+  for (const view of views) view.clear();
+  drawAll();
+  if (grid.name) setStatus(`map ${grid.name} edited: the searches run on your version`, "info");
+}
+
+function clearWalls() {
+  grid.blocked.fill(0);
+  grid.edited = true;
+  paintBase();
+  clearRuns();
+  setStatus("walls cleared", "info");
+}
+
+// ---------------------------------------------------------------- wiring
+
+function fillAlgorithms(select, value) {
+  select.replaceChildren(...ALGORITHMS.map(([name, title]) => new Option(title, name)));
+  select.value = value;
+}
+
+function syncControls() {
+  ui.weight.disabled = ui.algorithm.value !== "weighted_astar";
+  ui.weight2.disabled = ui.algorithm2.value !== "weighted_astar";
+  ui.heuristic.disabled = ["dijkstra", "bfs"].includes(ui.algorithm.value);
+  ui.heuristic2.disabled = ["dijkstra", "bfs"].includes(ui.algorithm2.value);
+  if (!views[0].result) views[0].title.textContent = describe(ui.algorithm.value, ui.heuristic.value, ui.weight.value);
+  if (!views[1].result) views[1].title.textContent = describe(ui.algorithm2.value, ui.heuristic2.value, ui.weight2.value);
+}
+
+function compareChanged() {
+  const on = ui.compare.checked;
+  views[1].panel.classList.toggle("hidden", !on);
+  ui.second.classList.toggle("hidden", !on);
+  ui.runs.classList.toggle("compare", on);
+  stopPlaying();
+  layoutAll();
+  if (on && views[0].result) run();
+}
+
+fillAlgorithms(ui.algorithm, "astar");
+fillAlgorithms(ui.algorithm2, "dijkstra");
+for (const control of [ui.algorithm, ui.heuristic, ui.weight, ui.algorithm2, ui.heuristic2, ui.weight2]) {
+  control.addEventListener("change", syncControls);
+}
+ui.map.addEventListener("change", selectMap);
+ui.scenario.addEventListener("change", selectScenario);
+ui.start.addEventListener("change", () => endpointChanged("start"));
+ui.goal.addEventListener("change", () => endpointChanged("goal"));
+ui.clearWalls.addEventListener("click", clearWalls);
+ui.compare.addEventListener("change", compareChanged);
+ui.run.addEventListener("click", run);
+ui.playPause.addEventListener("click", () => (playing ? stopPlaying() : startPlaying()));
+ui.step.addEventListener("click", step);
+ui.toEnd.addEventListener("click", toEnd);
+ui.restart.addEventListener("click", restart);
+ui.speed.addEventListener("input", () => {
+  speedTouched = true;
+  renderSpeed();
+});
+for (const view of views) {
+  view.canvas.addEventListener("pointerdown", (e) => pointerDown(view, e));
+  view.canvas.addEventListener("pointermove", (e) => pointerMove(view, e));
+  view.canvas.addEventListener("pointerup", pointerUp);
+  view.canvas.addEventListener("pointercancel", pointerUp);
+}
+let resizeTimer = 0;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(layoutAll, 100);
+});
+
+renderSpeed();
+renderPlayButton();
+syncControls();
+loadMaps().catch(() => {});

@@ -1,0 +1,712 @@
+// The Play lab: any registered game against any agent spec (or two agents against each other),
+// with the agent's search streamed live over /ws/search.
+//
+// The page keeps the game as a list of move labels; the server turns it into a view (POST
+// /api/play/state) and the agents' moves come back in the websocket's "result" message.
+
+import { el, formatNumber, getJSON, initPage, postJSON, SearchSocket, setStatus, svg } from "/static/common.js";
+
+initPage("play");
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  game: $("game"),
+  params: $("params"),
+  first: $("agent-first"),
+  second: $("agent-second"),
+  seed: $("seed"),
+  newGame: $("new-game"),
+  undo: $("undo"),
+  swap: $("swap"),
+  pause: $("pause"),
+  moves: $("moves"),
+  turn: $("turn"),
+  board: $("board"),
+  actions: $("actions"),
+  result: $("result"),
+  text: $("state-text"),
+  who: $("analysis-who"),
+  algorithm: $("an-algorithm"),
+  value: $("an-value"),
+  depth: $("an-depth"),
+  pv: $("an-pv"),
+  simulations: $("an-simulations"),
+  nodes: $("an-nodes"),
+  elapsed: $("an-elapsed"),
+  bars: $("bars"),
+  iterations: $("iterations"),
+};
+
+const state = {
+  games: [], // [{name, params}]
+  game: null, // {name, params: defaults}
+  params: {}, // the parameters that differ from the defaults
+  moves: [],
+  view: null,
+  epoch: 0, // bumped by every new game / undo / game change: late answers of older epochs are dropped
+  paused: false,
+  loading: false,
+  analysis: null, // the latest analysis message (or the result's) of the move being searched
+  analysisMoves: null, // the view's legal moves the analysis is about
+  iterationDepths: new Set(),
+};
+
+const search = new SearchSocket({
+  onQueued: () => setStatus(`${agentName(currentAgentSpec())} is queued for a worker…`, "busy"),
+  onAnalysis: (message) => showAnalysis(message),
+  onResult: (message) => playResult(message),
+  onError: () => {
+    state.paused = true;
+    renderPause();
+    renderTurn();
+  },
+  onCancelled: () => {},
+});
+
+// ---------------------------------------------------------------- players
+
+function specOf(player) {
+  return (player === 0 ? ui.first : ui.second).value.trim();
+}
+
+function isHuman(spec) {
+  return spec === "" || spec.toLowerCase() === "human" || spec.toLowerCase().startsWith("human:");
+}
+
+function currentAgentSpec() {
+  const view = state.view;
+  if (!view || view.terminal || view.to_move === null || view.to_move === undefined) return "human";
+  return specOf(view.to_move);
+}
+
+function agentName(spec) {
+  return spec.split(":")[0] || spec;
+}
+
+function playerName(player) {
+  const view = state.view;
+  if (view && view.player_names && view.player_names[player]) return view.player_names[player];
+  if (state.game && ["tictactoe", "mnk", "connect4", "othello", "gomoku"].includes(state.game.name)) {
+    return player === 0 ? "X" : "O";
+  }
+  return `player ${player}`;
+}
+
+// ---------------------------------------------------------------- game and parameters
+
+function paramText(value) {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? `[${v.join(",")}]` : v)).join(",");
+  return String(value);
+}
+
+function buildParamsForm() {
+  ui.params.replaceChildren();
+  const defaults = state.game ? state.game.params || {} : {};
+  for (const [name, value] of Object.entries(defaults)) {
+    let input;
+    if (typeof value === "boolean") {
+      input = el("input", { type: "checkbox", "data-param": name });
+      input.checked = value;
+    } else if (typeof value === "number") {
+      input = el("input", { type: "number", "data-param": name, value, step: Number.isInteger(value) ? 1 : "any" });
+    } else {
+      input = el("input", {
+        type: "text",
+        "data-param": name,
+        value: paramText(value),
+        placeholder: value === null ? "default" : "",
+        spellcheck: "false",
+      });
+    }
+    input.addEventListener("change", () => newGame());
+    ui.params.append(el("label", { class: "field" }, el("span", {}, name), input));
+  }
+}
+
+function readParams() {
+  const defaults = state.game ? state.game.params || {} : {};
+  const params = {};
+  for (const input of ui.params.querySelectorAll("[data-param]")) {
+    const name = input.dataset.param;
+    const fallback = defaults[name];
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else if (input.type === "number") {
+      if (input.value.trim() === "") continue;
+      value = Number(input.value);
+    } else {
+      const text = input.value.trim();
+      if (text === paramText(fallback)) continue;
+      if (text === "") continue;
+      if (Array.isArray(fallback)) {
+        try {
+          value = JSON.parse(`[${text}]`);
+        } catch {
+          value = text;
+        }
+      } else if (fallback === null) {
+        try {
+          value = JSON.parse(text);
+        } catch {
+          value = text;
+        }
+      } else value = text;
+    }
+    if (JSON.stringify(value) !== JSON.stringify(fallback)) params[name] = value;
+  }
+  return params;
+}
+
+async function loadGames() {
+  state.games = await getJSON("/api/games");
+  ui.game.replaceChildren(...state.games.map((g) => el("option", { value: g.name }, g.name)));
+  const wanted = new URLSearchParams(location.search).get("game") || "tictactoe";
+  const initial = state.games.find((g) => g.name === wanted) || state.games[0];
+  if (initial) ui.game.value = initial.name;
+  selectGame();
+}
+
+async function loadAgents() {
+  let agents = [];
+  try {
+    agents = await getJSON("/api/agents");
+  } catch {
+    return; // the datalist is a convenience only; the error is in the status line
+  }
+  const examples = new Set(["human"]);
+  for (const agent of agents || []) {
+    if (agent.example) examples.add(agent.example);
+    else if (agent.kind) examples.add(agent.kind);
+  }
+  for (const extra of ["mcts:time=1", "alphabeta:depth=9", "alphabeta:time=1", "random"]) examples.add(extra);
+  $("agent-examples").replaceChildren(...[...examples].map((value) => el("option", { value })));
+}
+
+function selectGame() {
+  state.game = state.games.find((g) => g.name === ui.game.value) || null;
+  buildParamsForm();
+  newGame();
+}
+
+// ---------------------------------------------------------------- the game's course
+
+async function fetchView(moves) {
+  return postJSON("/api/play/state", { game: state.game.name, params: state.params, moves });
+}
+
+async function newGame() {
+  if (!state.game) return;
+  search.cancel();
+  const epoch = ++state.epoch;
+  state.params = readParams();
+  state.moves = [];
+  state.paused = false;
+  clearAnalysis();
+  renderPause();
+  let view;
+  try {
+    state.loading = true;
+    view = await fetchView([]);
+  } catch {
+    state.view = null;
+    renderBoard();
+    return;
+  } finally {
+    if (epoch === state.epoch) state.loading = false;
+  }
+  if (epoch !== state.epoch) return;
+  state.view = view;
+  state.moves = view.moves ? [...view.moves] : [];
+  advance();
+}
+
+/** Draw the position, then start the agent to move (or wait for a person). */
+function advance() {
+  renderAll();
+  const view = state.view;
+  if (!view) return;
+  if (view.terminal) {
+    setStatus(`game over: ${view.result || "finished"}`, "ok");
+    return;
+  }
+  const spec = currentAgentSpec();
+  if (isHuman(spec)) {
+    setStatus(`${playerName(view.to_move)} to move: click a ${view.grid ? "cell" : "move"}`, "info");
+    return;
+  }
+  if (state.paused) {
+    setStatus(`paused: ${playerName(view.to_move)} (${spec}) to move`, "info");
+    return;
+  }
+  startSearch(spec);
+}
+
+function startSearch(spec) {
+  const view = state.view;
+  const seed = Math.max(0, Math.trunc(Number(ui.seed.value) || 0)) + state.moves.length;
+  clearAnalysis();
+  state.analysisMoves = view.legal;
+  ui.who.textContent = `— ${playerName(view.to_move)}, ${spec}`;
+  setStatus(`${playerName(view.to_move)} (${spec}) is thinking…`, "busy");
+  search.start({
+    game: state.game.name,
+    params: state.params,
+    moves: state.moves,
+    agent: spec,
+    seed,
+  });
+  renderTurn();
+}
+
+function playResult(message) {
+  if (message.analysis) showAnalysis(message.analysis);
+  const final = {
+    ...(state.analysis || {}),
+    value: message.value ?? (state.analysis ? state.analysis.value : null),
+    pv: message.pv && message.pv.length ? message.pv : state.analysis ? state.analysis.pv : null,
+  };
+  if (message.stats) {
+    for (const key of ["depth", "nodes", "simulations", "elapsed"]) {
+      if (message.stats[key] !== undefined && message.stats[key] !== null) final[key] = message.stats[key];
+    }
+  }
+  showAnalysis(final, { keep: true });
+  const view = message.view;
+  if (!view) return;
+  state.view = view;
+  state.moves = view.moves ? [...view.moves] : [...state.moves, message.label];
+  state.lastLabel = message.label;
+  // Let people see the move (and the final analysis) before the next search starts.
+  const epoch = state.epoch;
+  renderAll();
+  setTimeout(() => {
+    if (epoch === state.epoch && state.view === view) advance();
+  }, 250);
+}
+
+async function playHuman(action) {
+  const view = state.view;
+  if (!view || view.terminal || state.loading || search.busy) return;
+  if (!isHuman(currentAgentSpec())) return;
+  const epoch = state.epoch;
+  const moves = [...state.moves, action.label];
+  state.loading = true;
+  let next;
+  try {
+    next = await fetchView(moves);
+  } catch {
+    return;
+  } finally {
+    state.loading = false;
+  }
+  if (epoch !== state.epoch) return;
+  state.view = next;
+  state.moves = next.moves ? [...next.moves] : moves;
+  state.lastLabel = action.label;
+  clearAnalysis();
+  advance();
+}
+
+async function undo() {
+  if (!state.game || state.moves.length === 0) return;
+  search.cancel();
+  const epoch = ++state.epoch;
+  const anyHuman = isHuman(specOf(0)) || isHuman(specOf(1));
+  if (!anyHuman) state.paused = true; // two agents: stop so that the position can be looked at
+  let moves = state.moves.slice(0, -1);
+  let view;
+  try {
+    state.loading = true;
+    view = await fetchView(moves);
+    // Back to a position where a person is to move (the agent's reply is undone with it).
+    while (anyHuman && moves.length > 0 && !view.terminal && !isHuman(specOf(view.to_move))) {
+      moves = moves.slice(0, -1);
+      view = await fetchView(moves);
+    }
+  } catch {
+    return;
+  } finally {
+    if (epoch === state.epoch) state.loading = false;
+  }
+  if (epoch !== state.epoch) return;
+  state.view = view;
+  state.moves = view.moves ? [...view.moves] : moves;
+  state.lastLabel = state.moves.length ? state.moves[state.moves.length - 1] : null;
+  clearAnalysis();
+  renderPause();
+  advance();
+}
+
+function swapSides() {
+  const first = ui.first.value;
+  ui.first.value = ui.second.value;
+  ui.second.value = first;
+  playersChanged();
+}
+
+function playersChanged() {
+  search.cancel();
+  state.epoch++;
+  renderTurn();
+  if (state.view) advance();
+}
+
+function togglePause() {
+  state.paused = !state.paused;
+  renderPause();
+  if (state.paused) {
+    if (search.busy) {
+      search.cancel();
+      state.epoch++;
+    }
+    advance();
+  } else advance();
+}
+
+// ---------------------------------------------------------------- drawing: board
+
+function boardStyle(game) {
+  if (game === "snakego") return "snakego";
+  if (game === "connect4" || game === "othello" || game === "gomoku") return `discs ${game}`;
+  return "letters";
+}
+
+function snakeClass(ch) {
+  if (/^[A-H]$/.test(ch)) return "p0";
+  if (/^[a-h]$/.test(ch)) return "p1";
+  return { o: "body0", x: "body1", "#": "wall0", "%": "wall1", "+": "item", "*": "item" }[ch] || "";
+}
+
+/** Column letters and row numbers read off labels like "b2" (when every legal cell agrees). */
+function axisLabels(view) {
+  const { rows, cols } = view.grid;
+  const colOk = [];
+  const rowNums = [];
+  for (const move of view.legal) {
+    if (!move.cell) continue;
+    const match = /^([a-z])(\d+)$/.exec(move.label);
+    if (!match) return null;
+    const [r, c] = move.cell;
+    if (match[1].charCodeAt(0) - 97 !== c) return null;
+    colOk.push(c);
+    rowNums.push([r, Number(match[2])]);
+  }
+  if (rowNums.length === 0) return null;
+  const descending = rowNums.every(([r, n]) => n === rows - r);
+  const ascending = rowNums.every(([r, n]) => n === r + 1);
+  if (!descending && !ascending) return null;
+  return {
+    cols: Array.from({ length: cols }, (_, c) => String.fromCharCode(97 + c)),
+    rows: Array.from({ length: rows }, (_, r) => String(descending ? rows - r : r + 1)),
+  };
+}
+
+function cellKey(row, col) {
+  return `${row},${col}`;
+}
+
+function renderBoard() {
+  const view = state.view;
+  ui.board.replaceChildren();
+  ui.actions.replaceChildren();
+  if (!view) {
+    ui.board.classList.add("hidden");
+    ui.text.textContent = "";
+    return;
+  }
+  ui.text.textContent = view.text || "";
+  const human = !view.terminal && isHuman(currentAgentSpec()) && !state.loading;
+  const legalByCell = new Map();
+  const cellLess = [];
+  for (const move of view.legal || []) {
+    if (move.cell) {
+      const key = cellKey(move.cell[0], move.cell[1]);
+      if (!legalByCell.has(key)) legalByCell.set(key, move);
+    } else cellLess.push(move);
+  }
+  const columnDrop = state.game && state.game.name === "connect4";
+  if (view.grid && view.grid.rows > 0 && view.grid.cols > 0) {
+    const { rows, cols, cells } = view.grid;
+    ui.board.classList.remove("hidden");
+    ui.board.className = `board ${boardStyle(view.game)}`;
+    const size = Math.max(18, Math.min(72, Math.floor(Math.min(560 / cols, 560 / rows))));
+    ui.board.style.setProperty("--n", cols);
+    ui.board.style.setProperty("--cell", `${size}px`);
+    const lastCell = lastMoveCell();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const ch = String(cells[r][c] ?? ".");
+        let move = legalByCell.get(cellKey(r, c));
+        if (!move && columnDrop) move = (view.legal || []).find((m) => m.cell && m.cell[1] === c);
+        const cell = el("div", {
+          class: "cell",
+          "data-cell": cellKey(r, c),
+          role: move ? "button" : null,
+          title: move ? move.label : null,
+        });
+        if (ch !== "." && ch !== " ") cell.classList.add("occupied");
+        if (view.game === "snakego") {
+          const extra = snakeClass(ch);
+          if (extra) cell.classList.add(extra);
+        }
+        if (move && human) {
+          cell.classList.add("legal");
+          cell.addEventListener("click", () => playHuman(move));
+        }
+        if (lastCell && lastCell[0] === r && lastCell[1] === c) cell.classList.add("last");
+        cell.append(el("span", { class: "heat" }), el("span", { class: "piece", "data-piece": ch }, ch));
+        ui.board.append(cell);
+      }
+    }
+    const axes = axisLabels(view);
+    ui.board.title = axes ? `columns ${axes.cols[0]}–${axes.cols[cols - 1]}, rows ${axes.rows[0]}–${axes.rows[rows - 1]} (top to bottom)` : "";
+  } else {
+    ui.board.className = "board hidden";
+  }
+  for (const move of cellLess) {
+    const button = el("button", { type: "button", "data-action-label": move.label }, move.label);
+    button.disabled = !human;
+    button.addEventListener("click", () => playHuman(move));
+    ui.actions.append(button);
+  }
+  state.lastLabelCell = null;
+  renderHeat();
+}
+
+function lastMoveCell() {
+  // The cell of the last move: where a piece appeared between the two grids is unknown here,
+  // so the label of the last move is looked up among the cells of the previous views.
+  const label = state.lastLabel;
+  if (!label || !state.cellOfLabel) return null;
+  return state.cellOfLabel.get(label) || null;
+}
+
+function rememberCells() {
+  // Labels seen with a cell, for marking the last move (square games keep label -> cell fixed).
+  const view = state.view;
+  if (!view || !state.game || state.game.name === "connect4") {
+    state.cellOfLabel = null;
+    return;
+  }
+  if (!state.cellOfLabel || state.cellGame !== state.game.name) {
+    state.cellOfLabel = new Map();
+    state.cellGame = state.game.name;
+  }
+  for (const move of view.legal || []) if (move.cell) state.cellOfLabel.set(move.label, move.cell);
+}
+
+function renderTurn() {
+  const view = state.view;
+  ui.turn.classList.remove("thinking");
+  if (!view) {
+    ui.turn.textContent = "";
+    return;
+  }
+  if (view.terminal) {
+    ui.turn.textContent = "game over";
+    return;
+  }
+  const spec = currentAgentSpec();
+  if (isHuman(spec)) ui.turn.textContent = `${playerName(view.to_move)} to move (you)`;
+  else {
+    ui.turn.textContent = `${playerName(view.to_move)} to move: ${spec}${state.paused ? " (paused)" : ""}`;
+    if (search.busy) ui.turn.classList.add("thinking");
+  }
+}
+
+function renderResult() {
+  const view = state.view;
+  const text = view && view.terminal ? view.result || "game over" : "";
+  ui.result.textContent = text;
+  ui.result.className = `result${/draw/i.test(text) ? " draw" : /wins/i.test(text) ? " win" : ""}`;
+}
+
+function renderMoves() {
+  if (state.moves.length === 0) {
+    ui.moves.textContent = "–";
+    return;
+  }
+  const parts = [];
+  for (let i = 0; i < state.moves.length; i++) parts.push(`${i + 1}.\u00a0${state.moves[i]}`);
+  ui.moves.textContent = parts.join("  ");
+}
+
+function renderPause() {
+  ui.pause.textContent = state.paused ? "Resume" : "Pause";
+  ui.pause.setAttribute("aria-pressed", state.paused ? "true" : "false");
+}
+
+function renderAll() {
+  rememberCells();
+  renderBoard();
+  renderTurn();
+  renderResult();
+  renderMoves();
+  renderPause();
+  ui.undo.disabled = state.moves.length === 0;
+}
+
+// ---------------------------------------------------------------- drawing: analysis
+
+function clearAnalysis() {
+  state.analysis = null;
+  state.analysisMoves = null;
+  state.iterationDepths = new Set();
+  ui.iterations.replaceChildren();
+  for (const node of [ui.algorithm, ui.value, ui.depth, ui.pv, ui.simulations, ui.nodes, ui.elapsed]) {
+    node.textContent = "–";
+  }
+  ui.who.textContent = "";
+  ui.bars.replaceChildren();
+  ui.bars.setAttribute("viewBox", "0 0 340 10");
+  renderHeat();
+}
+
+function moveShares(analysis) {
+  const moves = (analysis && analysis.moves) || [];
+  const total = moves.reduce((sum, m) => sum + (m.visits || 0), 0);
+  return moves.map((m) => ({
+    ...m,
+    share: m.share !== undefined && m.share !== null ? m.share : total > 0 ? (m.visits || 0) / total : null,
+  }));
+}
+
+function showAnalysis(message, { keep = false } = {}) {
+  state.analysis = message;
+  ui.algorithm.textContent = message.algorithm || (state.analysis && state.analysis.algorithm) || "–";
+  ui.value.textContent = formatNumber(message.value, 3);
+  ui.depth.textContent = formatNumber(message.depth, 0);
+  ui.pv.textContent = message.pv && message.pv.length ? message.pv.join(" ") : "–";
+  ui.simulations.textContent = formatNumber(message.simulations, 0);
+  ui.nodes.textContent = formatNumber(message.nodes, 0);
+  ui.elapsed.textContent = message.elapsed !== undefined && message.elapsed !== null ? `${Number(message.elapsed).toFixed(2)} s` : "–";
+  if (!keep && message.depth !== undefined && message.depth !== null && !state.iterationDepths.has(message.depth)
+      && (!message.moves || message.moves.every((m) => !m.visits))) {
+    // Alpha-beta: one line per completed iteration of the deepening.
+    state.iterationDepths.add(message.depth);
+    const pv = message.pv && message.pv.length ? message.pv.join(" ") : "";
+    ui.iterations.append(
+      el("li", {}, `depth ${message.depth}: value ${formatNumber(message.value, 3)}${pv ? `, pv ${pv}` : ""}`
+        + `${message.nodes ? `, ${formatNumber(message.nodes, 0)} nodes` : ""}`),
+    );
+  }
+  renderBars(message);
+  renderHeat();
+}
+
+function renderBars(analysis) {
+  const moves = moveShares(analysis).filter((m) => m.share !== null || m.value !== null);
+  ui.bars.replaceChildren();
+  if (moves.length === 0) {
+    ui.bars.setAttribute("viewBox", "0 0 340 10");
+    return;
+  }
+  const byShare = moves.some((m) => m.share !== null);
+  moves.sort((a, b) => (byShare ? (b.share || 0) - (a.share || 0) : (b.value || 0) - (a.value || 0)));
+  const shown = moves.slice(0, 16);
+  const rowHeight = 20;
+  const labelWidth = 46;
+  const barWidth = 170;
+  const top = 16;
+  const height = top + shown.length * rowHeight + 4;
+  ui.bars.setAttribute("viewBox", `0 0 340 ${height}`);
+  ui.bars.append(
+    svg("text", { x: 0, y: 11, class: "value" }, "move"),
+    svg("text", { x: labelWidth, y: 11, class: "value" }, byShare ? "visit share" : "value"),
+    svg("text", { x: 336, y: 11, class: "value", "text-anchor": "end" }, byShare ? "visits · value" : ""),
+  );
+  const maxShare = Math.max(...shown.map((m) => m.share || 0), 1e-9);
+  shown.forEach((move, i) => {
+    const y = top + i * rowHeight;
+    const fraction = byShare ? (move.share || 0) / maxShare : 0.5 + 0.5 * Math.max(-1, Math.min(1, move.value || 0));
+    const value = move.value;
+    const hue = value === null || value === undefined ? 215 : Math.round(60 + 60 * Math.max(-1, Math.min(1, value)));
+    const group = svg("g", { "data-move": move.label });
+    group.append(
+      svg("text", { x: 0, y: y + 14, class: "label" }, move.label),
+      svg("rect", { x: labelWidth, y: y + 3, width: barWidth, height: rowHeight - 6, fill: "#eef1f5", rx: 2 }),
+      svg("rect", {
+        x: labelWidth,
+        y: y + 3,
+        width: Math.max(1, barWidth * fraction),
+        height: rowHeight - 6,
+        fill: `hsl(${hue}, 60%, 48%)`,
+        rx: 2,
+      }),
+      svg("text", { x: labelWidth + 4, y: y + 14, fill: "#fff", style: "fill:#fff;font-size:10px" },
+        byShare && move.share !== null ? `${(100 * move.share).toFixed(1)}%` : ""),
+      svg("text", { x: 336, y: y + 14, "text-anchor": "end" },
+        `${move.visits !== undefined && move.visits !== null ? formatNumber(move.visits, 0) : ""}`
+        + `${value !== undefined && value !== null ? ` · ${value >= 0 ? "+" : ""}${value.toFixed(2)}` : ""}`),
+      svg("title", {}, `${move.label}: ${move.visits ?? "–"} visits, value ${value ?? "–"}`),
+    );
+    ui.bars.append(group);
+  });
+}
+
+function compact(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
+
+/** The heat map: each analysed move's share of the visits shades its cell(s) on the board. */
+function renderHeat() {
+  for (const node of ui.board.querySelectorAll(".heat-label")) node.remove();
+  for (const node of ui.board.querySelectorAll(".heat")) node.style.removeProperty("--a");
+  for (const node of ui.actions.querySelectorAll(".heat-label")) node.remove();
+  const analysis = state.analysis;
+  if (!analysis || !state.view || state.view.terminal && !analysis) return;
+  const moves = moveShares(analysis);
+  if (moves.length === 0) return;
+  const legal = state.analysisMoves || (state.view ? state.view.legal : []) || [];
+  const byAction = new Map(legal.map((m) => [m.action, m]));
+  const byLabel = new Map(legal.map((m) => [m.label, m]));
+  const maxShare = Math.max(...moves.map((m) => m.share || 0), 1e-9);
+  const best = analysis.pv && analysis.pv.length ? analysis.pv[0] : null;
+  for (const move of moves) {
+    const legalMove = byAction.get(move.action) || byLabel.get(move.label);
+    const share = move.share;
+    const visits = move.visits;
+    const value = move.value;
+    const text = `${visits ? compact(visits) : ""}${value !== null && value !== undefined ? `${visits ? " " : ""}${value >= 0 ? "+" : ""}${value.toFixed(2)}` : ""}`;
+    if (legalMove && legalMove.cell) {
+      const [r, c] = landingCell(legalMove.cell);
+      const cell = ui.board.querySelector(`[data-cell="${r},${c}"]`);
+      if (!cell) continue;
+      const alpha = share !== null ? 0.08 + 0.72 * (share / maxShare) : move.label === best ? 0.6 : 0.15;
+      cell.querySelector(".heat").style.setProperty("--a", alpha.toFixed(3));
+      cell.append(el("span", { class: `heat-label${alpha > 0.5 ? " strong" : ""}` }, text));
+    } else {
+      const button = ui.actions.querySelector(`[data-action-label="${CSS.escape(move.label)}"]`);
+      if (button) button.append(el("span", { class: "heat-label" }, share !== null ? `${(100 * share).toFixed(0)}%` : text));
+    }
+  }
+}
+
+/** Connect Four: the cell where the disc lands (the lowest empty one of the column). */
+function landingCell(cell) {
+  const view = state.view;
+  if (!view || !view.grid || !state.game || state.game.name !== "connect4") return cell;
+  const col = cell[1];
+  for (let r = view.grid.rows - 1; r >= 0; r--) {
+    if ((view.grid.cells[r][col] ?? ".") === ".") return [r, col];
+  }
+  return cell;
+}
+
+// ---------------------------------------------------------------- wiring
+
+ui.game.addEventListener("change", selectGame);
+ui.newGame.addEventListener("click", newGame);
+ui.undo.addEventListener("click", undo);
+ui.swap.addEventListener("click", swapSides);
+ui.pause.addEventListener("click", togglePause);
+ui.first.addEventListener("change", playersChanged);
+ui.second.addEventListener("change", playersChanged);
+window.addEventListener("beforeunload", () => search.cancel());
+
+loadAgents();
+loadGames().catch(() => {});
