@@ -1,0 +1,616 @@
+// Monte Carlo lab: the four phases of MCTS (selection, expansion, playout, backup) stepped one at
+// a time on Nim or tic-tac-toe, then run freely while the visit counts converge.
+//
+// One POST /api/mcts/steps gives every simulation of one reference-tier MCTS run, read from the
+// library's observer events (Select, Visit, Playout, Backup). The page replays them: it grows
+// its own copy of the tree from the expansions and sets each node's visits and mean from the
+// backups, so what it draws after k simulations is the library's tree after k simulations.
+// The UCB1 values of the children that were *not* chosen are computed here from those counts,
+// with the library's formula (W/N + c * sqrt(2 ln N_parent / N), an untried child infinite).
+
+import { postJSON, setStatus, initPage, svg } from "/static/common.js";
+import { layoutTree, clearSvg, sizeSvg, formatValue, toNumber, addTitle } from "/static/tree_draw.js";
+
+const $ = (id) => document.getElementById(id);
+const svgRoot = $("mcts-tree");
+const PHASES = ["selection", "expansion", "playout", "backup"];
+
+const lab = {
+  data: null,
+  sims: [],
+  total: 0,
+  c: 1,
+  rootPlayer: 0,
+  root: null,
+  nodes: new Map(),
+  done: 0, // simulations whose backup has been applied
+  active: -1, // the simulation shown (in progress, or the one just backed up)
+  phase: null,
+  counts: { select: 0, expand: 0, playout: 0, backup: 0 },
+  lastBackup: null, // {key: {visits, value}} before the shown backup
+  timer: null,
+  lastTick: 0,
+  credit: 0,
+  loading: false,
+  requestId: 0,
+};
+
+// ---------------------------------------------------------------- the replayed tree
+
+const keyOf = (path) => path.join(",");
+
+function makeNode(path, label, parent) {
+  const node = {
+    path: [...path],
+    key: keyOf(path),
+    label: label ?? (path.length ? String(path[path.length - 1]) : "root"),
+    action: path.length ? path[path.length - 1] : null,
+    depth: path.length,
+    parent,
+    children: [],
+    visits: 0,
+    value: 0, // mean return for the first player (player 0)
+    born: lab.active,
+  };
+  lab.nodes.set(node.key, node);
+  if (parent) {
+    parent.children.push(node);
+    parent.children.sort((a, b) => compareActions(a.action, b.action));
+  }
+  return node;
+}
+
+function compareActions(a, b) {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b));
+}
+
+/** The node at a path, made (with its ancestors) if the replay has not seen it yet. */
+function nodeAt(path, label) {
+  const key = keyOf(path);
+  if (lab.nodes.has(key)) {
+    const node = lab.nodes.get(key);
+    if (label && node.label === String(node.action)) node.label = label;
+    return node;
+  }
+  const parent = nodeAt(path.slice(0, -1));
+  return makeNode(path, label ?? labelFor(path), parent);
+}
+
+/** A move's label from any selection that followed it (else its action number). */
+function labelFor(path) {
+  const parentKey = keyOf(path.slice(0, -1));
+  const action = path[path.length - 1];
+  for (const sim of lab.sims) {
+    for (const sel of sim.select || []) {
+      if (keyOf(sel.path) === parentKey && sel.action === action && sel.label) return sel.label;
+    }
+  }
+  return String(action);
+}
+
+/** Who moves at a node: Nim and tic-tac-toe alternate, starting from the root's player. */
+function playerAt(node) {
+  return (lab.rootPlayer + node.depth) % 2;
+}
+
+/** A child's mean seen by the player who chose it (its parent's player to move). */
+function chooserMean(child) {
+  const chooser = playerAt(child.parent);
+  return chooser === 0 ? child.value : -child.value;
+}
+
+/** UCB1 of a child as the library scores it; untried: Infinity. */
+function ucb1(child) {
+  if (!child.visits) return Infinity;
+  const parentVisits = child.parent.visits;
+  const explore = parentVisits > 1 ? lab.c * Math.sqrt(2 * Math.log(parentVisits)) : 0;
+  return chooserMean(child) + explore / Math.sqrt(child.visits);
+}
+
+function resetReplay() {
+  lab.nodes = new Map();
+  lab.active = -1;
+  lab.root = makeNode([], "root", null);
+  lab.done = 0;
+  lab.phase = null;
+  lab.counts = { select: 0, expand: 0, playout: 0, backup: 0 };
+  lab.lastBackup = null;
+}
+
+// ---------------------------------------------------------------- the phases
+
+/** The path of the simulation's leaf: where its selection ended. */
+function simLeafPath(sim) {
+  if (sim.expand && sim.expand.path) return sim.expand.path;
+  const selects = sim.select || [];
+  if (selects.length) {
+    const last = selects[selects.length - 1];
+    return [...last.path, last.action];
+  }
+  return [];
+}
+
+function applyPhase(phase) {
+  const sim = lab.sims[lab.active];
+  if (phase === "selection") {
+    lab.counts.select += (sim.select || []).length;
+    // the nodes selected through exist already (the last one may be the new one)
+  } else if (phase === "expansion") {
+    if (sim.expand) {
+      nodeAt(sim.expand.path, sim.expand.label);
+      lab.counts.expand += 1;
+    }
+  } else if (phase === "playout") {
+    nodeAt(simLeafPath(sim));
+    lab.counts.playout += 1;
+  } else if (phase === "backup") {
+    const before = new Map();
+    for (const entry of sim.backup || []) {
+      const node = nodeAt(entry.path);
+      before.set(node.key, { visits: node.visits, value: node.value });
+      node.visits = entry.visits;
+      node.value = toNumber(entry.value) ?? 0;
+    }
+    lab.lastBackup = before;
+    lab.counts.backup += (sim.backup || []).length;
+    lab.done += 1;
+  }
+  lab.phase = phase;
+}
+
+/** One phase forward; false when every simulation is done. */
+function stepPhase() {
+  if (lab.phase === null || lab.phase === "backup") {
+    if (lab.done >= lab.total) return false;
+    lab.active = lab.done;
+    applyPhase("selection");
+    return true;
+  }
+  applyPhase(PHASES[PHASES.indexOf(lab.phase) + 1]);
+  return true;
+}
+
+/** To the end of the current simulation (or through the next one); false when all are done. */
+function stepSimulation() {
+  if (lab.phase === null || lab.phase === "backup") {
+    if (!stepPhase()) return false;
+  }
+  while (lab.phase !== "backup") stepPhase();
+  return true;
+}
+
+// ---------------------------------------------------------------- drawing
+
+function visibleNodes() {
+  const budget = Number($("budget").value) || 30;
+  const maxDepth = Number($("depth").value) || 3;
+  const shown = new Set([lab.root]);
+  let frontier = [...lab.root.children];
+  while (shown.size < budget && frontier.length) {
+    let best = 0;
+    for (let i = 1; i < frontier.length; i += 1) {
+      if (frontier[i].visits > frontier[best].visits) best = i;
+    }
+    const node = frontier[best];
+    frontier.splice(best, 1);
+    if (node.depth > maxDepth) continue;
+    shown.add(node);
+    frontier = frontier.concat(node.children);
+  }
+  // The current simulation's path is always drawn.
+  if (lab.active >= 0 && lab.phase) {
+    for (const node of currentPath()) shown.add(node);
+  }
+  return shown;
+}
+
+/** The nodes of the shown simulation's path that exist now, root first. */
+function currentPath() {
+  if (lab.active < 0 || !lab.phase) return [];
+  const sim = lab.sims[lab.active];
+  const path = simLeafPath(sim);
+  const nodes = [lab.root];
+  for (let i = 1; i <= path.length; i += 1) {
+    const node = lab.nodes.get(keyOf(path.slice(0, i)));
+    if (!node) break;
+    nodes.push(node);
+  }
+  return nodes;
+}
+
+function radius(node) {
+  const total = Math.max(1, lab.root.visits);
+  return 7 + 15 * Math.sqrt(Math.min(1, node.visits / total));
+}
+
+function draw() {
+  clearSvg(svgRoot);
+  const shown = visibleNodes();
+  const sim = lab.active >= 0 ? lab.sims[lab.active] : null;
+  const phase = lab.phase;
+  // During selection the new child is not in the tree yet: draw it as a ghost.
+  let ghost = null;
+  if (sim && phase === "selection" && sim.expand) {
+    const parent = lab.nodes.get(keyOf(sim.expand.path.slice(0, -1)));
+    if (parent && !lab.nodes.has(keyOf(sim.expand.path))) {
+      ghost = { ghost: true, path: sim.expand.path, label: sim.expand.label, depth: parent.depth + 1, parent, children: [], visits: 0, value: 0, action: sim.expand.path[sim.expand.path.length - 1] };
+    }
+  }
+  const childrenOf = (node) => {
+    const kids = node.children.filter((child) => shown.has(child));
+    if (ghost && node === ghost.parent) {
+      kids.push(ghost);
+      kids.sort((a, b) => compareActions(a.action, b.action));
+    }
+    return kids;
+  };
+  const placed = layoutTree(lab.root, { children: childrenOf, leafGap: 48, levelGap: 92, margin: 40 });
+  const width = placed.width + 40;
+  const height = placed.height + (phase === "playout" ? 70 : 40);
+  const box = $("tree-scroll");
+  const fit = width > box.clientWidth && width * 0.7 <= box.clientWidth;
+  sizeSvg(svgRoot, width, height, fit);
+
+  const pathNodes = new Set(currentPath());
+  if (ghost) pathNodes.add(ghost);
+  const selected = new Map(); // child key -> the select entry that chose it
+  if (sim) for (const sel of sim.select || []) selected.set(keyOf([...sel.path, sel.action]), sel);
+  const total = Math.max(1, lab.root.visits);
+  const edges = svg("g", { class: "edges" });
+  const labels = svg("g", { class: "edge-labels" });
+  const nodesGroup = svg("g", { class: "nodes" });
+  svgRoot.append(edges, nodesGroup, labels);
+
+  for (const entry of placed.nodes) {
+    const node = entry.node;
+    const key = node.ghost ? keyOf(node.path) : node.key;
+    const onPath = pathNodes.has(node) && phase !== null;
+    const r = node.ghost ? 9 : radius(node);
+    if (entry.parent) {
+      const width = node.ghost ? 1.5 : 1 + 9 * (node.visits / total);
+      const classes = ["edge"];
+      if (onPath) classes.push(phase === "backup" ? "backed" : "on-path");
+      if (node.ghost) classes.push("ghost");
+      const edge = svg("line", {
+        x1: entry.parent.x, y1: entry.parent.y, x2: entry.x, y2: entry.y,
+        class: classes.join(" "), "stroke-width": width.toFixed(2), "data-edge": key,
+      });
+      edges.append(edge);
+      // During selection, the UCB1 of the chosen edge on its label.
+      if (phase === "selection" && selected.has(key)) {
+        const sel = selected.get(key);
+        const value = sel.ucb !== undefined ? sel.ucb : node.ghost ? "inf" : ucb1(node);
+        const mx = (entry.parent.x + entry.x) / 2;
+        const my = (entry.parent.y + entry.y) / 2;
+        const text = `UCB ${formatValue(value, 3)}`;
+        labels.append(svg("rect", { x: mx - 34, y: my - 9, width: 68, height: 18, rx: 9, class: "ucb-badge" }));
+        labels.append(svg("text", { x: mx, y: my, class: "ucb-text" }, text));
+      }
+    }
+    const player = node.ghost ? playerAt(node.parent) ^ 1 : playerAt(node);
+    const classes = ["node", `p${player}`];
+    if (node.ghost) classes.push("ghost");
+    if (onPath) classes.push(phase === "backup" ? "backed" : "on-path");
+    if (!node.ghost && phase === "expansion" && sim && sim.expand && keyOf(sim.expand.path) === node.key) {
+      classes.push("new");
+    }
+    const group = svg("g", { class: classes.join(" "), "data-node": key });
+    if (player === 0) {
+      group.append(svg("rect", { x: entry.x - r, y: entry.y - r, width: 2 * r, height: 2 * r, rx: 3, class: "shape" }));
+    } else {
+      group.append(svg("circle", { cx: entry.x, cy: entry.y, r, class: "shape" }));
+    }
+    if (classes.includes("new")) {
+      group.append(svg("circle", { cx: entry.x, cy: entry.y, r: r + 7, class: "new-ring" }));
+    }
+    const moveLabel = node === lab.root ? "root" : node.label;
+    group.append(svg("text", { x: entry.x, y: entry.y - r - 8, class: "move" }, moveLabel));
+    if (node.ghost) {
+      group.append(svg("text", { x: entry.x, y: entry.y + r + 11, class: "stats" }, "untried"));
+    } else {
+      group.append(svg("text", { x: entry.x, y: entry.y + r + 11, class: "stats" }, `n ${node.visits}`));
+      if (node !== lab.root && node.visits) {
+        group.append(svg("text", { x: entry.x, y: entry.y + r + 24, class: "stats mean" }, `q ${formatValue(chooserMean(node), 2)}`));
+      } else if (node === lab.root && node.visits) {
+        group.append(svg("text", { x: entry.x, y: entry.y + r + 24, class: "stats mean" }, `v ${formatValue(node.value, 2)}`));
+      }
+    }
+    const tip = node.ghost
+      ? `${node.label}: not in the tree yet (UCB1 ∞: untried)`
+      : node === lab.root
+        ? `root: ${node.visits} visits, mean ${formatValue(node.value, 3)} for the first player`
+        : `${pathLabel(node)}: ${node.visits} visits, mean ${formatValue(chooserMean(node), 3)} for the player who chose it, UCB1 ${formatValue(ucb1(node), 3)}`;
+    addTitle(group, tip);
+    nodesGroup.append(group);
+    if (phase === "playout" && sim && keyOf(simLeafPath(sim)) === key) drawPlayout(entry, r, sim);
+  }
+}
+
+function drawPlayout(entry, r, sim) {
+  const value = toNumber(sim.playout && sim.playout.value);
+  const y0 = entry.y + r + 30;
+  const points = [];
+  for (let i = 0; i <= 6; i += 1) points.push(`${entry.x + (i % 2 ? 6 : -6)},${y0 + i * 6}`);
+  svgRoot.append(svg("polyline", { points: points.join(" "), class: "playout-line" }));
+  const text = `${value > 0 ? "+" : ""}${formatValue(value, 2)}`;
+  svgRoot.append(svg("rect", { x: entry.x - 22, y: y0 + 38, width: 44, height: 20, rx: 4, class: `playout-badge ${value > 0 ? "win" : value < 0 ? "loss" : "draw"}` }));
+  svgRoot.append(svg("text", { x: entry.x, y: y0 + 48, class: "playout-text" }, text));
+}
+
+function pathLabel(node) {
+  const labels = [];
+  for (let n = node; n && n.parent; n = n.parent) labels.unshift(n.label);
+  return labels.join(" ");
+}
+
+// ---------------------------------------------------------------- the side panels
+
+function el(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, value);
+  for (const child of children) element.append(child instanceof Node ? child : String(child));
+  return element;
+}
+
+function playerName(player) {
+  return $("game").value === "tictactoe" ? (player === 0 ? "X" : "O") : `player ${player + 1}`;
+}
+
+function selectionDetail(sim) {
+  const box = el("div");
+  (sim.select || []).forEach((sel, level) => {
+    const parent = lab.nodes.get(keyOf(sel.path));
+    if (!parent) return;
+    const chosenKey = keyOf([...sel.path, sel.action]);
+    const where = parent === lab.root ? "root" : pathLabel(parent);
+    box.append(el("div", { class: "level-title" },
+      `${level + 1}. at ${where} (${playerName(playerAt(parent))} to move, N = ${parent.visits})`));
+    const table = el("table", { class: "ucb-table" });
+    table.append(el("tr", {}, el("th", {}, "move"), el("th", {}, "n"), el("th", {}, "mean"), el("th", {}, "UCB1")));
+    const rows = parent.children.map((child) => ({
+      key: child.key, label: child.label, n: child.visits,
+      mean: child.visits ? formatValue(chooserMean(child), 3) : "–", ucb: ucb1(child),
+    }));
+    if (!lab.nodes.has(chosenKey)) {
+      rows.push({ key: chosenKey, label: sel.label ?? String(sel.action), n: 0, mean: "–", ucb: Infinity, untried: true });
+    }
+    for (const row of rows) {
+      const chosen = row.key === chosenKey;
+      const ucb = chosen && sel.ucb !== undefined ? sel.ucb : row.ucb;
+      const tr = el("tr", { class: chosen ? "chosen" : "" },
+        el("td", {}, `${row.label}${row.untried ? " (untried)" : ""}`), el("td", {}, row.n),
+        el("td", {}, row.mean), el("td", {}, formatValue(ucb, 3)));
+      table.append(tr);
+    }
+    box.append(table);
+  });
+  box.append(el("p", { class: "small muted" }, "The highest UCB1 is followed; an untried child scores ∞ (its siblings' order is shuffled once per node)."));
+  return box;
+}
+
+function showDetail() {
+  const detail = $("detail");
+  detail.replaceChildren();
+  const sim = lab.active >= 0 ? lab.sims[lab.active] : null;
+  if (!sim || !lab.phase) {
+    detail.append(el("p", { class: "muted" }, lab.total
+      ? "Press “Next phase” to watch the first simulation's selection."
+      : "No search yet."));
+    return;
+  }
+  const number = lab.active + 1;
+  detail.append(el("div", { class: "detail-head" }, `Simulation ${number}: ${lab.phase}`));
+  if (lab.phase === "selection") {
+    detail.append(selectionDetail(sim));
+  } else if (lab.phase === "expansion") {
+    if (sim.expand) {
+      detail.append(el("p", {}, `New node `, el("strong", {}, sim.expand.label ?? "?"),
+        ` added below ${sim.expand.path.length > 1 ? pathLabel(nodeAt(sim.expand.path.slice(0, -1))) : "the root"}: the first step out of the tree.`));
+    } else {
+      detail.append(el("p", {}, "No new node: the selection ended at a terminal (or proven) node already in the tree."));
+    }
+  } else if (lab.phase === "playout") {
+    const playout = sim.playout || {};
+    const value = toNumber(playout.value);
+    const leaf = nodeAt(simLeafPath(sim));
+    const plies = playout.plies !== undefined && playout.plies !== null ? ` after ${playout.plies} random plies` : "";
+    detail.append(el("p", {}, `Random playout from ${leaf === lab.root ? "the root" : pathLabel(leaf)}${plies}: result `,
+      el("strong", {}, `${value > 0 ? "+" : ""}${formatValue(value, 3)}`), ` for ${playerName(0)}.`));
+  } else if (lab.phase === "backup") {
+    detail.append(el("p", {}, "The result goes back up the path; every node on it gains a visit:"));
+    const table = el("table", { class: "ucb-table" });
+    table.append(el("tr", {}, el("th", {}, "node"), el("th", {}, "visits"), el("th", {}, "mean (first player)")));
+    for (const entry of sim.backup || []) {
+      const node = lab.nodes.get(keyOf(entry.path));
+      if (!node) continue;
+      const before = lab.lastBackup && lab.lastBackup.get(node.key);
+      table.append(el("tr", {},
+        el("td", {}, node === lab.root ? "root" : pathLabel(node)),
+        el("td", {}, before ? `${before.visits} → ${node.visits}` : node.visits),
+        el("td", {}, before ? `${formatValue(before.value, 3)} → ${formatValue(node.value, 3)}` : formatValue(node.value, 3))));
+    }
+    detail.append(table);
+  }
+}
+
+function showCounts() {
+  $("phase").textContent = lab.phase ?? "–";
+  $("sim-count").textContent = String(lab.done);
+  $("sim-total").textContent = String(lab.total);
+  for (const [name, value] of Object.entries(lab.counts)) $(`count-${name}`).textContent = String(value);
+  for (const pill of document.querySelectorAll(".phase-pills [data-phase]")) {
+    pill.classList.toggle("active", pill.dataset.phase === lab.phase);
+  }
+  const finished = lab.done >= lab.total && (lab.phase === null || lab.phase === "backup");
+  const ready = !lab.loading && lab.total > 0;
+  $("step-phase").disabled = !ready || finished;
+  $("step-simulation").disabled = !ready || finished;
+  $("finish").disabled = !ready || finished;
+  $("run").disabled = !ready || (finished && !lab.timer);
+  $("run").textContent = lab.timer ? "Pause" : "Run";
+}
+
+function render() {
+  draw();
+  showCounts();
+  if (!lab.timer) showDetail();
+  else {
+    const detail = $("detail");
+    detail.replaceChildren(el("p", { class: "muted" }, `running: ${lab.done} of ${lab.total} simulations`), rootSummary());
+  }
+  if (lab.done >= lab.total && lab.total && lab.phase === "backup") {
+    const best = [...lab.root.children].sort((a, b) => b.visits - a.visits)[0];
+    setStatus(`done: ${lab.total} simulations; most visited move ${best ? best.label : "–"} (${best ? best.visits : 0} visits)`, "ok");
+  }
+}
+
+/** The root's children, most visited first: visits and mean, to watch them converge. */
+function rootSummary() {
+  const table = el("table", { class: "ucb-table" });
+  table.append(el("tr", {}, el("th", {}, "move"), el("th", {}, "visits"), el("th", {}, "mean")));
+  const kids = [...lab.root.children].sort((a, b) => b.visits - a.visits).slice(0, 9);
+  for (const child of kids) {
+    table.append(el("tr", {}, el("td", {}, child.label), el("td", {}, child.visits),
+      el("td", {}, formatValue(chooserMean(child), 3))));
+  }
+  return table;
+}
+
+// ---------------------------------------------------------------- controls
+
+function stopRun() {
+  if (lab.timer) clearInterval(lab.timer);
+  lab.timer = null;
+}
+
+function simsPerSecond() {
+  const v = Number($("speed").value);
+  return Math.max(1, Math.round(10 ** (v / 40)));
+}
+
+function showSpeed() {
+  $("speed-label").textContent = `${simsPerSecond()} simulations/s`;
+}
+
+function toggleRun() {
+  if (lab.timer) {
+    stopRun();
+    render();
+    return;
+  }
+  lab.lastTick = performance.now();
+  lab.credit = 1;
+  lab.timer = setInterval(() => {
+    const now = performance.now();
+    lab.credit += ((now - lab.lastTick) / 1000) * simsPerSecond();
+    lab.lastTick = now;
+    let moved = false;
+    while (lab.credit >= 1) {
+      lab.credit -= 1;
+      if (!stepSimulation()) {
+        stopRun();
+        break;
+      }
+      moved = true;
+    }
+    if (moved || !lab.timer) render();
+  }, 60);
+  render();
+}
+
+function readRequest() {
+  const game = $("game").value;
+  const params = {};
+  if (game === "nim") {
+    const piles = $("piles").value.split(/[\s,]+/).filter(Boolean).map(Number);
+    if (!piles.length || piles.some((p) => !Number.isInteger(p) || p < 0)) {
+      throw new Error("piles: whole numbers separated by commas, like 2,3,4");
+    }
+    params.piles = piles;
+  }
+  const moves = $("moves").value.split(/\s+/).filter(Boolean);
+  const simulations = Number($("simulations").value);
+  const c = Number($("c").value);
+  const seed = Number($("seed").value);
+  if (!Number.isInteger(simulations) || simulations < 1) throw new Error("simulations: a whole number from 1");
+  if (!Number.isFinite(c) || c < 0) throw new Error("c: a number >= 0");
+  if (!Number.isInteger(seed)) throw new Error("seed: a whole number");
+  return { game, params, moves, simulations, c, seed, puct: false };
+}
+
+async function search() {
+  stopRun();
+  let request;
+  try {
+    request = readRequest();
+  } catch (error) {
+    setStatus(error.message, "error");
+    return;
+  }
+  const id = (lab.requestId += 1);
+  lab.loading = true;
+  showCounts();
+  setStatus(`searching: ${request.simulations} simulations of MCTS on ${request.game}…`, "busy");
+  let data;
+  try {
+    data = await postJSON("/api/mcts/steps", request);
+  } catch {
+    lab.loading = false;
+    if (id === lab.requestId) showCounts();
+    return;
+  } finally {
+    if (id === lab.requestId) lab.loading = false;
+  }
+  if (id !== lab.requestId) return; // a newer search replaced this one
+  lab.data = data;
+  lab.sims = data.simulations || [];
+  lab.total = lab.sims.length;
+  lab.c = request.c;
+  lab.rootPlayer = request.moves.length % 2;
+  resetReplay();
+  const events = data.events || {};
+  const listed = Object.entries(events).map(([k, v]) => `${k} ${v}`).join(", ");
+  $("events").textContent = listed ? `the library's observer events: ${listed}` : "";
+  render();
+  setStatus(`${lab.total} simulations ready: step the phases or run`, "ok");
+}
+
+function init() {
+  initPage("mcts");
+  const syncGame = () => $("piles-field").classList.toggle("hidden", $("game").value !== "nim");
+  syncGame();
+  $("game").addEventListener("change", () => {
+    syncGame();
+    $("moves").value = "";
+    search();
+  });
+  for (const id of ["piles", "moves", "simulations", "c", "seed"]) $(id).addEventListener("change", search);
+  $("reset").addEventListener("click", search);
+  $("step-phase").addEventListener("click", () => {
+    stopRun();
+    stepPhase();
+    render();
+  });
+  $("step-simulation").addEventListener("click", () => {
+    stopRun();
+    stepSimulation();
+    render();
+  });
+  $("finish").addEventListener("click", () => {
+    stopRun();
+    while (stepSimulation());
+    render();
+  });
+  $("run").addEventListener("click", toggleRun);
+  $("speed").addEventListener("input", showSpeed);
+  $("budget").addEventListener("change", () => render());
+  $("depth").addEventListener("change", () => render());
+  window.addEventListener("resize", () => draw());
+  showSpeed();
+  resetReplay();
+  render();
+  search();
+}
+
+init();
