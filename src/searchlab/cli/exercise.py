@@ -1,16 +1,231 @@
-"""``searchlab exercise alphabeta|astar``: random exercises with their answer keys."""
+"""``searchlab exercise alphabeta|astar``: random course exercises with their answer keys.
+
+  searchlab exercise alphabeta --seed 3
+  searchlab exercise alphabeta --depth 4 --leaves 20 --min-cuts 6 --format svg --out q.svg
+  searchlab exercise alphabeta --count 10 --format png --out exercises/
+  searchlab exercise astar --nodes 6 --consistent --seed 2
+
+Alpha-beta: a random tree (MAX at the root, levels alternating, inner nodes with 2..B
+children, at most --leaves leaves, integer leaf values LO..HI, exactly --depth plies deep),
+drawn again until alpha-beta (children left to right, pruning when alpha >= beta) cuts at
+least --min-cuts branches; the key gives the root value, the best move, every cut with its
+alpha and beta, and alpha, beta and the value at every visited node. A*: a small random graph
+from S to T with heuristic values (admissible, or consistent with --consistent); the key
+gives the open and closed lists with f, g and h at every step, the reopenings, the path and
+its cost. --format md (default) or json go to stdout unless --out names a file; svg and png
+(alpha-beta) pictures go to --out (a file, or a folder for --count > 1). The same seed gives
+the same exercise; --count N makes the exercises of seeds S, S+1, ..., S+N-1.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
+from searchlab.cli._common import output_file, picture_file
+from searchlab.core.errors import InvalidParameterError
+
 __all__ = ["register"]
+
+MAX_COUNT = 1000
+"""The most exercises one command makes."""
 
 
 def register(subparsers: Any) -> None:
     """Add ``exercise`` to the ``searchlab`` command line."""
+    doc = __doc__ or ""
     parser = subparsers.add_parser(
         "exercise",
         help="random alpha-beta and A* exercises with their answer keys",
+        description=doc.split("\n\n")[2],
+        epilog="examples:\n" + "\n".join(doc.split("\n\n")[1].splitlines()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.set_defaults(func=lambda args: 0)
+    kinds = parser.add_subparsers(dest="exercise", metavar="KIND")
+    parser.set_defaults(func=lambda args: _missing_kind(parser))
+    ab = kinds.add_parser(
+        "alphabeta",
+        help="alpha-beta pruning on a random game tree",
+        description="A random game tree and its alpha-beta answer key (see searchlab "
+        "exercise --help).",
+    )
+    ab.add_argument("--depth", type=int, default=6, help="plies from the root to the deepest "
+                    "leaves (default %(default)s)")  # fmt: skip
+    ab.add_argument(
+        "--branching",
+        type=int,
+        default=3,
+        help="most children of an inner node (2..B; default %(default)s)",
+    )
+    ab.add_argument("--leaves", type=int, default=50, help="most leaves (default %(default)s)")
+    ab.add_argument(
+        "--values",
+        default="-10..10",
+        metavar="LO..HI",
+        help="whole leaf values LO..HI (default %(default)s)",
+    )
+    ab.add_argument(
+        "--min-cuts", type=int, default=16, help="least pruned branches (default %(default)s)"
+    )
+    _common_options(ab, ("md", "json", "svg", "png"))
+    ab.add_argument("--count", type=int, default=1, help="how many exercises (default 1)")
+    ab.add_argument("--no-answers", action="store_true", help="the question only (md, svg, png)")
+    ab.set_defaults(func=run_alphabeta)
+    star = kinds.add_parser(
+        "astar",
+        help="A* on a small random graph with heuristic values",
+        description="A random graph from S to T with heuristic values and the A* answer key "
+        "(see searchlab exercise --help).",
+    )
+    star.add_argument(
+        "--nodes", type=int, default=6, help="nodes between S and T (default %(default)s)"
+    )
+    star.add_argument(
+        "--consistent",
+        action="store_true",
+        help="a consistent heuristic (default: admissible only)",
+    )
+    _common_options(star, ("md", "json", "svg"))
+    star.add_argument("--no-answers", action="store_true", help="the question only (md, svg)")
+    star.set_defaults(func=run_astar)
+
+
+def _common_options(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--format", choices=formats, default="md", help="output format (default md)"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FILE|DIR",
+        help="write here instead of stdout (a folder for several pictures)",
+    )
+
+
+def _missing_kind(parser: argparse.ArgumentParser) -> int:
+    raise InvalidParameterError(
+        "exercise needs a kind: alphabeta or astar (searchlab exercise alphabeta --help)"
+    )
+
+
+def _targets(args: argparse.Namespace, stem: str, seeds: list[int]) -> list[Path] | Path | None:
+    """Where the output goes: ``None`` (stdout), one file for everything, or a file per
+    exercise in a folder. Checked before any work."""
+    fmt = args.format
+    picture = fmt in ("svg", "png")
+    if args.out is None:
+        if fmt == "png":
+            raise InvalidParameterError("--format png needs --out FILE.png (or a folder)")
+        if fmt == "svg" and len(seeds) > 1:
+            raise InvalidParameterError(
+                f"--count {len(seeds)} --format svg writes one file per exercise: "
+                "give --out a folder"
+            )
+        return None
+    folder = Path(args.out)
+    if folder.is_dir() or args.out.endswith("/"):
+        if not folder.is_dir():
+            raise InvalidParameterError(f"--out: no such folder {args.out!r}")
+        return [output_file(str(folder / f"{stem}-seed{seed}.{fmt}"), "--out") for seed in seeds]
+    if picture and len(seeds) > 1:
+        raise InvalidParameterError(
+            f"--count {len(seeds)} --format {fmt} writes one file per exercise: give --out a "
+            f"folder, not {args.out!r}"
+        )
+    if fmt == "png":
+        return picture_file(args.out, "--out", "exercise")
+    return output_file(args.out, "--out", example=f"{stem}.{fmt}")
+
+
+def _write(text: str, target: Path | None) -> None:
+    if target is None:
+        sys.stdout.write(text)
+    else:
+        target.write_text(text, encoding="utf-8")
+
+
+def run_alphabeta(args: argparse.Namespace) -> int:
+    """Check the options and the output, generate, write."""
+    from searchlab.exercises.alphabeta_exercise import (
+        AlphaBetaSettings,
+        generate_alphabeta,
+        parse_value_range,
+    )
+
+    low, high = parse_value_range(args.values)
+    AlphaBetaSettings(args.depth, args.branching, args.leaves, low, high, args.min_cuts,
+                      args.seed).checked()  # fmt: skip
+    if not 1 <= args.count <= MAX_COUNT:
+        raise InvalidParameterError(f"--count must be 1..{MAX_COUNT}, got {args.count}")
+    if args.format == "png":
+        from searchlab.cli._common import require_extra
+
+        require_extra("searchlab exercise --format png", "PIL")
+    seeds = [args.seed + i for i in range(args.count)]
+    targets = _targets(args, "alphabeta", seeds)
+    exercises = [
+        generate_alphabeta(depth=args.depth, branching=args.branching, leaves=args.leaves,
+                           low=low, high=high, min_cuts=args.min_cuts, seed=seed)
+        for seed in seeds
+    ]  # fmt: skip
+    answers = not args.no_answers
+    if args.format == "png":
+        from searchlab.exercises.alphabeta_pictures import exercise_picture
+
+        files = targets if isinstance(targets, list) else [targets]
+        for exercise, path in zip(exercises, files, strict=True):
+            assert path is not None
+            exercise_picture(exercise, path, answers=answers)
+            print(f"picture: {path}")
+        return 0
+    texts = [_alphabeta_text(exercise, args.format, answers) for exercise in exercises]
+    _emit(texts, targets, args.format)
+    return 0
+
+
+def _alphabeta_text(exercise: Any, fmt: str, answers: bool) -> str:
+    if fmt == "json":
+        return json.dumps(exercise.to_dict(), separators=(",", ":")) + "\n"
+    if fmt == "svg":
+        from searchlab.exercises.alphabeta_pictures import exercise_svg
+
+        return exercise_svg(exercise, answers=answers)
+    from searchlab.exercises.alphabeta_markdown import exercise_markdown
+
+    return exercise_markdown(exercise, answers=answers)
+
+
+def _emit(texts: list[str], targets: list[Path] | Path | None, fmt: str) -> None:
+    if isinstance(targets, list):
+        for text, path in zip(texts, targets, strict=True):
+            _write(text, path)
+            print(f"wrote {path}")
+        return
+    joined = "".join(texts) if fmt == "json" else "\n---\n\n".join(texts)
+    _write(joined, targets)
+    if targets is not None:
+        print(f"wrote {targets}")
+
+
+def run_astar(args: argparse.Namespace) -> int:
+    """Check the options and the output, generate, write."""
+    from searchlab.exercises.astar_exercise import generate_astar
+    from searchlab.exercises.astar_render import astar_markdown, astar_svg
+
+    if args.format == "svg" and args.out is None:
+        targets: list[Path] | Path | None = None
+    else:
+        targets = _targets(args, "astar", [args.seed])
+    exercise = generate_astar(nodes=args.nodes, consistent=args.consistent, seed=args.seed)
+    answers = not args.no_answers
+    if args.format == "json":
+        text = json.dumps(exercise.to_dict(), separators=(",", ":")) + "\n"
+    elif args.format == "svg":
+        text = astar_svg(exercise, answers=answers)
+    else:
+        text = astar_markdown(exercise, answers=answers)
+    _emit([text], targets, args.format)
+    return 0

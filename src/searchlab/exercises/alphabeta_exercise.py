@@ -37,8 +37,9 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from searchlab.algorithms.adversarial.alphabeta import alphabeta
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games.explicit_tree import ExplicitTree
+from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 from searchlab.exercises.alphabeta_key import AnswerKey, answer_key
 
 __all__ = [
@@ -53,7 +54,7 @@ MAX_DEPTH = 12
 """The deepest exercise tree (a picture of more plies is no longer an exercise)."""
 MAX_LEAVES = 2000
 """The most leaves an exercise tree may have."""
-MAX_TRIES = 20_000
+MAX_TRIES = 5_000
 """Default number of trees drawn before giving up."""
 
 
@@ -348,11 +349,10 @@ def generate_alphabeta(
         count = sum(1 for kids in shape if not kids)
         values = [rng.randint(settings.low, settings.high) for _ in range(count)]
         tree = _build_tree(shape, values)
-        key = answer_key(tree)
-        cuts = len(key.pruned)
+        cuts = int(alphabeta(ExplicitTreeGame(tree)).stats["pruned"])  # no events: cheaper
         best = max(best, cuts)
         if cuts >= settings.min_cuts:
-            return Exercise(settings, tree, key, attempt)
+            return Exercise(settings, tree, answer_key(tree), attempt)
     raise InvalidParameterError(
         f"no tree with at least {settings.min_cuts} cuts in {settings.max_tries} tries "
         f"(depth {depth}, branching {branching}, at most {leaves} leaves, values {low}..{high}; "
