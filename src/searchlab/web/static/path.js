@@ -486,7 +486,7 @@ async function selectMap() {
   setStatus(`loading map ${name}…`, "busy");
   let map;
   try {
-    map = await getJSON(`/api/maps/${encodeURIComponent(name)}`);
+    map = await getJSON(`/api/maps/${name.split("/").map(encodeURIComponent).join("/")}`);
   } catch {
     return;
   }

@@ -22,6 +22,8 @@ const ui = {
   moves: $("moves"),
   turn: $("turn"),
   board: $("board"),
+  rowLabels: $("row-labels"),
+  colLabels: $("col-labels"),
   actions: $("actions"),
   result: $("result"),
   text: $("state-text"),
@@ -52,8 +54,12 @@ const state = {
 };
 
 const search = new SearchSocket({
-  onQueued: () => setStatus(`${agentName(currentAgentSpec())} is queued for a worker…`, "busy"),
-  onAnalysis: (message) => showAnalysis(message),
+  onQueued: () => setStatus(`${agentName(currentAgentSpec())} is waiting for a worker…`, "busy"),
+  onAnalysis: (message) => {
+    const view = state.view;
+    if (view) setStatus(`${playerName(view.to_move)} (${currentAgentSpec()}) is thinking…`, "busy");
+    showAnalysis(message);
+  },
   onResult: (message) => playResult(message),
   onError: () => {
     state.paused = true;
@@ -85,7 +91,8 @@ function agentName(spec) {
 
 function playerName(player) {
   const view = state.view;
-  if (view && view.player_names && view.player_names[player]) return view.player_names[player];
+  if (player === null || player === undefined) return "nobody";
+  if (view && view.sides && view.sides[player]) return view.sides[player];
   if (state.game && ["tictactoe", "mnk", "connect4", "othello", "gomoku"].includes(state.game.name)) {
     return player === 0 ? "X" : "O";
   }
@@ -247,6 +254,7 @@ function startSearch(spec) {
   const seed = Math.max(0, Math.trunc(Number(ui.seed.value) || 0)) + state.moves.length;
   clearAnalysis();
   state.analysisMoves = view.legal;
+  state.analysisPly = state.moves.length;
   ui.who.textContent = `— ${playerName(view.to_move)}, ${spec}`;
   setStatus(`${playerName(view.to_move)} (${spec}) is thinking…`, "busy");
   search.start({
@@ -271,15 +279,22 @@ function playResult(message) {
       if (message.stats[key] !== undefined && message.stats[key] !== null) final[key] = message.stats[key];
     }
   }
+  if (message.stats && message.stats.is_proven && message.stats.outcome) final.proven = message.stats.outcome;
   showAnalysis(final, { keep: true });
   const view = message.view;
   if (!view) return;
+  const mover = state.view ? state.view.to_move : null;
   state.view = view;
   state.moves = view.moves ? [...view.moves] : [...state.moves, message.label];
   state.lastLabel = message.label;
   // Let people see the move (and the final analysis) before the next search starts.
   const epoch = state.epoch;
+  if (view.terminal) {
+    advance();
+    return;
+  }
   renderAll();
+  setStatus(`${playerName(mover)} played ${message.label}`, "info");
   setTimeout(() => {
     if (epoch === state.epoch && state.view === view) advance();
   }, 250);
@@ -381,6 +396,9 @@ function snakeClass(ch) {
 /** Column letters and row numbers read off labels like "b2" (when every legal cell agrees). */
 function axisLabels(view) {
   const { rows, cols } = view.grid;
+  if (view.game === "connect4") {
+    return { cols: Array.from({ length: cols }, (_, c) => String(c + 1)), rows: Array(rows).fill("") };
+  }
   const colOk = [];
   const rowNums = [];
   for (const move of view.legal) {
@@ -392,7 +410,7 @@ function axisLabels(view) {
     colOk.push(c);
     rowNums.push([r, Number(match[2])]);
   }
-  if (rowNums.length === 0) return null;
+  if (rowNums.length < 2) return null;
   const descending = rowNums.every(([r, n]) => n === rows - r);
   const ascending = rowNums.every(([r, n]) => n === r + 1);
   if (!descending && !ascending) return null;
@@ -402,75 +420,140 @@ function axisLabels(view) {
   };
 }
 
+/** Coordinates beside the board, found once per game and board size. */
+function renderAxes(view, shape, size) {
+  if (!view) {
+    ui.rowLabels.replaceChildren();
+    ui.colLabels.replaceChildren();
+    return;
+  }
+  if (state.axesShape !== shape || !state.axes) {
+    const axes = axisLabels(view);
+    if (state.axesShape !== shape || axes) {
+      state.axes = axes;
+      state.axesShape = shape;
+    }
+  }
+  const axes = state.axes;
+  const key = `${shape}:${size}:${axes ? "1" : "0"}`;
+  if (ui.rowLabels.dataset.key === key) return;
+  ui.rowLabels.dataset.key = key;
+  ui.rowLabels.replaceChildren(...(axes ? axes.rows.map((t) => el("span", {}, t)) : []));
+  ui.colLabels.replaceChildren(...(axes ? axes.cols.map((t) => el("span", {}, t)) : []));
+}
+
 function cellKey(row, col) {
   return `${row},${col}`;
 }
 
+/** The legal move a click on cell (row, col) plays, or null. */
+function moveAtCell(row, col) {
+  const view = state.view;
+  if (!view) return null;
+  const legal = view.legal || [];
+  const exact = legal.find((m) => m.cell && m.cell[0] === row && m.cell[1] === col);
+  if (exact) return exact;
+  // A move played from several cells (Connect Four: the whole column).
+  const many = legal.find((m) => Array.isArray(m.cells) && m.cells.some(([r, c]) => r === row && c === col));
+  if (many) return many;
+  // Connect Four: every cell of a column drops into it.
+  if (state.game && state.game.name === "connect4") return legal.find((m) => m.cell && m.cell[1] === col) || null;
+  return null;
+}
+
+function humanToMove() {
+  const view = state.view;
+  return Boolean(view && !view.terminal && isHuman(currentAgentSpec()) && !state.loading && !search.busy);
+}
+
+function onBoardClick(event) {
+  const cell = event.target.closest("[data-cell]");
+  if (!cell || !ui.board.contains(cell) || !humanToMove()) return;
+  const [row, col] = cell.dataset.cell.split(",").map(Number);
+  const move = moveAtCell(row, col);
+  if (move) playHuman(move);
+}
+
+function onActionClick(event) {
+  const button = event.target.closest("[data-action-label]");
+  if (!button || !humanToMove()) return;
+  const move = (state.view.legal || []).find((m) => m.label === button.dataset.actionLabel && !m.cell);
+  if (move) playHuman(move);
+}
+
+/** Draw the grid; cells are updated in place while the board keeps its size (no flicker). */
 function renderBoard() {
   const view = state.view;
-  ui.board.replaceChildren();
-  ui.actions.replaceChildren();
   if (!view) {
-    ui.board.classList.add("hidden");
+    ui.board.replaceChildren();
+    ui.board.className = "board hidden";
+    ui.actions.replaceChildren();
     ui.text.textContent = "";
     return;
   }
   ui.text.textContent = view.text || "";
-  const human = !view.terminal && isHuman(currentAgentSpec()) && !state.loading;
-  const legalByCell = new Map();
-  const cellLess = [];
-  for (const move of view.legal || []) {
-    if (move.cell) {
-      const key = cellKey(move.cell[0], move.cell[1]);
-      if (!legalByCell.has(key)) legalByCell.set(key, move);
-    } else cellLess.push(move);
-  }
-  const columnDrop = state.game && state.game.name === "connect4";
+  const human = humanToMove();
   if (view.grid && view.grid.rows > 0 && view.grid.cols > 0) {
     const { rows, cols, cells } = view.grid;
-    ui.board.classList.remove("hidden");
+    const shape = `${view.game}:${rows}x${cols}`;
+    if (ui.board.dataset.shape !== shape) {
+      ui.board.replaceChildren();
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < cols; c++) {
+          ui.board.append(el("div", { class: "cell", "data-cell": cellKey(r, c) },
+            el("span", { class: "heat" }), el("span", { class: "piece" })));
+        }
+      }
+      ui.board.dataset.shape = shape;
+    }
     ui.board.className = `board ${boardStyle(view.game)}`;
     const size = Math.max(18, Math.min(72, Math.floor(Math.min(560 / cols, 560 / rows))));
     ui.board.style.setProperty("--n", cols);
-    ui.board.style.setProperty("--cell", `${size}px`);
+    ui.board.parentElement.style.setProperty("--cell", `${size}px`);
     const lastCell = lastMoveCell();
+    const children = ui.board.children;
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
+        const cell = children[r * cols + c];
         const ch = String(cells[r][c] ?? ".");
-        let move = legalByCell.get(cellKey(r, c));
-        if (!move && columnDrop) move = (view.legal || []).find((m) => m.cell && m.cell[1] === c);
-        const cell = el("div", {
-          class: "cell",
-          "data-cell": cellKey(r, c),
-          role: move ? "button" : null,
-          title: move ? move.label : null,
-        });
-        if (ch !== "." && ch !== " ") cell.classList.add("occupied");
+        const move = moveAtCell(r, c);
+        let cls = "cell";
+        if (ch !== "." && ch !== " ") cls += " occupied";
         if (view.game === "snakego") {
           const extra = snakeClass(ch);
-          if (extra) cell.classList.add(extra);
+          if (extra) cls += ` ${extra}`;
         }
-        if (move && human) {
-          cell.classList.add("legal");
-          cell.addEventListener("click", () => playHuman(move));
+        if (move && human) cls += " legal";
+        if (lastCell && lastCell[0] === r && lastCell[1] === c) cls += " last";
+        cell.className = cls;
+        if (move) {
+          cell.setAttribute("title", move.label);
+          cell.setAttribute("role", "button");
+        } else {
+          cell.removeAttribute("title");
+          cell.removeAttribute("role");
         }
-        if (lastCell && lastCell[0] === r && lastCell[1] === c) cell.classList.add("last");
-        cell.append(el("span", { class: "heat" }), el("span", { class: "piece", "data-piece": ch }, ch));
-        ui.board.append(cell);
+        const piece = cell.querySelector(".piece");
+        if (piece.dataset.piece !== ch) {
+          piece.dataset.piece = ch;
+          piece.textContent = ch;
+        }
       }
     }
-    const axes = axisLabels(view);
-    ui.board.title = axes ? `columns ${axes.cols[0]}–${axes.cols[cols - 1]}, rows ${axes.rows[0]}–${axes.rows[rows - 1]} (top to bottom)` : "";
+    renderAxes(view, shape, size);
   } else {
+    renderAxes(null, "", 0);
+    ui.board.replaceChildren();
+    ui.board.dataset.shape = "";
     ui.board.className = "board hidden";
   }
-  for (const move of cellLess) {
-    const button = el("button", { type: "button", "data-action-label": move.label }, move.label);
-    button.disabled = !human;
-    button.addEventListener("click", () => playHuman(move));
-    ui.actions.append(button);
+  const cellLess = (view.legal || []).filter((m) => !m.cell);
+  const labels = cellLess.map((m) => m.label).join("\n");
+  if (ui.actions.dataset.labels !== labels) {
+    ui.actions.replaceChildren(...cellLess.map((m) => el("button", { type: "button", "data-action-label": m.label }, m.label)));
+    ui.actions.dataset.labels = labels;
   }
-  state.lastLabelCell = null;
+  for (const button of ui.actions.children) button.disabled = !human;
   renderHeat();
 }
 
@@ -552,6 +635,7 @@ function renderAll() {
 function clearAnalysis() {
   state.analysis = null;
   state.analysisMoves = null;
+  state.analysisPly = null;
   state.iterationDepths = new Set();
   ui.iterations.replaceChildren();
   for (const node of [ui.algorithm, ui.value, ui.depth, ui.pv, ui.simulations, ui.nodes, ui.elapsed]) {
@@ -575,7 +659,7 @@ function moveShares(analysis) {
 function showAnalysis(message, { keep = false } = {}) {
   state.analysis = message;
   ui.algorithm.textContent = message.algorithm || (state.analysis && state.analysis.algorithm) || "–";
-  ui.value.textContent = formatNumber(message.value, 3);
+  ui.value.textContent = `${formatNumber(message.value, 3)}${message.proven ? ` (proven: ${message.proven})` : ""}`;
   ui.depth.textContent = formatNumber(message.depth, 0);
   ui.pv.textContent = message.pv && message.pv.length ? message.pv.join(" ") : "–";
   ui.simulations.textContent = formatNumber(message.simulations, 0);
@@ -656,9 +740,12 @@ function compact(n) {
 function renderHeat() {
   for (const node of ui.board.querySelectorAll(".heat-label")) node.remove();
   for (const node of ui.board.querySelectorAll(".heat")) node.style.removeProperty("--a");
+  for (const node of ui.board.querySelectorAll(".heated")) node.classList.remove("heated");
   for (const node of ui.actions.querySelectorAll(".heat-label")) node.remove();
+  for (const node of ui.board.querySelectorAll(".pv-badge")) node.remove();
   const analysis = state.analysis;
-  if (!analysis || !state.view || state.view.terminal && !analysis) return;
+  if (!analysis || !state.view) return;
+  renderPrincipalVariation(analysis);
   const moves = moveShares(analysis);
   if (moves.length === 0) return;
   const legal = state.analysisMoves || (state.view ? state.view.legal : []) || [];
@@ -671,19 +758,38 @@ function renderHeat() {
     const share = move.share;
     const visits = move.visits;
     const value = move.value;
-    const text = `${visits ? compact(visits) : ""}${value !== null && value !== undefined ? `${visits ? " " : ""}${value >= 0 ? "+" : ""}${value.toFixed(2)}` : ""}`;
+    const valueText = value !== null && value !== undefined ? `${value >= 0 ? "+" : ""}${value.toFixed(2)}` : "";
+    const text = `${visits ? compact(visits) : ""}${visits && valueText ? " " : ""}${valueText}`;
     if (legalMove && legalMove.cell) {
       const [r, c] = landingCell(legalMove.cell);
       const cell = ui.board.querySelector(`[data-cell="${r},${c}"]`);
       if (!cell) continue;
       const alpha = share !== null ? 0.08 + 0.72 * (share / maxShare) : move.label === best ? 0.6 : 0.15;
       cell.querySelector(".heat").style.setProperty("--a", alpha.toFixed(3));
-      cell.append(el("span", { class: `heat-label${alpha > 0.5 ? " strong" : ""}` }, text));
+      cell.classList.add("heated");
+      cell.append(el("span", { class: `heat-label${alpha > 0.5 ? " strong" : ""}` },
+        visits ? el("span", {}, compact(visits)) : null, valueText ? el("span", {}, valueText) : null));
     } else {
       const button = ui.actions.querySelector(`[data-action-label="${CSS.escape(move.label)}"]`);
       if (button) button.append(el("span", { class: "heat-label" }, share !== null ? `${(100 * share).toFixed(0)}%` : text));
     }
   }
+}
+
+/** The principal variation's moves numbered on the board's empty squares (square games). */
+function renderPrincipalVariation(analysis) {
+  const view = state.view;
+  // After the agent's move, the rest of its variation is the continuation it expects.
+  const offset = state.moves.length - (state.analysisPly ?? -99);
+  if (!view || view.terminal || !view.grid || !state.cellOfLabel || offset < 0 || offset > 1) return;
+  const pv = (analysis.pv || []).slice(offset);
+  pv.slice(0, 9).forEach((label, i) => {
+    const cell = state.cellOfLabel.get(label);
+    if (!cell) return;
+    const node = ui.board.querySelector(`[data-cell="${cell[0]},${cell[1]}"]`);
+    if (!node || node.classList.contains("occupied") || node.querySelector(".pv-badge")) return;
+    node.append(el("span", { class: `pv-badge ${i % 2 ? "reply" : "own"}`, title: `principal variation, move ${i + 1}` }, String(i + 1)));
+  });
 }
 
 /** Connect Four: the cell where the disc lands (the lowest empty one of the column). */
@@ -700,6 +806,8 @@ function landingCell(cell) {
 // ---------------------------------------------------------------- wiring
 
 ui.game.addEventListener("change", selectGame);
+ui.board.addEventListener("click", onBoardClick);
+ui.actions.addEventListener("click", onActionClick);
 ui.newGame.addEventListener("click", newGame);
 ui.undo.addEventListener("click", undo);
 ui.swap.addEventListener("click", swapSides);
