@@ -1,0 +1,172 @@
+"""The browser lab's FastAPI application: :func:`create_app`.
+
+Routes (the contract in ``docs/web.md``): the pages ``/``, ``/play``, ``/path``, ``/trees``,
+``/mcts`` and their assets under ``/static``; the JSON API under ``/api``; the live search
+websocket ``/ws/search`` (:mod:`searchlab.web.search_socket`). Every search runs in a worker
+process (:class:`~searchlab.web.workers.WorkerPool`) under the caps
+(:class:`~searchlab.web.caps.ServerCaps`); views and exercises run in a second, one-process
+pool with a short cap, so that a click never waits behind a long search.
+
+Every error is JSON ``{"error": "<one line>"}`` with a 4xx status: bad JSON, unknown names,
+illegal moves, budgets over a cap. An unexpected exception is logged and answered with a 500
+in the same shape (the tests assert that none happens).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from searchlab.core.errors import SearchlabError
+from searchlab.web.caps import ServerCaps
+from searchlab.web.maps import MapEntry, default_map_dirs, find_maps
+from searchlab.web.workers import JobError, WorkerPool
+
+__all__ = ["PAGES", "STATIC", "LabState", "create_app"]
+
+log = logging.getLogger("searchlab.web")
+
+STATIC = Path(__file__).parent / "static"
+"""The pages and their assets."""
+
+PAGES = {"/": "index.html", "/play": "play.html", "/path": "path.html",
+         "/trees": "trees.html", "/mcts": "mcts.html"}  # fmt: skip
+"""Each page's path and its file in :data:`STATIC`."""
+
+QUICK_SECONDS = 5.0
+"""The time cap of a view or an exercise (the quick pool)."""
+
+
+@dataclass(eq=False)
+class LabState:
+    """What the routes share: the caps, the two pools, the maps."""
+
+    caps: ServerCaps
+    searches: WorkerPool
+    quick: WorkerPool
+    map_dirs: list[tuple[str, Path]] | None = None
+    maps: dict[str, MapEntry] = field(default_factory=dict)
+    errors_500: int = 0
+
+    async def run(self, kind: str, payload: dict[str, Any], seconds: float | None = None) -> Any:
+        """Run a search job in the search pool (its time budget: ``seconds`` or the cap)."""
+        budget = self.caps.time if seconds is None else min(seconds, self.caps.time)
+        return await self.searches.run(kind, payload, budget)
+
+    async def run_quick(self, kind: str, payload: dict[str, Any]) -> Any:
+        """Run a short job (a view, an exercise) in the quick pool."""
+        return await self.quick.run(kind, payload, min(QUICK_SECONDS, self.caps.time))
+
+
+def create_app(
+    caps: ServerCaps | None = None,
+    *,
+    workers: int | None = None,
+    map_dirs: list[tuple[str, Path]] | None = None,
+) -> FastAPI:
+    """The lab's application: ``caps`` (default :class:`ServerCaps`), ``workers`` search
+    processes (default: the number of cores), maps from ``map_dirs`` (default
+    :func:`~searchlab.web.maps.default_map_dirs`). The pools start and stop with the app's
+    lifespan (uvicorn, or ``with TestClient(app)``)."""
+    caps = caps or ServerCaps()
+    size = workers if workers is not None else max(1, os.cpu_count() or 1)
+    lab = LabState(
+        caps=caps,
+        searches=WorkerPool(size, grace=caps.grace, queue=caps.queue, memory_mb=caps.memory_mb),
+        quick=WorkerPool(
+            1, grace=caps.grace, queue=caps.queue, memory_mb=caps.memory_mb, name="quick"
+        ),
+        map_dirs=map_dirs,
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lab.maps = await asyncio.to_thread(find_maps, map_dirs or default_map_dirs())
+        await asyncio.gather(lab.searches.start(), lab.quick.start())
+        try:
+            yield
+        finally:
+            await asyncio.gather(lab.searches.close(), lab.quick.close())
+
+    app = FastAPI(
+        title="searchlab",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.lab = lab
+    _errors(app, lab)
+    _pages(app)
+    from searchlab.web.routes import add_routes
+    from searchlab.web.search_socket import add_socket
+
+    add_routes(app, lab)
+    add_socket(app, lab)
+    return app
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    """The contract's error: ``{"error": message}`` with ``status``."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _errors(app: FastAPI, lab: LabState) -> None:
+    @app.exception_handler(JobError)
+    async def job_error(request: Request, error: JobError) -> Response:
+        if error.status >= 500:
+            lab.errors_500 += 1
+        return error_response(error.status, error.message)
+
+    @app.exception_handler(SearchlabError)
+    async def searchlab_error(request: Request, error: SearchlabError) -> Response:
+        return error_response(400, str(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        message = error.detail if isinstance(error.detail, str) else "request failed"
+        if error.status_code == 404:
+            message = f"no such page or API route: {request.url.path}"
+        elif error.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        return error_response(error.status_code, message)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        return error_response(422, f"{where}: {first.get('msg', 'invalid request')}")
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> Response:  # the last resort
+        lab.errors_500 += 1
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(500, f"internal error: {type(error).__name__}: {error}")
+
+
+def _pages(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    def page(file: str) -> Any:
+        async def serve_page() -> Response:
+            path = STATIC / file
+            if not path.is_file():
+                return error_response(404, f"page not available: {file} is missing")
+            return FileResponse(path, media_type="text/html")
+
+        return serve_page
+
+    for route, file in PAGES.items():
+        app.add_api_route(route, page(file), methods=["GET"], include_in_schema=False)
