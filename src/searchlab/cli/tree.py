@@ -1,19 +1,24 @@
-"""``searchlab tree FILE [--alphabeta] [--json]``: search an explicit game tree and show it.
+"""``searchlab tree FILE [--alphabeta] [--json] [--svg OUT] [--png OUT]``: search an explicit
+game tree and show it.
 
 Prints the minimax value (for MAX), the chosen child, the principal variation, the nodes
 visited and, with ``--alphabeta``, the pruned nodes and a trace: for each node the alpha and
-beta it was given, its value and the children it pruned.
+beta it was given, its value and the children it pruned. ``--svg``/``--png`` draw the tree
+(MAX squares, MIN circles) with each node's value, and with ``--alphabeta`` its alpha and
+beta, the pruned branches crossed out and the nodes never visited in grey.
 
   searchlab tree examples/trees/aima_fig5_2.tree --alphabeta
+  searchlab tree examples/trees/deep_cutoff.tree --alphabeta --png cutoff.png
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 from typing import Any
 
-from searchlab.cli._common import emit_json
+from searchlab.cli._common import emit_json, output_file, picture_file
 
 __all__ = ["register"]
 
@@ -29,6 +34,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("file", help="a .tree (text) or .json tree file")
     parser.add_argument("--alphabeta", action="store_true", help="alpha-beta with its trace")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--svg", metavar="FILE", help="draw the searched tree as SVG")
+    parser.add_argument(
+        "--png", metavar="FILE", help="draw the searched tree as a picture (.png, .jpg, ...)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -52,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.algorithms.adversarial.minimax import minimax
     from searchlab.domains.games.explicit_tree import ExplicitTreeGame, load_tree
 
+    svg = output_file(args.svg, "--svg", "tree.svg") if args.svg is not None else None
+    png = picture_file(args.png, "--png", "tree") if args.png is not None else None
     tree = load_tree(args.file)
     game = ExplicitTreeGame(tree)
     root = game.initial_state()
@@ -66,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     trace = alphabeta_trace(game) if args.alphabeta else []
     pruned = [name for entry in trace for name in entry.pruned]
     leaves = pruned_leaves(game) if args.alphabeta else []
+    if svg is not None or png is not None:
+        _draw(args, tree, svg, png)
     if args.json:
         emit_json(
             {
@@ -113,3 +126,27 @@ def run(args: argparse.Namespace) -> int:
                 f"value {_text(e.value)}{cut}"
             )
     return 0
+
+
+def _draw(args: argparse.Namespace, tree: Any, svg: Any, png: Any) -> None:
+    """The pictures: the searched tree, titled with the file, the search and its answer."""
+    from searchlab.exercises.alphabeta_key import answer_key
+    from searchlab.exercises.alphabeta_pictures import key_notes, minimax_notes
+    from searchlab.viz.tree_picture import render_tree, tree_svg
+
+    if args.alphabeta:
+        key = answer_key(tree)
+        notes = key_notes(key)
+        title = (
+            f"{Path(args.file).name}: alpha-beta, value {_text(key.value)}, "
+            f"best move {key.best_move}, {len(key.pruned)} pruned branches"
+        )
+    else:
+        notes = minimax_notes(tree)
+        value = notes.notes[tree.root].value
+        best = notes.pv[0] if notes.pv else None
+        title = f"{Path(args.file).name}: minimax, value {_text(value)}, best move {best}"
+    if svg is not None:
+        svg.write_text(tree_svg(tree, notes, title=title), encoding="utf-8")
+    if png is not None:
+        render_tree(tree, png, notes, title=title)

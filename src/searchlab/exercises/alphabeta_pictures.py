@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from searchlab.algorithms.adversarial.minimax import minimax
+from searchlab.core.game_events import Backup
+from searchlab.core.observer import TraceRecorder
+from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 from searchlab.exercises.alphabeta_exercise import Exercise
 from searchlab.exercises.alphabeta_key import AnswerKey
 from searchlab.viz.tree_picture import NodeNote, TreeNotes, render_tree, tree_svg
 
-__all__ = ["exercise_picture", "exercise_svg", "exercise_title", "key_notes"]
+__all__ = ["exercise_picture", "exercise_svg", "exercise_title", "key_notes", "minimax_notes"]
 
 
 def key_notes(key: AnswerKey) -> TreeNotes:
@@ -34,6 +38,29 @@ def key_notes(key: AnswerKey) -> TreeNotes:
         unvisited=frozenset(name for name in key.tree.names() if name not in key.nodes),
         pv=key.principal_variation,
     )
+
+
+def minimax_notes(tree: ExplicitTree) -> TreeNotes:
+    """What to draw of plain minimax on ``tree``: every inner node's value (read from the
+    search's :class:`~searchlab.core.game_events.Backup` events) and the principal
+    variation; minimax visits everything and prunes nothing.
+
+    >>> notes = minimax_notes(ExplicitTree.from_text("max A: B C\\nmin B: 3 5\\nmin C: 2 9"))
+    >>> notes.notes["C"].value, notes.pv, notes.cut
+    (2.0, ('B', 'B.1'), frozenset())
+    """
+    game = ExplicitTreeGame(tree)
+    recorder = TraceRecorder()
+    result = minimax(game, observer=recorder)
+    values: dict[str, NodeNote] = {}
+    for event in recorder.events:
+        if isinstance(event, Backup) and tree.kind(str(event.key)) != "leaf":
+            values[str(event.key)] = NodeNote(event.value)
+    pv, state = [], game.initial_state()
+    for action in result.principal_variation:
+        pv.append(state.action_to_string(action))
+        state = state.apply(action)
+    return TreeNotes(notes=values, pv=tuple(pv))
 
 
 def exercise_title(exercise: Exercise, *, answers: bool) -> str:

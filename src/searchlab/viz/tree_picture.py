@@ -111,7 +111,8 @@ def tree_scene(tree: ExplicitTree, notes: TreeNotes | None = None, *, title: str
     places = tree_layout(tree)
     leaves = max(1, len(tree.leaves()))
     height_levels = tree.height()
-    width = max(2 * MARGIN + (leaves - 1) * SLOT + 60, 560)
+    # wide enough for the tree, the legend (about 700 px) and the title (bold, 17 px)
+    width = max(2 * MARGIN + (leaves - 1) * SLOT + 60, 720, round(len(title) * 10.5) + 40)
     height = TOP + height_levels * LEVEL + NODE + LEGEND + 20
     scene = Scene(round(width), round(height), title=title)
     offset = (width - (leaves - 1) * SLOT) / 2
@@ -225,25 +226,23 @@ def _legend(scene: Scene, top: float, notes: TreeNotes) -> None:
     scene.add(Shape("rect", (x, y - 8, x + 16, y + 8), COLOURS["leaf"], css="legend-leaf"))
     scene.add(Text(x + 22, y, "leaf (value for MAX)", 11, anchor="start"))
     x += 160
-    if notes.cut or notes.notes:
+    windows = any(note.alpha is not None for note in notes.notes.values())
+    if notes.cut or windows:
         scene.add(Line(x, y, x + 34, y, COLOURS["grey"], 1.5, True, "legend"))
         _cross(scene, x + 17, y, 34, 0)
         scene.add(Text(x + 42, y, "pruned branch (α ≥ β)", 11, anchor="start"))
         x += 190
+    if notes.pv:
         scene.add(Line(x, y, x + 34, y, COLOURS["pv"], 3.5, css="legend"))
         scene.add(Text(x + 42, y, "principal variation", 11, anchor="start"))
-        y += 22
-        scene.add(
-            Text(
-                MARGIN,
-                y,
-                "inside a node: its value; α, β: the bounds when it returned; "
-                "grey: never visited; children searched left to right",
-                11,
-                "#444444",
-                "start",
-            )
-        )
+    if notes.notes:
+        parts = ["inside a node: its value"]
+        if windows:
+            parts.append("α, β: the bounds when it returned")
+        if notes.unvisited:
+            parts.append("grey: never visited")
+        parts.append("children searched left to right")
+        scene.add(Text(MARGIN, y + 22, "; ".join(parts), 11, "#444444", "start"))
 
 
 def tree_svg(tree: ExplicitTree, notes: TreeNotes | None = None, *, title: str = "") -> str:
