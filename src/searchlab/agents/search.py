@@ -165,6 +165,12 @@ class MCTSAgent(_SeededSearchAgent):
         self.last_result = result
         return cast(int, result.action)  # a search from a non-terminal state has one
 
+    @property
+    def tree(self) -> Any:
+        """The root :class:`~searchlab.algorithms.mcts.tree.Node` of the last search's tree,
+        kept when the agent reuses its tree (``reuse=True``, reference tier); else ``None``."""
+        return None if self._searcher is None else self._searcher.root
+
     def reset(self) -> None:
         super().reset()
         if self._reuse:

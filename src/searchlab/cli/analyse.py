@@ -4,13 +4,16 @@
   searchlab analyse tictactoe "a1 b2" --agent alphabeta:depth=9
   searchlab analyse othello f5d6c3 --agent alphabeta:time=2 --json
   searchlab analyse connect4 44 --agent mcts:time=1 --png root.png
+  searchlab analyse tictactoe b2 --agent mcts:simulations=3000 --tree-png tree.png
 
 Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
 children with their visits and values (Monte Carlo), the nodes or simulations, and the
 search time. ``--json`` prints one object with ``action`` (the game's notation), ``value``,
 ``nodes`` or ``simulations``, ``seconds`` and the rest (the whole principal variation; the
 text shows its first moves). ``--png`` writes the picture in the format its extension names
-(.png, .jpg, .webp, ...), checked before the search. GAME may be ``FILE.py:CLASS`` or
+(.png, .jpg, .webp, ...), checked before the search; ``--tree-png`` draws the MCTS tree
+``--tree-depth`` plies deep (the reference tier's tree: the search runs on that tier, keeping
+its tree). GAME may be ``FILE.py:CLASS`` or
 ``MODULE:CLASS`` for a game of your own.
 """
 
@@ -66,7 +69,36 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="picture of the root children: visit shares, coloured by value (mcts, flatmc)",
     )
+    parser.add_argument(
+        "--tree-png",
+        metavar="FILE",
+        help="picture of the MCTS tree: edge width by visits, labels move/visits/value (mcts)",
+    )
+    parser.add_argument(
+        "--tree-depth",
+        type=int,
+        default=2,
+        metavar="D",
+        help="plies of the tree drawn by --tree-png (1..6, default %(default)s)",
+    )
     parser.set_defaults(func=run)
+
+
+def _tree_spec(text: str) -> Any:
+    """The agent spec for ``--tree-png``: an MCTS on the reference tier that keeps its tree."""
+    from searchlab.agents.spec import AgentSpec, parse_spec
+
+    spec = parse_spec(text)
+    if spec.kind != "mcts":
+        raise InvalidParameterError(
+            f"--tree-png draws a Monte Carlo tree search's tree; agent {text!r} is not mcts"
+        )
+    if spec.params.get("tier", "reference") not in ("reference", "auto"):
+        raise InvalidParameterError(
+            f"--tree-png needs the reference tier (the compiled kernels keep no tree); "
+            f"drop tier={spec.params['tier']} from {text!r}"
+        )
+    return AgentSpec("mcts", {**spec.params, "tier": "reference", "reuse": "true"})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,13 +111,19 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.domains.games import make
 
     picture = picture_file(args.png, "--png", "analyse") if args.png is not None else None
+    tree_picture = None
+    if args.tree_png is not None:
+        tree_picture = picture_file(args.tree_png, "--tree-png", "analyse")
+        if not 1 <= args.tree_depth <= 6:
+            raise InvalidParameterError(f"--tree-depth must be 1..6, got {args.tree_depth}")
     game = make(args.game, **dict(parse_param(p) for p in args.param))
     state = position_from_moves(game, args.moves)
     if state.is_terminal():
         raise InvalidStateError(
             f"the game is already over after {args.moves!r}: nothing to analyse"
         )
-    agent = make_agent(args.agent, game, seed=args.seed)
+    spec = _tree_spec(args.agent) if tree_picture is not None else args.agent
+    agent = make_agent(spec, game, seed=args.seed)
     if isinstance(agent, HumanAgent):
         raise InvalidParameterError("analyse needs a search agent, not 'human'")
     if picture is not None and not isinstance(agent, MCTSAgent | FlatMonteCarloAgent):
@@ -103,6 +141,15 @@ def run(args: argparse.Namespace) -> int:
 
         title = f"{args.game} {args.moves or '(start)'}: {agent.name} plays {data['action']}"
         render_root(data["children"], picture, title=title, chosen=data["action"])
+    if tree_picture is not None:
+        from searchlab.viz.mcts_tree_png import mcts_tree_dict, render_mcts_tree
+
+        tree = mcts_tree_dict(agent.tree, state, depth=args.tree_depth)  # type: ignore[attr-defined]
+        title = (
+            f"{args.game} {args.moves or '(start)'}: MCTS tree, {tree['visits']} simulations, "
+            f"plays {data['action']}"
+        )
+        render_mcts_tree(tree, tree_picture, title=title)
     if args.json:
         emit_json({"game": args.game, "moves": args.moves, "agent": agent.name, **data})
         return 0
@@ -126,6 +173,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"time {seconds:.3f} s")
     if picture is not None:
         print(f"picture: {picture}")
+    if tree_picture is not None:
+        print(f"tree picture: {tree_picture}")
     return 0
 
 

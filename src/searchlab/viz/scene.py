@@ -176,6 +176,12 @@ def _dashed(draw: Any, x1: float, y1: float, x2: float, y2: float, fill: Any, wi
         position += 10
 
 
+def _band(x1: float, y1: float, x2: float, y2: float, half: float) -> list[tuple[float, float]]:
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 or 1.0
+    px, py = -(y2 - y1) / length * half, (x2 - x1) / length * half
+    return [(x1 + px, y1 + py), (x2 + px, y2 + py), (x2 - px, y2 - py), (x1 - px, y1 - py)]
+
+
 def render_scene(scene: Scene, path: str | Path, *, scale: float = 1.0) -> Path:
     """Draw the scene with Pillow (``scale`` times its size) and write it to the picture file
     ``path`` (the format its extension names, see :mod:`searchlab.viz.image_file`)."""
@@ -191,6 +197,8 @@ def render_scene(scene: Scene, path: str | Path, *, scale: float = 1.0) -> Path:
             ends = (item.x1 * s, item.y1 * s, item.x2 * s, item.y2 * s)
             if item.dash:
                 _dashed(draw, *ends, fill=item.colour, width=width)
+            elif width >= 3:  # a wide line as a polygon: Pillow's wide lines show stripes
+                draw.polygon(_band(*ends, width / 2), fill=item.colour)
             else:
                 draw.line(ends, fill=item.colour, width=width)
         elif isinstance(item, Shape):

@@ -19,14 +19,22 @@ Write it as SVG (:func:`tree_svg`) or as a picture file (:func:`render_tree`, Pi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from searchlab.domains.games.explicit_tree import ExplicitTree
 from searchlab.viz.scene import Line, Scene, Shape, Text, render_scene, scene_svg
 
-__all__ = ["NodeNote", "TreeNotes", "render_tree", "tree_layout", "tree_scene", "tree_svg"]
+__all__ = [
+    "NodeNote",
+    "TreeNotes",
+    "render_tree",
+    "slot_layout",
+    "tree_layout",
+    "tree_scene",
+    "tree_svg",
+]
 
 SLOT = 46
 """Pixels between two neighbouring leaves."""
@@ -80,29 +88,36 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+def slot_layout(
+    root: Hashable, children: Callable[[Hashable], Sequence[Hashable]]
+) -> dict[Hashable, tuple[float, int]]:
+    """``node -> (x, depth)`` for any tree given by its ``root`` and a ``children`` function:
+    leaves at x = 0, 1, 2, ... left to right, a parent at the middle of its first and last
+    child (a post-order walk without recursion)."""
+    places: dict[Hashable, tuple[float, int]] = {}
+    next_leaf = 0.0
+    stack: list[tuple[Hashable, int, bool]] = [(root, 0, False)]
+    while stack:
+        name, depth, done = stack.pop()
+        kids = children(name)
+        if not kids:
+            places[name] = (next_leaf, depth)
+            next_leaf += 1
+        elif done:
+            places[name] = ((places[kids[0]][0] + places[kids[-1]][0]) / 2, depth)
+        else:
+            stack.append((name, depth, True))
+            stack.extend((child, depth + 1, False) for child in reversed(kids))
+    return places
+
+
 def tree_layout(tree: ExplicitTree) -> dict[str, tuple[float, int]]:
-    """``name -> (x, depth)``: leaves at x = 0, 1, 2, ... left to right, a parent at the middle
-    of its first and last child.
+    """:func:`slot_layout` of an explicit tree.
 
     >>> tree_layout(ExplicitTree.from_text("max A: B 4\\nmin B: 1 2"))
     {'B.1': (0.0, 2), 'B.2': (1.0, 2), 'B': (0.5, 1), 'A.2': (2.0, 1), 'A': (1.25, 0)}
     """
-    places: dict[str, tuple[float, int]] = {}
-    next_leaf = 0.0
-    # children before parents, leaves left to right: a post-order walk without recursion
-    stack: list[tuple[str, int, bool]] = [(tree.root, 0, False)]
-    while stack:
-        name, depth, done = stack.pop()
-        children = tree.children(name)
-        if not children:
-            places[name] = (next_leaf, depth)
-            next_leaf += 1
-        elif done:
-            places[name] = ((places[children[0]][0] + places[children[-1]][0]) / 2, depth)
-        else:
-            stack.append((name, depth, True))
-            stack.extend((child, depth + 1, False) for child in reversed(children))
-    return places
+    return slot_layout(tree.root, tree.children)  # type: ignore[arg-type,return-value]
 
 
 def tree_scene(tree: ExplicitTree, notes: TreeNotes | None = None, *, title: str = "") -> Scene:
