@@ -33,18 +33,21 @@ const lab = {
   credit: 0,
   loading: false,
   requestId: 0,
+  actionOf: new Map(),
 };
 
 // ---------------------------------------------------------------- the replayed tree
 
-const keyOf = (path) => path.join(",");
+// A node is named by its path from the root: the labels of the moves (as the API gives them).
+const keyOf = (path) => path.map(String).join(" ");
 
 function makeNode(path, label, parent) {
+  const key = keyOf(path);
   const node = {
     path: [...path],
-    key: keyOf(path),
+    key,
     label: label ?? (path.length ? String(path[path.length - 1]) : "root"),
-    action: path.length ? path[path.length - 1] : null,
+    action: lab.actionOf.get(key) ?? null,
     depth: path.length,
     parent,
     children: [],
@@ -60,33 +63,32 @@ function makeNode(path, label, parent) {
   return node;
 }
 
+/** Children in the game's action order (the labels' order when an action is unknown). */
 function compareActions(a, b) {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  return String(a).localeCompare(String(b));
+  if (typeof a === "number") return -1;
+  if (typeof b === "number") return 1;
+  return 0;
 }
 
 /** The node at a path, made (with its ancestors) if the replay has not seen it yet. */
 function nodeAt(path, label) {
   const key = keyOf(path);
-  if (lab.nodes.has(key)) {
-    const node = lab.nodes.get(key);
-    if (label && node.label === String(node.action)) node.label = label;
-    return node;
-  }
+  if (lab.nodes.has(key)) return lab.nodes.get(key);
   const parent = nodeAt(path.slice(0, -1));
-  return makeNode(path, label ?? labelFor(path), parent);
+  return makeNode(path, label ?? String(path[path.length - 1]), parent);
 }
 
-/** A move's label from any selection that followed it (else its action number). */
-function labelFor(path) {
-  const parentKey = keyOf(path.slice(0, -1));
-  const action = path[path.length - 1];
+/** The action number of every move the selections scored (to keep children in game order). */
+function indexActions() {
+  lab.actionOf = new Map();
   for (const sim of lab.sims) {
     for (const sel of sim.select || []) {
-      if (keyOf(sel.path) === parentKey && sel.action === action && sel.label) return sel.label;
+      for (const child of sel.children || [sel]) {
+        if (child.label !== undefined) lab.actionOf.set(keyOf([...sel.path, child.label]), child.action);
+      }
     }
   }
-  return String(action);
 }
 
 /** Who moves at a node: Nim and tic-tac-toe alternate, starting from the root's player. */
@@ -126,8 +128,9 @@ function simLeafPath(sim) {
   const selects = sim.select || [];
   if (selects.length) {
     const last = selects[selects.length - 1];
-    return [...last.path, last.action];
+    return [...last.path, last.label];
   }
+  if (sim.playout && sim.playout.path) return sim.playout.path;
   return [];
 }
 
@@ -234,7 +237,8 @@ function draw() {
   if (sim && phase === "selection" && sim.expand) {
     const parent = lab.nodes.get(keyOf(sim.expand.path.slice(0, -1)));
     if (parent && !lab.nodes.has(keyOf(sim.expand.path))) {
-      ghost = { ghost: true, path: sim.expand.path, label: sim.expand.label, depth: parent.depth + 1, parent, children: [], visits: 0, value: 0, action: sim.expand.path[sim.expand.path.length - 1] };
+      const key = keyOf(sim.expand.path);
+      ghost = { ghost: true, path: sim.expand.path, label: sim.expand.label, depth: parent.depth + 1, parent, children: [], visits: 0, value: 0, action: lab.actionOf.get(key) ?? null };
     }
   }
   const childrenOf = (node) => {
@@ -245,7 +249,7 @@ function draw() {
     }
     return kids;
   };
-  const placed = layoutTree(lab.root, { children: childrenOf, leafGap: 48, levelGap: 92, margin: 40 });
+  const placed = layoutTree(lab.root, { children: childrenOf, leafGap: 48, levelGap: 100, margin: 40 });
   const width = placed.width + 40;
   const height = placed.height + (phase === "playout" ? 70 : 40);
   const box = $("tree-scroll");
@@ -255,7 +259,7 @@ function draw() {
   const pathNodes = new Set(currentPath());
   if (ghost) pathNodes.add(ghost);
   const selected = new Map(); // child key -> the select entry that chose it
-  if (sim) for (const sel of sim.select || []) selected.set(keyOf([...sel.path, sel.action]), sel);
+  if (sim) for (const sel of sim.select || []) selected.set(keyOf([...sel.path, sel.label]), sel);
   const total = Math.max(1, lab.root.visits);
   const edges = svg("g", { class: "edges" });
   const labels = svg("g", { class: "edge-labels" });
@@ -272,8 +276,14 @@ function draw() {
       const classes = ["edge"];
       if (onPath) classes.push(phase === "backup" ? "backed" : "on-path");
       if (node.ghost) classes.push("ghost");
+      // From below the parent's labels to above the child's move label.
+      const parentR = entry.parent.node.ghost ? 9 : radius(entry.parent.node);
+      const x1 = entry.parent.x;
+      const y1 = entry.parent.y + parentR + 30;
+      const x2 = entry.x;
+      const y2 = entry.y - r - 15;
       const edge = svg("line", {
-        x1: entry.parent.x, y1: entry.parent.y, x2: entry.x, y2: entry.y,
+        x1, y1, x2, y2,
         class: classes.join(" "), "stroke-width": width.toFixed(2), "data-edge": key,
       });
       edges.append(edge);
@@ -281,8 +291,8 @@ function draw() {
       if (phase === "selection" && selected.has(key)) {
         const sel = selected.get(key);
         const value = sel.ucb !== undefined ? sel.ucb : node.ghost ? "inf" : ucb1(node);
-        const mx = (entry.parent.x + entry.x) / 2;
-        const my = (entry.parent.y + entry.y) / 2;
+        const mx = (x1 + x2) / 2;
+        const my = (y1 + y2) / 2;
         const text = `UCB ${formatValue(value, 3)}`;
         labels.append(svg("rect", { x: mx - 34, y: my - 9, width: 68, height: 18, rx: 9, class: "ucb-badge" }));
         labels.append(svg("text", { x: mx, y: my, class: "ucb-text" }, text));
@@ -362,17 +372,23 @@ function selectionDetail(sim) {
   (sim.select || []).forEach((sel, level) => {
     const parent = lab.nodes.get(keyOf(sel.path));
     if (!parent) return;
-    const chosenKey = keyOf([...sel.path, sel.action]);
+    const chosenKey = keyOf([...sel.path, sel.label]);
     const where = parent === lab.root ? "root" : pathLabel(parent);
     box.append(el("div", { class: "level-title" },
       `${level + 1}. at ${where} (${playerName(playerAt(parent))} to move, N = ${parent.visits})`));
     const table = el("table", { class: "ucb-table" });
     table.append(el("tr", {}, el("th", {}, "move"), el("th", {}, "n"), el("th", {}, "mean"), el("th", {}, "UCB1")));
-    const rows = parent.children.map((child) => ({
-      key: child.key, label: child.label, n: child.visits,
-      mean: child.visits ? formatValue(chooserMean(child), 3) : "–", ucb: ucb1(child),
-    }));
-    if (!lab.nodes.has(chosenKey)) {
+    // The server scores every legal move (untried ones too); else score the tree's children.
+    const rows = sel.children
+      ? sel.children.map((child) => ({
+          key: keyOf([...sel.path, child.label]), label: child.label, n: child.visits,
+          mean: child.visits ? formatValue(child.mean, 3) : "–", ucb: child.ucb, untried: !child.visits,
+        }))
+      : parent.children.map((child) => ({
+          key: child.key, label: child.label, n: child.visits,
+          mean: child.visits ? formatValue(chooserMean(child), 3) : "–", ucb: ucb1(child),
+        }));
+    if (!rows.some((row) => row.key === chosenKey)) {
       rows.push({ key: chosenKey, label: sel.label ?? String(sel.action), n: 0, mean: "–", ucb: Infinity, untried: true });
     }
     for (const row of rows) {
@@ -568,6 +584,7 @@ async function search() {
   lab.total = lab.sims.length;
   lab.c = request.c;
   lab.rootPlayer = request.moves.length % 2;
+  indexActions();
   resetReplay();
   const events = data.events || {};
   const listed = Object.entries(events).map(([k, v]) => `${k} ${v}`).join(", ");

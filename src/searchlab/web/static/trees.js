@@ -196,7 +196,7 @@ const SIZE = { inner: 34, leaf: 30, exercise: 42 };
 
 function layout(exercise) {
   return layoutTree(view.root, {
-    leafGap: exercise ? 50 : 60,
+    leafGap: exercise ? 46 : 60,
     levelGap: exercise ? 86 : 84,
     margin: 44,
   });
@@ -600,53 +600,58 @@ async function checkExercise() {
 }
 
 function showGrade(grade) {
-  for (const element of svgRoot.querySelectorAll(".ok, .wrong, .missed, .first-mistake")) {
-    element.classList.remove("ok", "wrong", "missed", "first-mistake");
+  for (const element of svgRoot.querySelectorAll(".ok, .wrong, .missed, .missing, .first-mistake")) {
+    element.classList.remove("ok", "wrong", "missed", "missing", "first-mistake");
   }
+  const inputOf = (name) => svgRoot.querySelector(`input[data-node-value="${CSS.escape(name)}"]`);
+  const edgeOf = (name) => svgRoot.querySelector(`[data-cut="${CSS.escape(name)}"]`);
+  // The marks the student gave, each right or wrong.
   let right = 0;
-  let wrong = 0;
   for (const mark of grade.marks || []) {
     if (mark.ok) right += 1;
-    else wrong += 1;
-    if (mark.kind === "value") {
-      const input = svgRoot.querySelector(`input[data-node-value="${CSS.escape(mark.node)}"]`);
-      if (input) input.classList.add(mark.ok ? "ok" : "wrong");
-    } else if (mark.kind === "cut") {
-      const edge = svgRoot.querySelector(`[data-cut="${CSS.escape(mark.node)}"]`);
-      if (!edge) continue;
-      if (mark.ok) edge.classList.add("ok");
-      else edge.classList.add(view.cuts.has(mark.node) ? "wrong" : "missed");
-    }
+    const element = mark.kind === "value" ? inputOf(mark.node) : edgeOf(mark.node);
+    if (element) element.classList.add(mark.ok ? "ok" : "wrong");
+  }
+  // The marks that are missing: a visited node without a value, a pruned branch not marked.
+  const mistakes = grade.mistakes || (grade.first_mistake ? [grade.first_mistake] : []);
+  for (const mistake of mistakes) {
+    if (mistake.given !== null && mistake.given !== undefined) continue;
+    const element = mistake.kind === "value" ? inputOf(mistake.node) : edgeOf(mistake.node);
+    if (element) element.classList.add(mistake.kind === "value" ? "missing" : "missed");
   }
   const feedback = $("feedback");
   const mistake = grade.first_mistake;
   if (grade.correct || !mistake) {
     feedback.className = "feedback correct";
-    feedback.textContent = `All right: ${right} marks checked, no mistake.`;
+    feedback.textContent = `All right: ${right} marks, no mistake, nothing missing.`;
     setStatus("exercise solved", "ok");
     return;
   }
   const node = svgRoot.querySelector(`[data-node="${CSS.escape(mistake.node)}"]`);
   if (node) node.classList.add("first-mistake");
-  const what = mistake.kind === "cut" ? "cut" : "value";
-  const shown = (v) => (typeof v === "boolean" ? (v ? "pruned" : "not pruned") : v === null || v === undefined ? "nothing" : formatValue(v));
+  const edge = mistake.kind === "cut" ? edgeOf(mistake.node) : null;
+  if (edge) edge.classList.add("first-mistake");
+  let what;
+  if (mistake.kind === "cut") {
+    what = mistake.expected === "cut" ? "this branch is pruned: cross it out" : "this branch is not pruned";
+  } else if (mistake.expected === null || mistake.expected === undefined) {
+    what = `a pruned node has no value (you wrote ${formatValue(mistake.given)})`;
+  } else {
+    const given = mistake.given === null || mistake.given === undefined ? "nothing" : formatValue(mistake.given);
+    what = `expected ${formatValue(mistake.expected)}, you wrote ${given}`;
+  }
   feedback.className = "feedback mistake";
   feedback.replaceChildren();
   const head = document.createElement("strong");
-  head.textContent = `First mistake at ${mistake.node} (${what}): `;
-  feedback.append(head);
-  feedback.append(
-    document.createTextNode(`expected ${shown(mistake.expected)}, you gave ${shown(mistake.given)}. `),
-  );
-  const rule = document.createElement("span");
+  head.textContent = `First mistake at ${mistake.node} (${mistake.kind}): `;
+  const rule = document.createElement("div");
   rule.className = "rule";
   rule.textContent = mistake.rule || "";
-  feedback.append(rule);
   const count = document.createElement("div");
   count.className = "small muted";
-  count.textContent = `${right} right, ${wrong} wrong or missing.`;
-  feedback.append(count);
-  setStatus(`${wrong} mark${wrong === 1 ? "" : "s"} to fix`, "error");
+  count.textContent = `${right} mark${right === 1 ? "" : "s"} right; ${mistakes.length} mistake${mistakes.length === 1 ? "" : "s"} (wrong or missing).`;
+  feedback.append(head, document.createTextNode(`${what}.`), rule, count);
+  setStatus(`${mistakes.length} mistake${mistakes.length === 1 ? "" : "s"} to fix, first at ${mistake.node}`, "error");
 }
 
 function solveExercise() {
