@@ -269,12 +269,17 @@ function startSearch(spec) {
 
 function playResult(message) {
   if (message.analysis) showAnalysis(message.analysis);
+  const previous = state.analysis || {};
   const final = {
-    ...(state.analysis || {}),
+    ...previous,
+    algorithm: previous.algorithm || (message.stats && message.stats.algorithm) || null,
+    // The compiled tier reports the root's statistics with its move only.
+    moves: message.moves && message.moves.length ? message.moves : previous.moves || [],
     value: message.value ?? (state.analysis ? state.analysis.value : null),
     pv: message.pv && message.pv.length ? message.pv : state.analysis ? state.analysis.pv : null,
   };
   if (message.stats) {
+    if (message.stats.tier && final.algorithm) final.algorithm = `${final.algorithm} (${message.stats.tier} tier)`;
     for (const key of ["depth", "nodes", "simulations", "elapsed"]) {
       if (message.stats[key] !== undefined && message.stats[key] !== null) final[key] = message.stats[key];
     }
@@ -776,6 +781,16 @@ function renderHeat() {
   }
 }
 
+/** The square named by a label like "c6" on the board's coordinates, or null. */
+function cellOfSquare(label) {
+  const axes = state.axes;
+  const match = /^([a-z])(\d+)$/.exec(label);
+  if (!axes || !match || state.game.name === "connect4") return null;
+  const col = match[1].charCodeAt(0) - 97;
+  const row = axes.rows.indexOf(match[2]);
+  return row >= 0 && col < axes.cols.length ? [row, col] : null;
+}
+
 /** The principal variation's moves numbered on the board's empty squares (square games). */
 function renderPrincipalVariation(analysis) {
   const view = state.view;
@@ -784,7 +799,7 @@ function renderPrincipalVariation(analysis) {
   if (!view || view.terminal || !view.grid || !state.cellOfLabel || offset < 0 || offset > 1) return;
   const pv = (analysis.pv || []).slice(offset);
   pv.slice(0, 9).forEach((label, i) => {
-    const cell = state.cellOfLabel.get(label);
+    const cell = cellOfSquare(label) || state.cellOfLabel.get(label);
     if (!cell) return;
     const node = ui.board.querySelector(`[data-cell="${cell[0]},${cell[1]}"]`);
     if (!node || node.classList.contains("occupied") || node.querySelector(".pv-badge")) return;
