@@ -34,6 +34,7 @@ const lab = {
   loading: false,
   requestId: 0,
   actionOf: new Map(),
+  puct: false,
 };
 
 // ---------------------------------------------------------------- the replayed tree
@@ -251,7 +252,7 @@ function draw() {
   };
   const placed = layoutTree(lab.root, { children: childrenOf, leafGap: 48, levelGap: 100, margin: 40 });
   const width = placed.width + 40;
-  const height = placed.height + (phase === "playout" ? 70 : 40);
+  const height = placed.height + (phase === "playout" ? 100 : 50);
   const box = $("tree-scroll");
   const fit = width > box.clientWidth && width * 0.7 <= box.clientWidth;
   sizeSvg(svgRoot, width, height, fit);
@@ -293,7 +294,7 @@ function draw() {
         const value = sel.ucb !== undefined ? sel.ucb : node.ghost ? "inf" : ucb1(node);
         const mx = (x1 + x2) / 2;
         const my = (y1 + y2) / 2;
-        const text = `UCB ${formatValue(value, 3)}`;
+        const text = `${lab.puct ? "PUCT" : "UCB"} ${formatValue(value, 3)}`;
         labels.append(svg("rect", { x: mx - 34, y: my - 9, width: 68, height: 18, rx: 9, class: "ucb-badge" }));
         labels.append(svg("text", { x: mx, y: my, class: "ucb-text" }, text));
       }
@@ -330,7 +331,8 @@ function draw() {
       ? `${node.label}: not in the tree yet (UCB1 ∞: untried)`
       : node === lab.root
         ? `root: ${node.visits} visits, mean ${formatValue(node.value, 3)} for the first player`
-        : `${pathLabel(node)}: ${node.visits} visits, mean ${formatValue(chooserMean(node), 3)} for the player who chose it, UCB1 ${formatValue(ucb1(node), 3)}`;
+        : `${pathLabel(node)}: ${node.visits} visits, mean ${formatValue(chooserMean(node), 3)} for the player who chose it` +
+          (lab.puct ? "" : `, UCB1 ${formatValue(ucb1(node), 3)}`);
     addTitle(group, tip);
     nodesGroup.append(group);
     if (phase === "playout" && sim && keyOf(simLeafPath(sim)) === key) drawPlayout(entry, r, sim);
@@ -377,7 +379,7 @@ function selectionDetail(sim) {
     box.append(el("div", { class: "level-title" },
       `${level + 1}. at ${where} (${playerName(playerAt(parent))} to move, N = ${parent.visits})`));
     const table = el("table", { class: "ucb-table" });
-    table.append(el("tr", {}, el("th", {}, "move"), el("th", {}, "n"), el("th", {}, "mean"), el("th", {}, "UCB1")));
+    table.append(el("tr", {}, el("th", {}, "move"), el("th", {}, "n"), el("th", {}, "mean"), el("th", {}, lab.puct ? "PUCT" : "UCB1")));
     // The server scores every legal move (untried ones too); else score the tree's children.
     const rows = sel.children
       ? sel.children.map((child) => ({
@@ -401,7 +403,9 @@ function selectionDetail(sim) {
     }
     box.append(table);
   });
-  box.append(el("p", { class: "small muted" }, "The highest UCB1 is followed; an untried child scores ∞ (its siblings' order is shuffled once per node)."));
+  box.append(el("p", { class: "small muted" }, lab.puct
+    ? "The highest PUCT score is followed (ties: the first in the node's order)."
+    : "The highest UCB1 is followed; an untried child scores ∞ (untried children are taken in the node's shuffled order)."));
   return box;
 }
 
@@ -517,6 +521,7 @@ function toggleRun() {
   }
   lab.lastTick = performance.now();
   lab.credit = 1;
+  setStatus(`running at ${simsPerSecond()} simulations/s`, "busy");
   lab.timer = setInterval(() => {
     const now = performance.now();
     lab.credit += ((now - lab.lastTick) / 1000) * simsPerSecond();
@@ -552,7 +557,7 @@ function readRequest() {
   if (!Number.isInteger(simulations) || simulations < 1) throw new Error("simulations: a whole number from 1");
   if (!Number.isFinite(c) || c < 0) throw new Error("c: a number >= 0");
   if (!Number.isInteger(seed)) throw new Error("seed: a whole number");
-  return { game, params, moves, simulations, c, seed, puct: false };
+  return { game, params, moves, simulations, c, seed, puct: $("puct").checked };
 }
 
 async function search() {
@@ -583,6 +588,7 @@ async function search() {
   lab.sims = data.simulations || [];
   lab.total = lab.sims.length;
   lab.c = request.c;
+  lab.puct = request.puct;
   lab.rootPlayer = request.moves.length % 2;
   indexActions();
   resetReplay();
@@ -603,6 +609,13 @@ function init() {
     search();
   });
   for (const id of ["piles", "moves", "simulations", "c", "seed"]) $(id).addEventListener("change", search);
+  $("puct").addEventListener("change", () => {
+    const puct = $("puct").checked;
+    $("c-name").textContent = puct ? "c (PUCT)" : "c (UCB1)";
+    $("rule-ucb").classList.toggle("hidden", puct);
+    $("rule-puct").classList.toggle("hidden", !puct);
+    search();
+  });
   $("reset").addEventListener("click", search);
   $("step-phase").addEventListener("click", () => {
     stopRun();
