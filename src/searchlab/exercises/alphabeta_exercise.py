@@ -108,13 +108,15 @@ class AlphaBetaSettings:
             raise InvalidParameterError(f"min_cuts must be >= 0, got {self.min_cuts}")
         if self.max_tries < 1:
             raise InvalidParameterError(f"max_tries must be >= 1, got {self.max_tries}")
-        reachable = self.leaves - 2
+        most = min(self.leaves, self.branching**self.depth)  # leaves the tree can have
+        reachable = most - 2
         if self.min_cuts > reachable:
             raise InvalidParameterError(
-                f"min_cuts {self.min_cuts} cannot be reached with at most {self.leaves} "
-                "leaves: a cut skips a branch other than the first child, and the root's "
-                f"children are never cut, so at most {max(0, reachable)} branches can be "
-                "cut; lower min_cuts or raise leaves"
+                f"min_cuts {self.min_cuts} cannot be reached with at most {most} leaves "
+                f"(depth {self.depth}, branching {self.branching}, leaves {self.leaves}): a cut "
+                "skips a branch other than a first child, and the root's children are never "
+                f"cut, so at most {max(0, reachable)} branches can be cut; lower min_cuts or "
+                "raise leaves"
             )
         if self.min_cuts > 0 and self.depth < 2:
             raise InvalidParameterError(
