@@ -132,7 +132,10 @@ def search_limits(spec_text: Any, caps: ServerCaps) -> tuple[str, dict[str, Any]
         raise JobError(400, str(error)) from None
     try:
         for name in ("time", "simulations", "nodes", "depth"):
-            caps.check(name, given.get(name))
+            value = given.get(name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise JobError(400, f"agent {text!r}: {name} must be a finite number")
+            caps.check(name, value)
         if given.get("exact"):
             caps.check("depth", given["exact"])
     except SearchlabError as error:

@@ -3,8 +3,9 @@
 The event loop never searches. A request becomes a *job* (a kind from
 :data:`searchlab.web.jobs.JOBS` and a JSON payload) that the pool hands to an idle worker
 process through a pipe; the worker sends back progress events (the live analysis) and one
-final message: ``result``, ``error`` or ``cancelled``. The parent reads the pipes from the
-event loop (``loop.add_reader``), so a thousand waiting clients cost no thread.
+final message: ``result``, ``error`` or ``cancelled``. In the parent, one thread per worker
+reads its pipe (blocking reads: a message arrives whole whatever the event loop does to file
+descriptors) and hands each message to the event loop, which alone touches the pool's state.
 
 Stopping a search, three ways, from gentle to hard:
 
@@ -34,6 +35,7 @@ import logging
 import multiprocessing
 import pickle
 import signal
+import threading
 import time
 import traceback
 from collections import deque
@@ -163,7 +165,10 @@ class JobContext:
             try:
                 reply = ("result", function(payload, self))
             finally:
+                # No tick may run after this: one already due would call the handler in the
+                # middle of the final message; an ignored signal calls nothing.
                 signal.setitimer(signal.ITIMER_REAL, 0.0, 0.0)
+                signal.signal(signal.SIGALRM, signal.SIG_IGN)
         except Cancelled:
             reply = ("cancelled", None)
         except Overrun as stop:
@@ -315,7 +320,9 @@ class WorkerPool:
     def _adopt(self, worker: _Worker) -> None:
         assert self._loop is not None
         self.workers.append(worker)
-        self._loop.add_reader(worker.connection.fileno(), self._readable, worker)
+        threading.Thread(
+            target=self._read, args=(worker,), name=f"searchlab-web-read-{self.name}", daemon=True
+        ).start()
         self._dispatch()
 
     async def close(self) -> None:
@@ -339,7 +346,6 @@ class WorkerPool:
             if worker.process.exitcode is None:
                 worker.process.kill()
                 worker.process.join(1.0)
-            worker.connection.close()
 
     # -- jobs ----------------------------------------------------------------------------
     @property
@@ -424,27 +430,48 @@ class WorkerPool:
                 job.seconds + self.grace, self._overrun, worker, job, "it overran its time cap"
             )
 
-    def _readable(self, worker: _Worker) -> None:
-        try:
-            while worker.connection.poll():
-                job_id, kind, data = worker.connection.recv()
-                if kind == "ready":
-                    worker.ready = True
-                    continue
-                job = worker.job
-                if job is None or job.id != job_id:
-                    continue  # a late message of a job already ended
-                if kind in _FINAL:
-                    self._release(worker)
-                    if kind == "error" and data[0] >= 500:
-                        log.error("search job %s (%s) failed: %s", job.id, job.kind, data[1])
-                        data = (500, "internal error: " + data[1].splitlines()[0])
-                    self._finish(job, kind, data)
-                else:
-                    job.events.put_nowait((kind, data))
-        except (EOFError, OSError):
+    def _read(self, worker: _Worker) -> None:
+        """A reader thread: every message of ``worker``'s pipe to the event loop."""
+        assert self._loop is not None
+        loop = self._loop
+        while True:
+            try:
+                message = worker.connection.recv()
+            except Exception:  # EOF (the worker ended), a closed pipe, a garbled message
+                with contextlib.suppress(OSError):
+                    worker.connection.close()
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to tell
+                    loop.call_soon_threadsafe(self._lost, worker)
+                return
+            try:
+                loop.call_soon_threadsafe(self._message, worker, message)
+            except RuntimeError:
+                return
+
+    def _lost(self, worker: _Worker) -> None:
+        if worker in self.workers and not self._closed:  # not one ended on purpose
+            log.error("lost the pipe of search worker %s", worker.process.pid)
             self._died(worker)
+
+    def _message(self, worker: _Worker, message: tuple[int, str, Any]) -> None:
+        if worker not in self.workers:
             return
+        job_id, kind, data = message
+        if kind == "ready":
+            worker.ready = True
+        else:
+            job = worker.job
+            if job is None or job.id != job_id:
+                return  # a late message of a job already ended
+            if kind in _FINAL:
+                self._release(worker)
+                if kind == "error" and data[0] >= 500:
+                    log.error("search job %s (%s) failed: %s", job.id, job.kind, data[1])
+                    data = (500, "internal error: " + data[1].splitlines()[0])
+                self._finish(job, kind, data)
+            else:
+                job.events.put_nowait((kind, data))
+                return
         self._dispatch()
 
     def _release(self, worker: _Worker) -> None:
@@ -475,15 +502,13 @@ class WorkerPool:
 
     def _died(self, worker: _Worker) -> None:
         job = worker.job
+        code = worker.process.exitcode
         self._replace(worker)
         if job is not None:
-            code = worker.process.exitcode
-            self._finish(job, "error", (500, f"the worker running this search died (exit {code})"))
+            how = "its messages could not be read" if code is None else f"exit code {code}"
+            self._finish(job, "error", (500, f"the worker running this search died ({how})"))
 
     def _drop(self, worker: _Worker) -> None:
-        if self._loop is not None:
-            with contextlib.suppress(ValueError, OSError):
-                self._loop.remove_reader(worker.connection.fileno())
         if worker.watchdog is not None:
             worker.watchdog.cancel()
             worker.watchdog = None
@@ -495,9 +520,7 @@ class WorkerPool:
             self.workers.remove(worker)
         if worker.process.is_alive():
             worker.process.kill()
-        worker.process.join(1.0)
-        with contextlib.suppress(OSError):
-            worker.connection.close()
+        worker.process.join(1.0)  # its reader thread sees the pipe end and closes it
         job = worker.job
         if job is not None:
             job.worker = None
