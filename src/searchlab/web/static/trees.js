@@ -20,6 +20,7 @@ import {
   downloadText,
   svgText,
 } from "/static/tree_draw.js";
+import { mountAStarExercise } from "/static/astar_exercise.js";
 
 const EXAMPLES = [
   {
@@ -736,6 +737,7 @@ function init() {
   $("check").addEventListener("click", checkExercise);
   $("solve").addEventListener("click", solveExercise);
   updateStepper();
+  mountAStarExercise($("astar-exercise"));
   loadTree();
 }
 
