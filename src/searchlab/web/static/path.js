@@ -21,6 +21,8 @@ const ALGORITHMS = [
 ];
 const EMPTY_SIZES = [16, 32, 64, 128];
 const PASSABLE = new Set([".", "G", "S"]);
+// The searches that take no heuristic (the server ignores it).
+const NO_HEURISTIC = new Set(["dijkstra", "bfs", "jps", "bidirectional"]);
 
 // Colours (RGBA) of the cells' states in the overlay image; 0 = no state (transparent).
 const OPEN = 1;
@@ -208,7 +210,7 @@ class RunView {
     this.counters.generated.textContent = String(result.generated);
     this.counters.reopened.textContent = String(result.reopened);
     if (result.cost === null || result.cost === undefined || !result.path) {
-      this.counters.cost.textContent = "no path";
+      this.counters.cost.textContent = result.status === "limit" ? "stopped" : "no path";
     } else {
       // As `searchlab path` prints it; the exact number is in data-value.
       this.counters.cost.textContent = Number(result.cost).toFixed(4);
@@ -550,7 +552,7 @@ function requestFor(algorithm, heuristic, weight) {
 function describe(algorithm, heuristic, weight) {
   let text = algorithmTitle(algorithm);
   if (algorithm === "weighted_astar") text += ` (w = ${weight})`;
-  if (!["dijkstra", "bfs"].includes(algorithm)) text += `, ${heuristic}`;
+  if (!NO_HEURISTIC.has(algorithm)) text += `, ${heuristic}`;
   return text;
 }
 
@@ -582,13 +584,12 @@ async function run() {
     view.setResult(results[i]);
     view.draw();
     const r = results[i];
-    summary.push(
-      r.path
-        ? `${algorithmTitle(algorithm)}: cost ${Number(r.cost).toFixed(4)}, ${r.expanded} expanded`
-        : `${algorithmTitle(algorithm)}: no path (${r.expanded} expanded)`,
-    );
+    let line = `${algorithmTitle(algorithm)}: cost ${Number(r.cost).toFixed(4)}, ${r.expanded} expanded`;
+    if (r.status === "limit") line = `${algorithmTitle(algorithm)}: stopped by the server's cap after ${r.expanded} expansions`;
+    else if (!r.path) line = `${algorithmTitle(algorithm)}: no path (${r.expanded} expanded)`;
+    summary.push(line);
   });
-  setStatus(summary.join(" · "), results.every((r) => r.path) ? "ok" : "info");
+  setStatus(summary.join(" · "), results.every((r) => r.path) ? "ok" : results.some((r) => r.status === "limit") ? "error" : "info");
   if (!speedTouched) autoSpeed(Math.max(...jobs.map(([view]) => view.events.length)));
   startPlaying();
 }
@@ -802,8 +803,8 @@ function fillAlgorithms(select, value) {
 function syncControls() {
   ui.weight.disabled = ui.algorithm.value !== "weighted_astar";
   ui.weight2.disabled = ui.algorithm2.value !== "weighted_astar";
-  ui.heuristic.disabled = ["dijkstra", "bfs"].includes(ui.algorithm.value);
-  ui.heuristic2.disabled = ["dijkstra", "bfs"].includes(ui.algorithm2.value);
+  ui.heuristic.disabled = NO_HEURISTIC.has(ui.algorithm.value);
+  ui.heuristic2.disabled = NO_HEURISTIC.has(ui.algorithm2.value);
   if (!views[0].result) views[0].title.textContent = describe(ui.algorithm.value, ui.heuristic.value, ui.weight.value);
   if (!views[1].result) views[1].title.textContent = describe(ui.algorithm2.value, ui.heuristic2.value, ui.weight2.value);
 }

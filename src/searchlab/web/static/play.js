@@ -649,6 +649,7 @@ function clearAnalysis() {
   ui.who.textContent = "";
   ui.bars.replaceChildren();
   ui.bars.setAttribute("viewBox", "0 0 340 10");
+  ui.bars.setAttribute("height", "10");
   renderHeat();
 }
 
@@ -689,21 +690,25 @@ function renderBars(analysis) {
   ui.bars.replaceChildren();
   if (moves.length === 0) {
     ui.bars.setAttribute("viewBox", "0 0 340 10");
+    ui.bars.setAttribute("height", "10");
     return;
   }
   const byShare = moves.some((m) => m.share !== null);
   moves.sort((a, b) => (byShare ? (b.share || 0) - (a.share || 0) : (b.value || 0) - (a.value || 0)));
   const shown = moves.slice(0, 16);
+  // Drawn at the panel's own width, so the text keeps its size (1 SVG unit = 1 CSS pixel).
+  const width = Math.max(240, Math.round(ui.bars.getBoundingClientRect().width) || 340);
   const rowHeight = 20;
-  const labelWidth = 46;
-  const barWidth = 170;
+  const labelWidth = Math.min(80, Math.max(44, 10 + 7 * Math.max(...shown.map((m) => String(m.label).length))));
+  const barWidth = width - labelWidth - 118;
   const top = 16;
   const height = top + shown.length * rowHeight + 4;
-  ui.bars.setAttribute("viewBox", `0 0 340 ${height}`);
+  ui.bars.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  ui.bars.setAttribute("height", String(height));
   ui.bars.append(
     svg("text", { x: 0, y: 11, class: "value" }, "move"),
     svg("text", { x: labelWidth, y: 11, class: "value" }, byShare ? "visit share" : "value"),
-    svg("text", { x: 336, y: 11, class: "value", "text-anchor": "end" }, byShare ? "visits · value" : ""),
+    svg("text", { x: width - 4, y: 11, class: "value", "text-anchor": "end" }, byShare ? "visits · value" : ""),
   );
   const maxShare = Math.max(...shown.map((m) => m.share || 0), 1e-9);
   shown.forEach((move, i) => {
@@ -723,9 +728,11 @@ function renderBars(analysis) {
         fill: `hsl(${hue}, 60%, 48%)`,
         rx: 2,
       }),
-      svg("text", { x: labelWidth + 4, y: y + 14, fill: "#fff", style: "fill:#fff;font-size:10px" },
-        byShare && move.share !== null ? `${(100 * move.share).toFixed(1)}%` : ""),
-      svg("text", { x: 336, y: y + 14, "text-anchor": "end" },
+      svg("text", fraction > 0.3
+        ? { x: labelWidth + 4, y: y + 14, style: "fill:#fff;font-size:10px" }
+        : { x: labelWidth + Math.max(1, barWidth * fraction) + 4, y: y + 14, style: "font-size:10px" },
+      byShare && move.share !== null ? `${(100 * move.share).toFixed(1)}%` : ""),
+      svg("text", { x: width - 4, y: y + 14, "text-anchor": "end" },
         `${move.visits !== undefined && move.visits !== null ? formatNumber(move.visits, 0) : ""}`
         + `${value !== undefined && value !== null ? ` · ${value >= 0 ? "+" : ""}${value.toFixed(2)}` : ""}`),
       svg("title", {}, `${move.label}: ${move.visits ?? "–"} visits, value ${value ?? "–"}`),
