@@ -8,7 +8,7 @@
 // The UCB1 values of the children that were *not* chosen are computed here from those counts,
 // with the library's formula (W/N + c * sqrt(2 ln N_parent / N), an untried child infinite).
 
-import { postJSON, setStatus, initPage, svg } from "/static/common.js";
+import { postJSON, setStatus, initPage, el, svg } from "/static/common.js";
 import { layoutTree, clearSvg, sizeSvg, formatValue, toNumber, addTitle } from "/static/tree_draw.js";
 
 const $ = (id) => document.getElementById(id);
@@ -273,7 +273,7 @@ function draw() {
     const onPath = pathNodes.has(node) && phase !== null;
     const r = node.ghost ? 9 : radius(node);
     if (entry.parent) {
-      const width = node.ghost ? 1.5 : 1 + 9 * (node.visits / total);
+      const strokeWidth = node.ghost ? 1.5 : 1 + 9 * (node.visits / total);
       const classes = ["edge"];
       if (onPath) classes.push(phase === "backup" ? "backed" : "on-path");
       if (node.ghost) classes.push("ghost");
@@ -285,7 +285,7 @@ function draw() {
       const y2 = entry.y - r - 15;
       const edge = svg("line", {
         x1, y1, x2, y2,
-        class: classes.join(" "), "stroke-width": width.toFixed(2), "data-edge": key,
+        class: classes.join(" "), "stroke-width": strokeWidth.toFixed(2), "data-edge": key,
       });
       edges.append(edge);
       // During selection, the UCB1 of the chosen edge on its label.
@@ -358,13 +358,6 @@ function pathLabel(node) {
 
 // ---------------------------------------------------------------- the side panels
 
-function el(tag, attrs = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, value);
-  for (const child of children) element.append(child instanceof Node ? child : String(child));
-  return element;
-}
-
 function playerName(player) {
   return $("game").value === "tictactoe" ? (player === 0 ? "X" : "O") : `player ${player + 1}`;
 }
@@ -396,7 +389,7 @@ function selectionDetail(sim) {
     for (const row of rows) {
       const chosen = row.key === chosenKey;
       const ucb = chosen && sel.ucb !== undefined ? sel.ucb : row.ucb;
-      const tr = el("tr", { class: chosen ? "chosen" : "" },
+      const tr = el("tr", { class: chosen ? "chosen" : null },
         el("td", {}, `${row.label}${row.untried ? " (untried)" : ""}`), el("td", {}, row.n),
         el("td", {}, row.mean), el("td", {}, formatValue(ucb, 3)));
       table.append(tr);
