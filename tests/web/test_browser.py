@@ -1,0 +1,302 @@
+"""The browser lab in a real browser: Debian's Chromium driven by Playwright, against a real
+``searchlab serve`` (fixtures in ``conftest.py``).
+
+Each lab loads without console errors; a whole game of tic-tac-toe played by clicks against the
+exact alpha-beta agent is a draw; the Path lab's counters for a Moving AI query equal the
+library's; an alpha-beta exercise answered with one deliberate mistake gets exactly that mark
+flagged; the Monte Carlo lab's counts equal the library's observer events for the same seeded
+search. Every expected value is computed here with the library's public API, never copied from
+the page. Screenshots of each lab are saved (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from searchlab.algorithms.adversarial.alphabeta import alphabeta
+from searchlab.algorithms.path import best_first
+from searchlab.core.limits import Limits
+from searchlab.domains.path.grid import GridProblem
+from searchlab.domains.path.movingai import load_map, load_scenarios
+from searchlab.exercises.alphabeta_exercise import generate_alphabeta
+from searchlab.exercises.alphabeta_grading import Marks, grade
+from searchlab.games import make
+
+LABS = ("play", "path", "trees", "mcts")
+EXACT_AGENT = "alphabeta:depth=9"  # tic-tac-toe has at most 9 plies: a full-depth search
+SEARCH_TIMEOUT_MS = 120_000
+
+
+def number(text: str) -> float:
+    """The number a counter shows ("1,234", "1 234", "12.5")."""
+    cleaned = re.sub(r"[\s,\u2009\u202f]", "", text)
+    match = re.search(r"-?\d+(?:\.\d+)?", cleaned)
+    assert match, f"no number in {text!r}"
+    return float(match.group())
+
+
+# --- every lab loads ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/play", "/path", "/trees", "/mcts"])
+def test_each_page_loads_without_errors(lab: Any, path: str) -> None:
+    page = lab.open(path)
+    for name in LABS:
+        link = lab.testid(f"nav-{name}")
+        assert link.count() == 1, f"{path}: nav link nav-{name} missing"
+        assert link.get_attribute("href"), f"{path}: nav-{name} has no href"
+    page.wait_for_load_state("networkidle")
+    assert lab.testid("status").get_attribute("data-kind") != "error", lab.testid(
+        "status"
+    ).inner_text()
+    lab.check()
+
+
+def test_nav_links_lead_to_each_lab(lab: Any) -> None:
+    page = lab.open("/")
+    for name in LABS:
+        lab.testid(f"nav-{name}").click()
+        page.wait_for_url(f"**/{name}")
+        page.wait_for_selector("[data-testid=status]", state="attached")
+    lab.check()
+
+
+# --- Play: tic-tac-toe by clicks against the exact agent -------------------------------------
+
+
+def exact_value(game: Any, state: Any, player: int) -> float:
+    """The exact value of ``state`` for ``player`` (alpha-beta to the end of the game)."""
+    if state.is_terminal():
+        return float(state.returns()[player])
+    value = alphabeta(game, state).value  # for the player to move there (zero-sum)
+    return value if state.current_player() == player else -value
+
+
+def exact_best(game: Any, state: Any) -> int:
+    """The move of the player to move with the best exact value (first such move)."""
+    me = state.current_player()
+    scored = [(exact_value(game, state.apply(a), me), a) for a in state.legal_actions()]
+    best = max(value for value, _ in scored)
+    return next(a for value, a in scored if value == best)
+
+
+def legal_cells(board: Any) -> dict[str, Any]:
+    """The clickable cells of the Play board (a person to move), by the move label they play."""
+    cells = board.locator("[data-cell].legal")
+    return {cells.nth(i).get_attribute("title"): cells.nth(i) for i in range(cells.count())}
+
+
+def wait_for_legal_cells(page: Any, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=board] [data-cell].legal').length === n",
+        arg=count,
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+
+
+def test_tictactoe_played_by_clicks_against_the_exact_agent_is_a_draw(
+    lab: Any, screenshot: Any
+) -> None:
+    """The person (X) plays the exactly best move each turn, so any weaker agent loses; the
+    exact alpha-beta agent (full depth) holds the draw."""
+    page = lab.open("/play")
+    page.wait_for_selector("[data-testid=game] option[value=tictactoe]", state="attached")
+    lab.testid("game").select_option("tictactoe")
+    lab.testid("agent-first").fill("human")
+    lab.testid("agent-second").fill(EXACT_AGENT)
+    lab.testid("agent-second").press("Tab")  # commits the spec (change event)
+    lab.testid("new-game").click()
+    board = lab.testid("board")
+    game = make("tictactoe")
+    state = game.initial_state()
+    while not state.is_terminal():
+        assert state.current_player() == 0
+        wait_for_legal_cells(page, len(state.legal_actions()))
+        cells = legal_cells(board)
+        expected = {state.action_to_string(a) for a in state.legal_actions()}
+        assert set(cells) == expected, f"clickable cells {sorted(cells)} != legal {expected}"
+        label = state.action_to_string(exact_best(game, state))
+        cells[label].click()
+        state = state.apply(state.string_to_action(label))
+        if state.is_terminal():
+            break
+        # The agent answers: its move is the legal label that is no longer clickable.
+        before = {state.action_to_string(a) for a in state.legal_actions()}
+        wait_for_legal_cells(page, len(before) - 1)
+        after = set(legal_cells(board))
+        (reply,) = before - after
+        state = state.apply(state.string_to_action(reply))
+        # The agent's analysis stays on the panel until the person moves.
+        assert "alphabeta" in lab.testid("analysis-algorithm").inner_text()
+        assert lab.testid("analysis-pv").inner_text().split()[0] == reply
+        if len(after) == 1:
+            screenshot(page, "play")  # the agent's analysis of its last move
+    result = lab.testid("result")
+    result.wait_for(state="visible")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=result]').textContent.trim() !== ''"
+    )
+    assert list(state.returns()) == [0.0, 0.0], f"the game in the library: {state}"
+    assert "draw" in result.inner_text().lower(), result.inner_text()
+    pieces = [text.strip() for text in board.locator("[data-cell] .piece").all_inner_texts()]
+    assert sorted(p for p in pieces if p not in ("", ".")) == ["O"] * 4 + ["X"] * 5
+    screenshot(page, "play-end", docs=False)
+    lab.check()
+
+
+# --- Trees: an alpha-beta exercise with one deliberate mistake -------------------------------
+
+EXERCISE = {"depth": 4, "branching": 3, "leaves": 20, "low": -10, "high": 10, "min_cuts": 5}
+EXERCISE_SEED = 2024
+
+
+def test_alphabeta_exercise_with_one_mistake_flags_exactly_that_mark(
+    lab: Any, screenshot: Any
+) -> None:
+    """Every value and cut of the library's answer key is entered, except one value changed
+    by one: the page marks that input wrong, every other mark right, and names that node
+    and the library's rule in its feedback."""
+    exercise = generate_alphabeta(**EXERCISE, seed=EXERCISE_SEED)
+    key = exercise.key
+    page = lab.open("/trees")
+    fields = {
+        "ex-depth": EXERCISE["depth"],
+        "ex-branching": EXERCISE["branching"],
+        "ex-leaves": EXERCISE["leaves"],
+        "ex-values": f"{EXERCISE['low']}..{EXERCISE['high']}",
+        "ex-min-cuts": EXERCISE["min_cuts"],
+        "ex-seed": EXERCISE_SEED,
+    }
+    for testid, value in fields.items():
+        lab.testid(testid).fill(str(value))
+    lab.testid("new-exercise").click()
+    svg = lab.testid("tree-svg")
+    page.wait_for_selector("[data-testid=tree-svg] input[data-node-value]")
+    drawn = set(svg.locator("[data-node]").evaluate_all("nodes => nodes.map(n => n.dataset.node)"))
+    assert drawn == set(exercise.tree.names()), "the page drew another tree than the library's"
+    inputs = set(
+        svg.locator("input[data-node-value]").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.nodeValue)"
+        )
+    )
+    inner = {name for name in exercise.tree.names() if exercise.tree.kind(name) != "leaf"}
+    assert inputs == inner, "an input per inner node"
+
+    values = {name: key.nodes[name].value for name in sorted(inner) if name in key.nodes}
+    # The deliberate mistake: the last inner node (not the root) alpha-beta finishes, one too high.
+    root = exercise.tree.root
+    wrong = max((n for n in values if n != root), key=lambda n: key.nodes[n].backup_order)
+    answer = dict(values)
+    answer[wrong] = values[wrong] + 1
+    for name, value in answer.items():
+        svg.locator(f'input[data-node-value="{name}"]').fill(f"{value:g}")
+    for name in key.pruned:
+        svg.locator(f'[data-cut="{name}"]').click()
+    marked = svg.locator("[data-cut].marked").evaluate_all("nodes => nodes.map(n => n.dataset.cut)")
+    assert sorted(marked) == sorted(key.pruned), "the cut toggles did not take"
+    lab.testid("check").click()
+    feedback = lab.testid("feedback")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=feedback]').textContent.trim() !== ''"
+    )
+
+    expected = grade(key, Marks(answer, tuple(key.pruned)))
+    assert not expected.correct and expected.first_mistake is not None
+    assert expected.first_mistake.node == wrong
+    flagged = svg.locator(".wrong, .missed").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.nodeValue || n.dataset.cut || n.dataset.node)"
+    )
+    assert flagged == [wrong], f"flagged marks {flagged}, expected only {wrong}"
+    right = svg.locator(".ok").count()
+    assert right == len(answer) - 1 + len(key.pruned), "every other mark is right"
+    assert svg.locator(".first-mistake").get_attribute("data-node") == wrong
+    text = " ".join(feedback.inner_text().split())
+    assert wrong in text, text
+    assert " ".join(expected.first_mistake.rule.split()) in text, text
+    screenshot(page, "trees")
+    lab.check()
+
+
+# --- Path: a Moving AI query, counters as the library's ---------------------------------------
+
+MOVINGAI_SET, MOVINGAI_MAP = "dao", "den312d"
+
+
+def library_path(grid: Any, start: Any, goal: Any, algorithm: str) -> Any:
+    """The query as ``searchlab path MAP --from --to --algorithm`` runs it (8-connected)."""
+    solve = {"astar": best_first.astar, "dijkstra": best_first.dijkstra}[algorithm]
+    return solve(GridProblem(grid, start, goal, connectivity=8), limits=Limits())
+
+
+def test_path_lab_counters_equal_the_library_on_a_moving_ai_query(
+    lab: Any, screenshot: Any, shared_data: Path
+) -> None:
+    """The longest problem of den312d's scenario file, A* (octile) beside Dijkstra: each
+    panel's expanded, generated, reopened and cost are the library's for the same query, and
+    the events the page animates hold that many expansions."""
+    root = shared_data / "grid_movingai"
+    map_file = root / "maps" / MOVINGAI_SET / f"{MOVINGAI_MAP}.map"
+    scenario = load_scenarios(root / "scenarios" / MOVINGAI_SET / f"{MOVINGAI_MAP}.map.scen")[-1]
+    grid = load_map(map_file)
+    expected = {
+        name: library_path(grid, scenario.start, scenario.goal, name)
+        for name in ("astar", "dijkstra")
+    }
+    assert expected["astar"].is_solved
+    assert expected["astar"].cost == pytest.approx(scenario.optimal_length, abs=0.01)
+
+    page = lab.open("/path")
+    name = f"{MOVINGAI_SET}/{MOVINGAI_MAP}"
+    option = f"map:{name}"
+    page.wait_for_selector(f'[data-testid=map] option[value="{option}"]', state="attached")
+    lab.testid("map").select_option(option)
+    page.wait_for_function(
+        "name => document.querySelector('[data-testid=status]').textContent"
+        ".startsWith(`map ${name}:`)",
+        arg=name,
+    )
+    for testid, (x, y) in (("start", scenario.start), ("goal", scenario.goal)):
+        lab.testid(testid).fill(f"{x},{y}")
+        lab.testid(testid).press("Tab")
+    lab.testid("algorithm").select_option("astar")
+    lab.testid("heuristic").select_option("octile")
+    lab.testid("compare").check()
+    lab.testid("algorithm-2").select_option("dijkstra")
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/api/path") else None)
+    lab.testid("run").click()
+    page.wait_for_function(
+        "() => ['cost', 'cost-2'].every(id => "
+        "/\\d/.test(document.querySelector(`[data-testid=${id}]`).textContent))",
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+    lab.testid("to-end").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=progress]').textContent.includes('done')"
+    )
+    bodies = [answer.json() for answer in answers]
+    assert len(bodies) == 2
+    for suffix, algorithm in (("", "astar"), ("-2", "dijkstra")):
+        result = expected[algorithm]
+        shown = {
+            counter: number(lab.testid(f"{counter}{suffix}").inner_text())
+            for counter in ("expanded", "generated", "reopened")
+        }
+        assert shown == {
+            "expanded": result.expanded,
+            "generated": result.generated,
+            "reopened": result.reopened,
+        }, algorithm
+        cost = lab.testid(f"cost{suffix}")
+        assert cost.inner_text().strip() == f"{result.cost:.4f}"
+        assert float(cost.get_attribute("data-value")) == pytest.approx(result.cost, rel=1e-12)
+    for body in bodies:
+        expansions = sum(1 for event in body["events"] if event[0] == "expand")
+        matching = [r for r in expected.values() if r.expanded == body["expanded"]]
+        assert matching and expansions == body["expanded"], "the animated events disagree"
+    screenshot(page, "path")
+    lab.check()
