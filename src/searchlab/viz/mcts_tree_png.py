@@ -115,7 +115,8 @@ def mcts_tree_scene(tree: Mapping[str, Any], *, title: str = "") -> Scene:
         (x1, y1), (x2, y2) = xy(path[:-1]), xy(path)
         share = int(node.get("visits", 0)) / root_visits
         scene.add(Line(x1, y1 + BOX_H / 2, x2, y2 - BOX_H / 2, "#7a8aa0",
-                       0.8 + 14 * math.sqrt(share), css="edge"))  # fmt: skip
+                       0.8 + 14 * math.sqrt(share), css="edge",
+                       data={"path": ".".join(map(str, path))}))  # fmt: skip
     for path, node in nodes.items():
         x, y = xy(path)
         value = float(node.get("value", 0.0))
