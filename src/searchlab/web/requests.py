@@ -49,10 +49,18 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
+
+
 def parse_json_text(text: str | bytes) -> Any:
-    """The JSON value of ``text``; :class:`JobError` (400) when it is not valid JSON."""
+    """The JSON value of ``text``; :class:`JobError` (400) when it is not valid JSON or holds
+    a number that is not finite (``NaN``, ``Infinity``, ``1e999``)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, RecursionError) as error:
         message = error.args[0] if isinstance(error, ValueError) and error.args else str(error)
         raise JobError(400, f"the request body is not valid JSON: {message}") from None
