@@ -429,19 +429,31 @@ function setEndpoints(start, goal) {
   ui.goal.value = formatXY(goal);
 }
 
-function endpointChanged(which) {
+/** The cell typed in the start or goal box, or null (the problem in the status line). */
+function readEndpoint(which) {
   const input = which === "start" ? ui.start : ui.goal;
   const cell = parseXY(input.value);
   if (!cell) {
     setStatus(`${which}: expected "x,y", got ${JSON.stringify(input.value)}`, "error");
-    return;
+    return null;
   }
   if (!inside(cell[0], cell[1])) {
     setStatus(`${which} (${formatXY(cell)}) is off the ${grid.width}x${grid.height} map`, "error");
-    return;
+    return null;
   }
   if (!isFree(cell[0], cell[1])) {
     setStatus(`${which} (${formatXY(cell)}) is a wall`, "error");
+    return null;
+  }
+  return cell;
+}
+
+function endpointChanged(which) {
+  const input = which === "start" ? ui.start : ui.goal;
+  const cell = readEndpoint(which);
+  if (!cell) return;
+  if (same(cell, grid[which])) {
+    input.value = formatXY(cell);
     return;
   }
   grid[which] = cell;
@@ -559,6 +571,15 @@ function describe(algorithm, heuristic, weight) {
 let runToken = 0;
 
 async function run() {
+  // The boxes as typed (a test or a person may type and run without leaving the box).
+  const start = readEndpoint("start");
+  const goal = readEndpoint("goal");
+  if (!start || !goal) return;
+  if (!same(start, grid.start) || !same(goal, grid.goal)) {
+    grid.start = start;
+    grid.goal = goal;
+    ui.scenario.value = "";
+  }
   const token = ++runToken;
   stopPlaying();
   const jobs = [[views[0], ui.algorithm.value, ui.heuristic.value, ui.weight.value]];
@@ -801,10 +822,15 @@ function fillAlgorithms(select, value) {
 }
 
 function syncControls() {
-  ui.weight.disabled = ui.algorithm.value !== "weighted_astar";
-  ui.weight2.disabled = ui.algorithm2.value !== "weighted_astar";
-  ui.heuristic.disabled = NO_HEURISTIC.has(ui.algorithm.value);
-  ui.heuristic2.disabled = NO_HEURISTIC.has(ui.algorithm2.value);
+  // Unused settings are dimmed, not disabled: they can be set before the algorithm is chosen.
+  const dim = (control, unused, why) => {
+    control.closest(".field").classList.toggle("unused", unused);
+    control.title = unused ? why : "";
+  };
+  dim(ui.weight, ui.algorithm.value !== "weighted_astar", "used by weighted A* only");
+  dim(ui.weight2, ui.algorithm2.value !== "weighted_astar", "used by weighted A* only");
+  dim(ui.heuristic, NO_HEURISTIC.has(ui.algorithm.value), "this algorithm takes no heuristic");
+  dim(ui.heuristic2, NO_HEURISTIC.has(ui.algorithm2.value), "this algorithm takes no heuristic");
   if (!views[0].result) views[0].title.textContent = describe(ui.algorithm.value, ui.heuristic.value, ui.weight.value);
   if (!views[1].result) views[1].title.textContent = describe(ui.algorithm2.value, ui.heuristic2.value, ui.weight2.value);
 }
