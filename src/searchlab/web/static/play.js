@@ -63,6 +63,7 @@ const search = new SearchSocket({
   onResult: (message) => playResult(message),
   onError: () => {
     state.paused = true;
+    state.pausedByError = true;
     renderPause();
     renderTurn();
   },
@@ -209,6 +210,7 @@ async function newGame() {
   state.params = readParams();
   state.moves = [];
   state.paused = false;
+  state.pausedByError = false;
   clearAnalysis();
   renderPause();
   let view;
@@ -366,6 +368,12 @@ function swapSides() {
 }
 
 function playersChanged() {
+  if (state.pausedByError) {
+    // The spec that failed was changed: try again.
+    state.paused = false;
+    state.pausedByError = false;
+    renderPause();
+  }
   search.cancel();
   state.epoch++;
   renderTurn();
@@ -374,6 +382,7 @@ function playersChanged() {
 
 function togglePause() {
   state.paused = !state.paused;
+  state.pausedByError = false;
   renderPause();
   if (state.paused) {
     if (search.busy) {
