@@ -24,6 +24,8 @@ export function mountAStarExercise(container) {
   const info = el("p", { class: "small muted", "data-testid": "astar-info" });
   const table = el("table", { class: "astar-table", "data-testid": "astar-table" });
   const summary = el("div", { class: "astar-summary", "data-testid": "astar-summary" });
+  const body = el("div", { class: "astar-body hidden" },
+    el("div", { class: "astar-graph-box" }, graph), el("div", { class: "astar-table-box" }, table));
 
   container.append(
     el("div", { class: "row astar-controls" },
@@ -43,7 +45,7 @@ export function mountAStarExercise(container) {
       el("span", {}, el("i", { class: "lg-tree" }), "best known parent"),
       el("span", {}, el("i", { class: "lg-path" }), "the path found"),
       el("span", {}, "edge boxes: costs · h: heuristic · g, f: on the lists")),
-    el("div", { class: "astar-body" }, el("div", { class: "astar-graph-box" }, graph), el("div", { class: "astar-table-box" }, table)),
+    body,
     summary,
   );
 
@@ -92,6 +94,7 @@ export function mountAStarExercise(container) {
     stepButton.disabled = !data || state.index >= last;
     runButton.disabled = !data || state.index >= last;
     if (!data) return;
+    body.classList.remove("hidden");
     drawGraph(graph, data, state.index);
     drawTable(table, data, state.index);
     summary.replaceChildren();

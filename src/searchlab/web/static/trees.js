@@ -225,7 +225,7 @@ function drawSearch() {
   if (!view.root) return;
   const picture = replay(view.index);
   const placed = layout(false);
-  sizeSvg(svgRoot, placed.width + 40, placed.height + 20);
+  sizeSvg(svgRoot, placed.width + 40, placed.height + 20, $("fit").checked);
   const edges = svg("g", { class: "edges" });
   const nodes = svg("g", { class: "nodes" });
   svgRoot.append(edges, nodes);
@@ -498,7 +498,7 @@ function drawExercise() {
   clearSvg(svgRoot);
   svgRoot.classList.add("exercise");
   const placed = layout(true);
-  sizeSvg(svgRoot, placed.width + 20, placed.height + 20);
+  sizeSvg(svgRoot, placed.width + 20, placed.height + 20, $("fit").checked);
   const edges = svg("g", { class: "edges" });
   const nodes = svg("g", { class: "nodes" });
   svgRoot.append(edges, nodes);
@@ -733,6 +733,11 @@ function init() {
   $("export").addEventListener("click", exportTree);
   $("export-svg").addEventListener("click", exportSvg);
   $("import").addEventListener("change", importTree);
+  $("fit").addEventListener("change", () => {
+    // Scale the drawing (inputs and marks stay as they are: only the size changes).
+    const box = svgRoot.viewBox.baseVal;
+    if (view.root && box && box.width) sizeSvg(svgRoot, box.width, box.height, $("fit").checked);
+  });
   $("new-exercise").addEventListener("click", newExercise);
   $("check").addEventListener("click", checkExercise);
   $("solve").addEventListener("click", solveExercise);
