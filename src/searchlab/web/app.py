@@ -19,7 +19,6 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +30,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from searchlab.core.errors import SearchlabError
 from searchlab.web.caps import ServerCaps
-from searchlab.web.maps import MapEntry, default_map_dirs, find_maps
+from searchlab.web.lab import LabState
+from searchlab.web.maps import default_map_dirs, find_maps
+from searchlab.web.routes import add_routes
+from searchlab.web.search_socket import add_socket
 from searchlab.web.workers import JobError, WorkerPool
 
-__all__ = ["PAGES", "STATIC", "LabState", "create_app"]
+__all__ = ["PAGES", "STATIC", "create_app", "error_response"]
 
 log = logging.getLogger("searchlab.web")
 
@@ -44,30 +46,6 @@ STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "index.html", "/play": "play.html", "/path": "path.html",
          "/trees": "trees.html", "/mcts": "mcts.html"}  # fmt: skip
 """Each page's path and its file in :data:`STATIC`."""
-
-QUICK_SECONDS = 5.0
-"""The time cap of a view or an exercise (the quick pool)."""
-
-
-@dataclass(eq=False)
-class LabState:
-    """What the routes share: the caps, the two pools, the maps."""
-
-    caps: ServerCaps
-    searches: WorkerPool
-    quick: WorkerPool
-    map_dirs: list[tuple[str, Path]] | None = None
-    maps: dict[str, MapEntry] = field(default_factory=dict)
-    errors_500: int = 0
-
-    async def run(self, kind: str, payload: dict[str, Any], seconds: float | None = None) -> Any:
-        """Run a search job in the search pool (its time budget: ``seconds`` or the cap)."""
-        budget = self.caps.time if seconds is None else min(seconds, self.caps.time)
-        return await self.searches.run(kind, payload, budget)
-
-    async def run_quick(self, kind: str, payload: dict[str, Any]) -> Any:
-        """Run a short job (a view, an exercise) in the quick pool."""
-        return await self.quick.run(kind, payload, min(QUICK_SECONDS, self.caps.time))
 
 
 def create_app(
@@ -110,9 +88,6 @@ def create_app(
     app.state.lab = lab
     _errors(app, lab)
     _pages(app)
-    from searchlab.web.routes import add_routes
-    from searchlab.web.search_socket import add_socket
-
     add_routes(app, lab)
     add_socket(app, lab)
     return app

@@ -11,7 +11,7 @@ from fastapi import FastAPI, Request
 from searchlab.agents import AGENT_KINDS
 from searchlab.domains.games import GAMES
 from searchlab.domains.games.registry import game_parameters
-from searchlab.web.app import LabState
+from searchlab.web.lab import LabState
 from searchlab.web.requests import check_game, get, parse_body
 from searchlab.web.workers import JobError
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from searchlab.web.app import LabState
+from searchlab.web.lab import LabState
 from searchlab.web.requests import check_game, get, parse_json_text, search_limits
 from searchlab.web.workers import Job, JobError
 
