@@ -521,6 +521,8 @@ function renderBoard() {
       ui.board.dataset.shape = shape;
     }
     ui.board.className = `board ${boardStyle(view.game)}`;
+    const size0 = Math.max(18, Math.min(72, Math.floor(Math.min(560 / cols, 560 / rows))));
+    ui.board.classList.toggle("compact", size0 < 44);
     const size = Math.max(18, Math.min(72, Math.floor(Math.min(560 / cols, 560 / rows))));
     ui.board.style.setProperty("--n", cols);
     ui.board.parentElement.style.setProperty("--cell", `${size}px`);
@@ -695,7 +697,7 @@ function showAnalysis(message, { keep = false } = {}) {
 }
 
 function renderBars(analysis) {
-  const moves = moveShares(analysis).filter((m) => m.share !== null || m.value !== null);
+  const moves = moveShares(analysis).filter((m) => m.visits !== 0 && (m.share !== null || m.value !== null));
   ui.bars.replaceChildren();
   if (moves.length === 0) {
     ui.bars.setAttribute("viewBox", "0 0 340 10");
@@ -775,6 +777,7 @@ function renderHeat() {
   const maxShare = Math.max(...moves.map((m) => m.share || 0), 1e-9);
   const best = analysis.pv && analysis.pv.length ? analysis.pv[0] : null;
   for (const move of moves) {
+    if (move.visits === 0) continue; // not searched: no shade, no label
     const legalMove = byAction.get(move.action) || byLabel.get(move.label);
     const share = move.share;
     const visits = move.visits;
@@ -789,7 +792,8 @@ function renderHeat() {
       cell.querySelector(".heat").style.setProperty("--a", alpha.toFixed(3));
       cell.classList.add("heated");
       cell.append(el("span", { class: `heat-label${alpha > 0.5 ? " strong" : ""}` },
-        visits ? el("span", {}, compact(visits)) : null, valueText ? el("span", {}, valueText) : null));
+        visits ? el("span", {}, compact(visits)) : null, valueText ? el("span", { class: "v" }, valueText) : null));
+      cell.title = `${legalMove.label}: ${visits ?? "–"} visits, value ${valueText || "–"}`;
     } else {
       const button = ui.actions.querySelector(`[data-action-label="${CSS.escape(move.label)}"]`);
       if (button) button.append(el("span", { class: "heat-label" }, share !== null ? `${(100 * share).toFixed(0)}%` : text));
