@@ -474,8 +474,34 @@ function render() {
   }
   if (lab.done >= lab.total && lab.total && lab.phase === "backup") {
     const best = [...lab.root.children].sort((a, b) => b.visits - a.visits)[0];
-    setStatus(`done: ${lab.total} simulations; most visited move ${best ? best.label : "–"} (${best ? best.visits : 0} visits)`, "ok");
+    const check = compareWithFinalTree();
+    $("tree-check").textContent = check ? `Replay check: ${check}.` : "";
+    setStatus(`done: ${lab.total} simulations; most visited move ${best ? best.label : "–"} (${best ? best.visits : 0} visits)`,
+      check.startsWith("differs") ? "error" : "ok");
   }
+}
+
+/**
+ * Compare the replayed tree with the library's final tree as the server sent it (to its
+ * depth): the same visit counts at every node it lists. Returns a short verdict (or "").
+ */
+function compareWithFinalTree() {
+  const final = lab.data && lab.data.tree;
+  if (!final || final.visits === undefined) return "";
+  let compared = 0;
+  const walk = (reference, path) => {
+    const node = lab.nodes.get(keyOf(path));
+    const visits = node ? node.visits : 0;
+    if (visits !== reference.visits) return `${path.length ? path.join(" ") : "root"}: ${visits} here, ${reference.visits} in the library`;
+    compared += 1;
+    for (const child of reference.children || []) {
+      const problem = walk(child, [...path, child.label]);
+      if (problem) return problem;
+    }
+    return "";
+  };
+  const problem = walk(final, []);
+  return problem ? `differs from the library's final tree (${problem})` : `the same visits as the library's final tree (${compared} nodes)`;
 }
 
 /** The root's children, most visited first: visits and mean, to watch them converge. */
@@ -585,6 +611,7 @@ async function search() {
   lab.rootPlayer = request.moves.length % 2;
   indexActions();
   resetReplay();
+  $("tree-check").textContent = "";
   const events = data.events || {};
   const listed = Object.entries(events).map(([k, v]) => `${k} ${v}`).join(", ");
   $("events").textContent = listed ? `the library's observer events: ${listed}` : "";
@@ -630,6 +657,14 @@ function init() {
   $("budget").addEventListener("change", () => render());
   $("depth").addEventListener("change", () => render());
   window.addEventListener("resize", () => draw());
+  // Keys: → or n the next phase, s a whole simulation, space run/pause (not while typing).
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const button = { ArrowRight: "step-phase", n: "step-phase", s: "step-simulation", " ": "run" }[event.key];
+    if (!button || $(button).disabled) return;
+    event.preventDefault();
+    $(button).click();
+  });
   showSpeed();
   resetReplay();
   render();

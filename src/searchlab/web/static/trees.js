@@ -729,6 +729,14 @@ function init() {
     goTo(view.steps.length);
   });
   $("play-pause").addEventListener("click", togglePlay);
+  // Keys: → one step, ← one step back (not while typing).
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const button = { ArrowRight: "step", ArrowLeft: "back" }[event.key];
+    if (!button || $(button).disabled) return;
+    event.preventDefault();
+    $(button).click();
+  });
   $("speed").addEventListener("input", restartTimerIfPlaying);
   $("export").addEventListener("click", exportTree);
   $("export-svg").addEventListener("click", exportSvg);
