@@ -298,7 +298,9 @@ class RunView {
     if (!this.visible || grid.width === 0) return;
     const available = Math.max(120, this.wrap.clientWidth - 2);
     const top = this.wrap.getBoundingClientRect().top + window.scrollY;
-    const maxHeight = Math.max(260, window.innerHeight - top - 40);
+    // Fit below the controls in a wide window; at least 60% of the window's height when the
+    // page is one column (the canvas far down the page).
+    const maxHeight = Math.max(260, 0.6 * window.innerHeight, window.innerHeight - top - 40);
     let cssWidth = available;
     let cssHeight = (cssWidth * grid.height) / grid.width;
     if (cssHeight > maxHeight) {
