@@ -18,8 +18,11 @@ from typing import Any
 import pytest
 
 from searchlab.algorithms.adversarial.alphabeta import alphabeta
+from searchlab.algorithms.mcts import mcts
 from searchlab.algorithms.path import best_first
+from searchlab.core.game import play
 from searchlab.core.limits import Limits
+from searchlab.core.observer import TraceRecorder
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.movingai import load_map, load_scenarios
 from searchlab.exercises.alphabeta_exercise import generate_alphabeta
@@ -299,4 +302,133 @@ def test_path_lab_counters_equal_the_library_on_a_moving_ai_query(
         matching = [r for r in expected.values() if r.expanded == body["expanded"]]
         assert matching and expansions == body["expanded"], "the animated events disagree"
     screenshot(page, "path")
+    lab.check()
+
+
+# --- Monte Carlo: the page's counts are the library's observer events -------------------------
+
+MCTS_SIMULATIONS, MCTS_SEED, MCTS_C = 60, 3, 1.4
+MCTS_MOVES = ("b2", "a1", "c3", "a3")  # five plies left: some simulations end in a known leaf
+PHASES = ("selection", "expansion", "playout", "backup")
+
+
+def library_simulations(
+    moves: tuple[str, ...], simulations: int, seed: int, c: float
+) -> list[dict[str, int]]:
+    """Per simulation of the same seeded reference-tier MCTS on tic-tac-toe, the number of
+    Select, Playout and Backup events the library's observer received, and whether it
+    expanded a node (its leaf is new: reached for the first time)."""
+    recorder = TraceRecorder()
+    game = make("tictactoe")
+    mcts(
+        game,
+        play(game.initial_state(), list(moves)),
+        limits=Limits(simulations=simulations),
+        seed=seed,
+        c=c,
+        tier="reference",
+        observer=recorder,
+    )
+    runs: list[list[Any]] = []
+    for event in recorder.events:
+        if event.kind == "visit" and event.path == ():
+            runs.append([])
+        runs[-1].append(event)
+    seen: set[tuple[int, ...]] = set()
+    counts = []
+    for events in runs:
+        kinds = [event.kind for event in events]
+        (leaf,) = [event.path for event in events if event.kind == "playout"]
+        counts.append(
+            {
+                "select": kinds.count("select"),
+                "expand": int(leaf not in seen and leaf != ()),
+                "playout": kinds.count("playout"),
+                "backup": kinds.count("backup"),
+            }
+        )
+        seen.add(leaf)
+    assert sum(c["playout"] for c in counts) == simulations == len(counts)
+    return counts
+
+
+def shown_counts(lab: Any) -> dict[str, int]:
+    return {
+        kind: int(number(lab.testid(f"count-{kind}").inner_text()))
+        for kind in ("select", "expand", "playout", "backup")
+    }
+
+
+def totals(per_simulation: list[dict[str, int]]) -> dict[str, int]:
+    return {
+        kind: sum(counts[kind] for counts in per_simulation)
+        for kind in ("select", "expand", "playout", "backup")
+    }
+
+
+def test_mcts_lab_counts_match_the_library_observer_events(lab: Any, screenshot: Any) -> None:
+    """Phase by phase, simulation by simulation and to the end, the page's counts of
+    selections, expansions, playouts and backups are those of the library's own events for
+    the same seeded search."""
+    expected = library_simulations(MCTS_MOVES, MCTS_SIMULATIONS, MCTS_SEED, MCTS_C)
+    page = lab.open("/mcts")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').dataset.kind === 'ok'",
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+    lab.testid("game").select_option("tictactoe")
+    settings = {
+        "moves": " ".join(MCTS_MOVES),
+        "simulations": MCTS_SIMULATIONS,
+        "c": MCTS_C,
+        "seed": MCTS_SEED,
+    }
+    for testid, value in settings.items():
+        lab.testid(testid).fill(str(value))
+        lab.testid(testid).press("Tab")
+    page.wait_for_function(
+        "n => document.querySelector('[data-testid=status]').textContent"
+        ".startsWith(`${n} simulations ready`)"
+        " && document.querySelector('[data-testid=sim-total]').textContent.trim() === String(n)",
+        arg=MCTS_SIMULATIONS,
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+    assert lab.testid("sim-count").inner_text().strip() == "0"
+
+    # The first two simulations, one phase at a time.
+    done: list[dict[str, int]] = []
+    for sim in range(2):
+        for phase in PHASES:
+            lab.testid("step-phase").click()
+            assert lab.testid("phase").inner_text().strip() == phase
+            shown = shown_counts(lab)
+            partial = totals(done)
+            partial["select"] += expected[sim]["select"]
+            if PHASES.index(phase) >= 1:
+                partial["expand"] += expected[sim]["expand"]
+            if PHASES.index(phase) >= 2:
+                partial["playout"] += expected[sim]["playout"]
+            if phase == "backup":
+                partial["backup"] += expected[sim]["backup"]
+            assert shown == partial, f"simulation {sim + 1}, {phase}"
+        done.append(expected[sim])
+        assert int(lab.testid("sim-count").inner_text()) == len(done)
+
+    # Then whole simulations.
+    for _ in range(8):
+        lab.testid("step-simulation").click()
+        done.append(expected[len(done)])
+        assert int(lab.testid("sim-count").inner_text()) == len(done)
+        assert shown_counts(lab) == totals(done), f"after {len(done)} simulations"
+    screenshot(page, "mcts")
+
+    # And to the end.
+    lab.testid("finish").click()
+    page.wait_for_function(
+        "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
+        arg=MCTS_SIMULATIONS,
+    )
+    assert shown_counts(lab) == totals(expected)
+    assert lab.testid("mcts-tree").locator("*").count() > 0
+    screenshot(page, "mcts-end", docs=False)
     lab.check()
