@@ -74,12 +74,12 @@ def textbook_astar(exercise: AStarExercise) -> dict:
                 reopenings.append((other, g[other], new_g))
             g[other], parent[other] = new_g, node
             entered[other] = next(counter)
-            heapq.heappush(heap, (new_g + h[other], 0 if other == "T" else 1, -new_g,
-                                  entered[other], other))  # fmt: skip
+            heapq.heappush(
+                heap, (new_g + h[other], 0 if other == "T" else 1, -new_g, entered[other], other)
+            )
         open_nodes = {n for *_, n in heap if n not in closed and n in g}
         live = sorted((g[n] + h[n], 0 if n == "T" else 1, -g[n], entered[n], n) for n in open_nodes)
-        steps.append((node, g[node], [(n, -ng, h[n]) for _, _, ng, _, n in live],
-                      sorted(closed)))  # fmt: skip
+        steps.append((node, g[node], [(n, -ng, h[n]) for _, _, ng, _, n in live], sorted(closed)))
     path = ["T"]
     while parent[path[-1]] is not None:
         path.append(parent[path[-1]])  # type: ignore[arg-type]

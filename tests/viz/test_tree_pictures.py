@@ -209,9 +209,12 @@ def test_mcts_tree_edges_grow_with_visits(tictactoe_tree: tuple, tmp_path: Path)
     width = {e.get("data-path"): float(e.get("stroke-width")) for e in edges}
     visits = {str(i): c["visits"] for i, c in enumerate(tree["children"])}
     visits.update(
-        {f"{i}.{j}": g["visits"] for i, c in enumerate(tree["children"])
-         for j, g in enumerate(c["children"])}
-    )  # fmt: skip
+        {
+            f"{i}.{j}": g["visits"]
+            for i, c in enumerate(tree["children"])
+            for j, g in enumerate(c["children"])
+        }
+    )
     assert set(width) == set(visits)
     ranked = sorted(visits, key=lambda p: visits[p])
     assert [width[p] for p in ranked] == sorted(width.values())  # wider with more visits
@@ -230,8 +233,9 @@ def test_mcts_tree_bad_sizes(tictactoe_tree: tuple, depth: object, width: object
 def test_random_trees_draw_without_overlapping_nodes() -> None:
     rng = random.Random(1)
     for _ in range(20):
-        exercise = generate_alphabeta(depth=rng.randint(2, 7), leaves=40, min_cuts=0,
-                                      seed=rng.randint(0, 10**6))  # fmt: skip
+        exercise = generate_alphabeta(
+            depth=rng.randint(2, 7), leaves=40, min_cuts=0, seed=rng.randint(0, 10**6)
+        )
         root = parse(exercise_svg(exercise))
         spots = set()
         for e in root.iter():

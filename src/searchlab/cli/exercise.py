@@ -52,8 +52,12 @@ def register(subparsers: Any) -> None:
         description="A random game tree and its alpha-beta answer key (see searchlab "
         "exercise --help).",
     )
-    ab.add_argument("--depth", type=int, default=6, help="plies from the root to the deepest "
-                    "leaves (default %(default)s)")  # fmt: skip
+    ab.add_argument(
+        "--depth",
+        type=int,
+        default=6,
+        help="plies from the root to the deepest leaves (default %(default)s)",
+    )
     ab.add_argument(
         "--branching",
         type=int,
@@ -156,8 +160,9 @@ def run_alphabeta(args: argparse.Namespace) -> int:
     )
 
     low, high = parse_value_range(args.values)
-    AlphaBetaSettings(args.depth, args.branching, args.leaves, low, high, args.min_cuts,
-                      args.seed).checked()  # fmt: skip
+    AlphaBetaSettings(
+        args.depth, args.branching, args.leaves, low, high, args.min_cuts, args.seed
+    ).checked()
     if not 1 <= args.count <= MAX_COUNT:
         raise InvalidParameterError(f"--count must be 1..{MAX_COUNT}, got {args.count}")
     if args.format == "png":
@@ -167,10 +172,17 @@ def run_alphabeta(args: argparse.Namespace) -> int:
     seeds = [args.seed + i for i in range(args.count)]
     targets = _targets(args, "alphabeta", seeds)
     exercises = [
-        generate_alphabeta(depth=args.depth, branching=args.branching, leaves=args.leaves,
-                           low=low, high=high, min_cuts=args.min_cuts, seed=seed)
+        generate_alphabeta(
+            depth=args.depth,
+            branching=args.branching,
+            leaves=args.leaves,
+            low=low,
+            high=high,
+            min_cuts=args.min_cuts,
+            seed=seed,
+        )
         for seed in seeds
-    ]  # fmt: skip
+    ]
     answers = not args.no_answers
     if args.format == "png":
         from searchlab.exercises.alphabeta_pictures import exercise_picture

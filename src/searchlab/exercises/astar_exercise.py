@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,11 +167,12 @@ def _n(value: float) -> int | float:
 def _problem(
     nodes: tuple[str, ...], edges: tuple[tuple[str, str, int], ...], h: dict[str, int]
 ) -> GraphProblem:
-    adjacency: dict[str, dict[str, float]] = {node: {} for node in nodes}
+    adjacency: dict[Hashable, dict[Hashable, float]] = {node: {} for node in nodes}
     for u, v, cost in edges:
         adjacency[u][v] = float(cost)
-    return GraphProblem(adjacency, "S", "T", heuristic={n: float(h[n]) for n in nodes},
-                        directed=False)  # fmt: skip
+    return GraphProblem(
+        adjacency, "S", "T", heuristic={n: float(h[n]) for n in nodes}, directed=False
+    )
 
 
 def distances_to(goal: str, edges: tuple[tuple[str, str, int], ...]) -> dict[str, float]:

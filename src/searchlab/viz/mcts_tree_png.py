@@ -73,11 +73,10 @@ def mcts_tree_dict(root: Node, state: State, *, depth: int = 2, width: int = 5) 
             "proven": node.proven,
             "hidden": len(edges) - len(shown),
             "children": [
-                convert(child, position.apply(action), position.action_to_string(action),
-                        level + 1)
+                convert(child, position.apply(action), position.action_to_string(action), level + 1)
                 for action, child in shown
             ],
-        }  # fmt: skip
+        }
 
     return convert(root, state, "root", 0)
 
@@ -95,7 +94,7 @@ def mcts_tree_scene(tree: Mapping[str, Any], *, title: str = "") -> Scene:
     def kids(path: Any) -> list[tuple[int, ...]]:
         return [(*path, i) for i in range(len(nodes[path].get("children", [])))]
 
-    places = slot_layout((), kids)  # type: ignore[arg-type]
+    places = slot_layout((), kids)
     leaves = sum(1 for path in nodes if not kids(path))
     levels = max(len(path) for path in nodes)
     width = max(2 * 40 + (leaves - 1) * SLOT + BOX_W, 760, round(len(title) * 10.5) + 40)
@@ -114,9 +113,18 @@ def mcts_tree_scene(tree: Mapping[str, Any], *, title: str = "") -> Scene:
             continue
         (x1, y1), (x2, y2) = xy(path[:-1]), xy(path)
         share = int(node.get("visits", 0)) / root_visits
-        scene.add(Line(x1, y1 + BOX_H / 2, x2, y2 - BOX_H / 2, "#7a8aa0",
-                       0.8 + 14 * math.sqrt(share), css="edge",
-                       data={"path": ".".join(map(str, path))}))  # fmt: skip
+        scene.add(
+            Line(
+                x1,
+                y1 + BOX_H / 2,
+                x2,
+                y2 - BOX_H / 2,
+                "#7a8aa0",
+                0.8 + 14 * math.sqrt(share),
+                css="edge",
+                data={"path": ".".join(map(str, path))},
+            )
+        )
     for path, node in nodes.items():
         x, y = xy(path)
         value = float(node.get("value", 0.0))
@@ -124,8 +132,17 @@ def mcts_tree_scene(tree: Mapping[str, Any], *, title: str = "") -> Scene:
         fill = f"#{(r + 255 * 2) // 3:02x}{(g + 255 * 2) // 3:02x}{(b + 255 * 2) // 3:02x}"
         outline = f"#{r:02x}{g:02x}{b:02x}"
         box = (x - BOX_W / 2, y - BOX_H / 2, x + BOX_W / 2, y + BOX_H / 2)
-        scene.add(Shape("rect", box, fill, outline, 2, css="node",
-                        data={"path": ".".join(map(str, path)) or "root"}))  # fmt: skip
+        scene.add(
+            Shape(
+                "rect",
+                box,
+                fill,
+                outline,
+                2,
+                css="node",
+                data={"path": ".".join(map(str, path)) or "root"},
+            )
+        )
         scene.add(Text(x, y - 13, str(node.get("label", "")), 12, bold=True))
         scene.add(Text(x, y + 1, f"N {int(node.get('visits', 0))}", 10.5))
         proven = node.get("proven")
@@ -142,13 +159,22 @@ def mcts_tree_scene(tree: Mapping[str, Any], *, title: str = "") -> Scene:
     for i, (v, word) in enumerate(((-1.0, "losing"), (0.0, "even"), (1.0, "winning"))):
         r, g, b = value_colour(v)
         x0 = 340 + i * 100
-        scene.add(Shape("rect", (x0, y - 8, x0 + 16, y + 8), f"#{r:02x}{g:02x}{b:02x}",
-                        css="legend"))  # fmt: skip
+        scene.add(
+            Shape("rect", (x0, y - 8, x0 + 16, y + 8), f"#{r:02x}{g:02x}{b:02x}", css="legend")
+        )
         scene.add(Text(x0 + 22, y, word, 11, anchor="start"))
-    scene.add(Text(30, y + 24, "a node: the move into it, N = its visits, Q = the mean return "
-                   "for the player who made that move (+1 win, -1 loss); W/L/D: proven; "
-                   "+k: visited moves not drawn",
-                   11, "#444444", "start"))  # fmt: skip
+    scene.add(
+        Text(
+            30,
+            y + 24,
+            "a node: the move into it, N = its visits, Q = the mean return "
+            "for the player who made that move (+1 win, -1 loss); W/L/D: proven; "
+            "+k: visited moves not drawn",
+            11,
+            "#444444",
+            "start",
+        )
+    )
     return scene
 
 
