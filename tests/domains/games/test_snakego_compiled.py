@@ -18,6 +18,7 @@ import pytest
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.domains.games import _snakego_arrays as A
 from searchlab.domains.games import _snakego_informed as I
+from searchlab.domains.games import _snakego_layout as L
 from searchlab.domains.games import snakego_policy as P
 from searchlab.domains.games.snakego import (
     DOWN,
@@ -255,11 +256,11 @@ def replay_rollout(
     rng = np.uint64(seed_state(seed))
     while not state.is_terminal():
         if informed:
-            action, rng = I.informed_action(pos, items, rng)
+            action, rng = I.informed_action(pos, items, rng, next_below)
         else:
             mask = A.legal_mask(pos)
-            rng, r = next_below(rng, A.bit_count(mask))
-            action = A.pick(mask, r)
+            rng, r = next_below(rng, L.bit_count(mask))
+            action = L.pick(mask, r)
         rng = np.uint64(rng)
         state = state.apply(int(action))
         A.play(pos, items, action)
@@ -272,14 +273,16 @@ def replay_rollout(
 def test_rollout_plays_to_the_end_deterministically(informed: bool, scoring: str) -> None:
     """Same seed, same rollout: the value equals the reference value of the same actions
     (player 0 to move at the start), and different seeds do not all give one value."""
-    kernel = I.informed_rollout if informed else A.rollout
+    kernel = A.informed_rollout if informed else A.rollout
     state = SnakeGo(seed=3, size=16, rounds=60, scoring=scoring).initial_state()
     code = A.scoring_code(scoring)
     values = set()
     for seed in range(12):
         pos, items = A.encode(state)
-        value, rng = kernel(pos, items, np.uint64(seed_state(seed)), code)
-        again, rng_again = kernel(A.encode(state)[0], items, np.uint64(seed_state(seed)), code)
+        value, rng = kernel(pos, items, np.uint64(seed_state(seed)), code, next_below)
+        again, rng_again = kernel(
+            A.encode(state)[0], items, np.uint64(seed_state(seed)), code, next_below
+        )
         assert (value, rng) == (again, rng_again)
         expected, final, final_rng = replay_rollout(state, seed, informed)
         assert value == pytest.approx(expected, abs=1e-12)
@@ -294,7 +297,7 @@ def test_rollout_value_is_for_the_player_to_move() -> None:
     game = small(rounds=3, scoring="score_difference")
     state = game.state_from(snakes=([Snake(0, ((0, 6),))], [Snake(0, ((6, 0),))]), player=1)
     pos, items = A.encode(state)
-    value, _ = A.rollout(pos, items, np.uint64(seed_state(1)), A.SCORE_DIFFERENCE)
+    value, _ = A.rollout(pos, items, np.uint64(seed_state(1)), A.SCORE_DIFFERENCE, next_below)
     final = A.decode(pos, game)
     assert final.is_terminal()
     assert value == pytest.approx(final.returns()[1] / 49)
@@ -335,13 +338,13 @@ def test_informed_policy_matches_the_reference_and_never_kills_when_safe() -> No
         while not state.is_terminal():
             pos, items = A.encode(state)
             kinds = P.action_kinds(state)
-            slot = A.acting_slot(pos)
+            slot = L.acting_slot(pos)
             assert [I.kind(pos, slot, a) for a, _ in kinds] == [kind for _, kind in kinds]
             mask = I.informed_mask(pos, items)
             assert [a for a in range(6) if mask >> a & 1] == reference_pool(state)
             choices = {P.informed_action(state, random.Random(k)) for k in range(8)}
             assert choices <= {a for a in range(6) if mask >> a & 1}
-            action, rng = I.informed_action(pos, items, rng)
+            action, rng = I.informed_action(pos, items, rng, next_below)
             rng = np.uint64(rng)
             deadly = {a for a, kind in kinds if kind == P.DEADLY}
             if len(deadly) < len(kinds):
@@ -360,7 +363,7 @@ def test_informed_choice_is_uniform_over_the_pool() -> None:
     rng = np.uint64(seed_state(0))
     counts = {DOWN: 0, RIGHT: 0}
     for _ in range(4000):
-        action, rng = I.informed_action(pos, items, rng)
+        action, rng = I.informed_action(pos, items, rng, next_below)
         rng = np.uint64(rng)
         counts[int(action)] += 1
     assert set(counts) == {DOWN, RIGHT} and abs(counts[DOWN] - 2000) < 200

@@ -18,7 +18,8 @@ some are safe it narrows to the eating moves if there are any, then to the *unco
 actions if any is left: a plain or eating move is contested when its target cell is
 4-adjacent to the head of an opponent snake with fewer cells than the acting snake (a cell
 that shorter snake could reach next). The action is uniform over the pool
-(:func:`~searchlab.algorithms.mcts._kernel_rng.next_below`): the same distribution as the
+(drawn with the caller's ``below(rng, n)``, the compiled MCTS's
+:func:`~searchlab.algorithms.mcts._kernel_rng.next_below`): the same distribution as the
 reference, with other random numbers.
 
 >>> import numpy as np
@@ -33,8 +34,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from searchlab.algorithms.mcts._kernel_rng import next_below
-from searchlab.domains.games._snakego_arrays import (
+from searchlab.domains.games._snakego_layout import (
     F_ALIVE,
     F_BANK,
     F_LEN,
@@ -46,19 +46,27 @@ from searchlab.domains.games._snakego_arrays import (
     O_OCC,
     O_WALL,
     SPLIT,
-    _cell,
-    _slot,
     acting_slot,
     bit_count,
-    final_value,
+    cell_of,
     growth_now,
-    legal_mask,
     pick,
-    play,
+    slot_base,
     step,
 )
+from searchlab.domains.games._snakego_rules import final_value, legal_mask, play
 
-__all__ = ["DEADLY", "EAT", "MOVE", "OTHER", "SOLIDIFY", "informed_mask", "informed_rollout"]
+__all__ = [
+    "DEADLY",
+    "EAT",
+    "MOVE",
+    "OTHER",
+    "SOLIDIFY",
+    "informed_action",
+    "informed_mask",
+    "informed_rollout",
+    "kind",
+]
 
 DEADLY, MOVE, EAT, SOLIDIFY, OTHER = 0, 1, 2, 3, 4
 """The kinds of :func:`kind` (the reference policy's codes)."""
@@ -71,17 +79,17 @@ def kind(pos, s, action):  # pragma: no cover - compiled
     if action >= SPLIT:
         return OTHER
     size = pos[H_SIZE]
-    target = step(size, _cell(pos, s, 0), action)
+    target = step(size, cell_of(pos, s, 0), action)
     if target < 0 or pos[pos[O_WALL] + target] >= 0:
         return DEADLY
     other = pos[pos[O_OCC] + target]
     if other >= 0:
         if other != s:
             return DEADLY
-        base = _slot(pos, s)
+        base = slot_base(pos, s)
         length = pos[base + F_LEN]
         tail_free = pos[base + F_BANK] + growth_now(pos, s) == 0
-        if not (tail_free and target == _cell(pos, s, length - 1)):
+        if not (tail_free and target == cell_of(pos, s, length - 1)):
             return SOLIDIFY if length >= MIN_SOLIDIFY else DEADLY
     if pos[pos[O_CELL_ITEM] + target] >= 0:
         return EAT
@@ -92,16 +100,16 @@ def kind(pos, s, action):  # pragma: no cover - compiled
 def _contested(pos, s, action):  # pragma: no cover - compiled
     """Is the target of move ``action`` next to the head of a shorter opponent snake?"""
     size = pos[H_SIZE]
-    target = step(size, _cell(pos, s, 0), action)
+    target = step(size, cell_of(pos, s, 0), action)
     tx = target % size
     ty = target // size
     m = pos[H_MAX_SNAKES]
-    length = pos[_slot(pos, s) + F_LEN]
+    length = pos[slot_base(pos, s) + F_LEN]
     first = (1 - pos[H_PLAYER]) * m
     for o in range(first, first + m):
-        base = _slot(pos, o)
+        base = slot_base(pos, o)
         if pos[base + F_ALIVE] != 0 and pos[base + F_LEN] < length:
-            head = _cell(pos, o, 0)
+            head = cell_of(pos, o, 0)
             if abs(head % size - tx) + abs(head // size - ty) == 1:
                 return True
     return False
@@ -135,20 +143,20 @@ def informed_mask(pos, items):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def informed_action(pos, items, rng):  # pragma: no cover - compiled
-    """``(an action of the informed policy, rng)``."""
+def informed_action(pos, items, rng, below):  # pragma: no cover - compiled
+    """``(an action of the informed policy, rng)``, drawn with ``below``."""
     pool = informed_mask(pos, items)
-    rng, r = next_below(rng, bit_count(pool))
+    rng, r = below(rng, bit_count(pool))
     return pick(pool, r), rng
 
 
 @njit(cache=True)
-def informed_rollout(pos, items, rng, scoring):  # pragma: no cover - compiled
+def informed_rollout(pos, items, rng, scoring, below):  # pragma: no cover - compiled
     """Informed-policy actions to the end of the game (``pos`` changes in place):
     ``(value for the player to move at the start, rng)``, as
     :func:`~searchlab.domains.games._snakego_arrays.rollout`."""
     player = pos[H_PLAYER]
     while pos[H_OVER] == 0:
-        action, rng = informed_action(pos, items, rng)
+        action, rng = informed_action(pos, items, rng, below)
         play(pos, items, action)
     return final_value(pos, scoring, player), rng
