@@ -1,4 +1,5 @@
-"""``searchlab serve [--port P] [--host H] [--open] [--workers N]``: the browser lab.
+"""``searchlab serve [--port P] [--host H] [--open] [--workers N]``: the browser lab, a local web
+server to play the games and watch every search (path, trees, alpha-beta, MCTS) as it runs.
 
   searchlab serve                      (http://127.0.0.1:8765/, this machine only)
   searchlab serve --port 9000 --open   (and open it in the web browser)
@@ -35,7 +36,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="the browser lab: play, path, trees and Monte Carlo, on a local web server",
-        description=__doc__.split("\n\n", 1)[0].split(": ", 1)[1],
+        description=" ".join(__doc__.split("\n\n", 1)[0].split(": ", 1)[1].split()),
         epilog="examples:\n" + "\n".join(__doc__.split("\n\n")[1].splitlines()) + "\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

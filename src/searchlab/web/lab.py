@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from starlette.responses import Response
+
 from searchlab.web.caps import ServerCaps
 from searchlab.web.maps import MapEntry
 from searchlab.web.workers import WorkerPool
 
-__all__ = ["QUICK_SECONDS", "LabState"]
+__all__ = ["QUICK_SECONDS", "LabState", "json_response"]
 
 QUICK_SECONDS = 5.0
 """The time cap of a view or an exercise (the quick pool)."""
@@ -31,11 +33,20 @@ class LabState:
     maps: dict[str, MapEntry] = field(default_factory=dict)
     errors_500: int = 0
 
-    async def run(self, kind: str, payload: dict[str, Any], seconds: float | None = None) -> Any:
-        """Run a search job in the search pool (its time budget: ``seconds`` or the cap)."""
+    async def run(
+        self, kind: str, payload: dict[str, Any], seconds: float | None = None
+    ) -> Response:
+        """Run a search job in the search pool (its time budget: ``seconds`` or the cap); its
+        answer as a JSON response."""
         budget = self.caps.time if seconds is None else min(seconds, self.caps.time)
-        return await self.searches.run(kind, payload, budget)
+        return json_response(await self.searches.run(kind, payload, budget))
 
-    async def run_quick(self, kind: str, payload: dict[str, Any]) -> Any:
+    async def run_quick(self, kind: str, payload: dict[str, Any]) -> Response:
         """Run a short job (a view, an exercise) in the quick pool."""
-        return await self.quick.run(kind, payload, min(QUICK_SECONDS, self.caps.time))
+        seconds = min(QUICK_SECONDS, self.caps.time)
+        return json_response(await self.quick.run(kind, payload, seconds))
+
+
+def json_response(text: str) -> Response:
+    """A response whose body is the JSON text a worker made."""
+    return Response(content=text, media_type="application/json")

@@ -7,6 +7,7 @@ import inspect
 from typing import Any
 
 from fastapi import FastAPI, Request
+from starlette.responses import Response
 
 from searchlab.agents import AGENT_KINDS
 from searchlab.domains.games import GAMES
@@ -84,7 +85,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
         }
 
     @app.post("/api/play/state")
-    async def play_state(request: Request) -> Any:
+    async def play_state(request: Request) -> Response:
         body = parse_body(await request.body())
         return await lab.run_quick("view", check_game(body, caps))
 
@@ -101,7 +102,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
         ]
 
     @app.get("/api/maps/{name:path}")
-    async def map_rows(name: str) -> Any:
+    async def map_rows(name: str) -> Response:
         entry = lab.maps.get(name)
         if entry is None:
             raise JobError(404, f"unknown map {name!r}; see /api/maps for the maps")
@@ -110,12 +111,12 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
         return await lab.run("map", payload)
 
     @app.post("/api/path")
-    async def path(request: Request) -> Any:
+    async def path(request: Request) -> Response:
         body = parse_body(await request.body())
         return await lab.run("path", _path_payload(body, lab))
 
     @app.post("/api/tree")
-    async def tree(request: Request) -> Any:
+    async def tree(request: Request) -> Response:
         body = parse_body(await request.body())
         text = get(body, "tree", "str")
         if len(text) > 1_000_000:
@@ -127,7 +128,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
         return await lab.run("tree", payload)
 
     @app.post("/api/mcts/steps")
-    async def mcts_steps(request: Request) -> Any:
+    async def mcts_steps(request: Request) -> Response:
         body = parse_body(await request.body())
         game = check_game(body, caps)
         if game["game"] not in MCTS_STEP_GAMES:
@@ -151,12 +152,12 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
         return await lab.run("mcts_steps", payload)
 
     @app.get("/api/exercise/alphabeta")
-    async def exercise_alphabeta(request: Request) -> Any:
+    async def exercise_alphabeta(request: Request) -> Response:
         settings = _exercise_settings(dict(request.query_params), lab)
         return await lab.run_quick("exercise_alphabeta", {"settings": settings})
 
     @app.post("/api/exercise/alphabeta/grade")
-    async def exercise_grade(request: Request) -> Any:
+    async def exercise_grade(request: Request) -> Response:
         body = parse_body(await request.body())
         marks = get(body, "marks", "dict")
         query = {k: str(v) for k, v in body.items() if k not in ("marks",) and v is not None}
@@ -164,7 +165,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
         return await lab.run_quick("exercise_grade", {"settings": settings, "marks": marks})
 
     @app.get("/api/exercise/astar")
-    async def exercise_astar(request: Request) -> Any:
+    async def exercise_astar(request: Request) -> Response:
         query = dict(request.query_params)
         settings: dict[str, Any] = {}
         for name in ("nodes", "seed"):

@@ -118,7 +118,7 @@ class _Session:
                 if kind == "analysis":
                     await self.send({"type": "analysis", **data, **tag})
                 elif kind == "result":
-                    await self.send({"type": "result", **data, **tag})
+                    await self.send({"type": "result", **json.loads(data), **tag})
                 elif kind == "error":
                     await self.send({"type": "error", "error": data[1], **tag})
                 elif kind == "cancelled":

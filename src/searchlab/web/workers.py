@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import multiprocessing
 import pickle
@@ -80,7 +81,8 @@ class Overrun(BaseException):
 
 
 class JobContext:
-    """What a job function gets besides its payload (worker side).
+    """What a job function gets besides its payload (worker side); its JSON-ready answer is
+    sent as JSON text.
 
     * :meth:`emit` sends a progress event (``kind``, JSON-ready ``data``) to the client;
     * ``progress``: a job may set it to a function returning the current analysis (or
@@ -163,7 +165,10 @@ class JobContext:
             signal.signal(signal.SIGALRM, self._tick)
             signal.setitimer(signal.ITIMER_REAL, _TICK, _TICK)
             try:
-                reply = ("result", function(payload, self))
+                # JSON text, made here: a large answer (a path search's events) costs the
+                # server's event loop nothing but a copy
+                answer = function(payload, self)
+                reply = ("result", json.dumps(answer, allow_nan=False, separators=(",", ":")))
             finally:
                 # No tick may run after this: one already due would call the handler in the
                 # middle of the final message; an ignored signal calls nothing.
@@ -231,7 +236,7 @@ def _worker_main(connection: Connection, cancel: Any, memory_mb: int) -> None:  
 @dataclass(eq=False)
 class Job:
     """One request's work, as the server sees it: events arrive on ``events``; the last one
-    is ``("result", data)``, ``("error", (status, message))`` or ``("cancelled", None)``."""
+    is ``("result", json_text)``, ``("error", (status, message))`` or ``("cancelled", None)``."""
 
     id: int
     kind: str
@@ -251,8 +256,9 @@ class Job:
             if kind in _FINAL:
                 return
 
-    async def outcome(self) -> dict[str, Any]:
-        """The result, skipping progress events; raises :class:`JobError` otherwise."""
+    async def outcome(self) -> str:
+        """The result (JSON text), skipping progress events; raises :class:`JobError`
+        otherwise."""
         async for kind, data in self.stream():
             if kind == "result":
                 return data
@@ -381,7 +387,7 @@ class WorkerPool:
         self._dispatch()
         return job
 
-    async def run(self, kind: str, payload: dict[str, Any], seconds: float) -> dict[str, Any]:
+    async def run(self, kind: str, payload: dict[str, Any], seconds: float) -> str:
         """Submit a job and wait for its result (:class:`JobError` if it has none); a caller
         that is cancelled (a client gone) cancels the job."""
         job = self.submit(kind, payload, seconds)

@@ -311,6 +311,19 @@ function scrollIntoViewIfNeeded(placed, node) {
   }
 }
 
+/** Scroll the tree's box (only it) so that an SVG element is in view. */
+function showInBox(element) {
+  const box = $("tree-scroll");
+  const rect = element.getBoundingClientRect();
+  const outer = box.getBoundingClientRect();
+  if (rect.left < outer.left + 20 || rect.right > outer.right - 20) {
+    box.scrollLeft += rect.left - outer.left - box.clientWidth / 2 + rect.width / 2;
+  }
+  if (rect.top < outer.top + 20 || rect.bottom > outer.bottom - 20) {
+    box.scrollTop += rect.top - outer.top - box.clientHeight / 2 + rect.height / 2;
+  }
+}
+
 function drawLog(lines) {
   const log = $("log");
   log.replaceChildren();
@@ -471,6 +484,11 @@ async function newExercise() {
   }
   view.mode = "exercise";
   view.exercise = data;
+  if (data.text) {
+    // The exercise in the tree format: to export, or to load into the stepper afterwards.
+    $("tree-text").value = data.text;
+    $("example").value = "";
+  }
   view.exerciseQuery = { ...query, seed: data.seed ?? query.seed };
   view.steps = [];
   view.index = 0;
@@ -629,7 +647,10 @@ function showGrade(grade) {
     return;
   }
   const node = svgRoot.querySelector(`[data-node="${CSS.escape(mistake.node)}"]`);
-  if (node) node.classList.add("first-mistake");
+  if (node) {
+    node.classList.add("first-mistake");
+    showInBox(node);
+  }
   const edge = mistake.kind === "cut" ? edgeOf(mistake.node) : null;
   if (edge) edge.classList.add("first-mistake");
   let what;
@@ -663,6 +684,7 @@ function solveExercise() {
     return;
   }
   $("tree-text").value = text;
+  $("example").value = "";
   $("algorithm").value = "alphabeta";
   loadTree();
 }
@@ -702,8 +724,16 @@ function init() {
     option.textContent = example.title;
     select.append(option);
   });
+  const own = document.createElement("option");
+  own.value = "";
+  own.textContent = "(your own tree or the exercise)";
+  select.append(own);
   $("tree-text").value = EXAMPLES[0].text;
+  $("tree-text").addEventListener("input", () => {
+    select.value = "";
+  });
   select.addEventListener("change", () => {
+    if (select.value === "") return;
     $("tree-text").value = EXAMPLES[Number(select.value)].text;
     loadTree();
   });
