@@ -338,8 +338,10 @@ class WorkerPool:
             self._finish(self.pending.popleft(), "error", (503, "the server is shutting down"))
         for worker in list(self.workers):
             self._drop(worker)
-            if worker.job is not None:
+            if worker.job is not None:  # busy: it would not read the stop message in time
                 self._finish(worker.job, "error", (503, "the server is shutting down"))
+                worker.process.kill()
+                continue
             with contextlib.suppress(OSError):
                 worker.connection.send(None)
         await asyncio.to_thread(self._join, list(self.workers))
