@@ -353,8 +353,6 @@ class RunView {
     }
     const centre = ([x, y]) => [(x + 0.5) * s, (y + 0.5) * s];
     if (this.result && this.result.path && this.finished && this.result.path.length > 1) {
-      ctx.strokeStyle = PATH_COLOUR;
-      ctx.lineWidth = Math.max(2, s * 0.35);
       ctx.lineJoin = "round";
       ctx.lineCap = "round";
       ctx.beginPath();
@@ -363,6 +361,12 @@ class RunView {
         if (i === 0) ctx.moveTo(cx, cy);
         else ctx.lineTo(cx, cy);
       });
+      const width = Math.max(2.5, s * 0.35);
+      ctx.strokeStyle = "rgba(255, 255, 255, 0.85)"; // a halo, so the path reads on any colour
+      ctx.lineWidth = width + 2;
+      ctx.stroke();
+      ctx.strokeStyle = PATH_COLOUR;
+      ctx.lineWidth = width;
       ctx.stroke();
     }
     const marker = (cell, colour, radius) => {
@@ -474,11 +478,12 @@ async function loadMaps() {
     maps = [];
   }
   for (const map of maps || []) {
-    options.push(new Option(`${map.name} (${map.width}x${map.height})`, `map:${map.name}`));
+    // The option's value is the map's name (as /api/maps gives it), so a test can pick it.
+    options.push(new Option(`${map.name} (${map.width}x${map.height})`, map.name));
   }
   ui.map.replaceChildren(...options);
   const wanted = new URLSearchParams(location.search).get("map");
-  const preferred = [wanted && `map:${wanted}`, "map:arena", "empty:32"].find(
+  const preferred = [wanted, "arena", "empty:32"].find(
     (value) => value && options.some((o) => o.value === value),
   );
   ui.map.value = preferred || options[0].value;
@@ -498,7 +503,7 @@ async function selectMap() {
     setStatus(`empty ${n}x${n} grid: draw walls with the mouse, drag the start and the goal`, "info");
     return;
   }
-  const name = value.slice(4);
+  const name = value;
   setStatus(`loading map ${name}…`, "busy");
   let map;
   try {
