@@ -11,6 +11,7 @@ the page. Screenshots of each lab are saved (see ``conftest.py``).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -137,7 +138,7 @@ def test_tictactoe_played_by_clicks_against_the_exact_agent_is_a_draw(
         assert "alphabeta" in lab.testid("analysis-algorithm").inner_text()
         assert lab.testid("analysis-pv").inner_text().split()[0] == reply
         if len(after) == 1:
-            screenshot(page, "play")  # the agent's analysis of its last move
+            screenshot(page, "play-alphabeta", docs=False)  # its analysis of its last move
     result = lab.testid("result")
     result.wait_for(state="visible")
     page.wait_for_function(
@@ -148,6 +149,58 @@ def test_tictactoe_played_by_clicks_against_the_exact_agent_is_a_draw(
     pieces = [text.strip() for text in board.locator("[data-cell] .piece").all_inner_texts()]
     assert sorted(p for p in pieces if p not in ("", ".")) == ["O"] * 4 + ["X"] * 5
     screenshot(page, "play-end", docs=False)
+    lab.check()
+
+
+MCTS_AGENT_SIMULATIONS = 5000
+
+
+def test_play_streams_mcts_analysis_as_heat_map_and_bars(lab: Any, screenshot: Any) -> None:
+    """While MCTS thinks, root statistics stream over the websocket; when it has moved, the
+    board's heat map and the bar chart show each move's visits, which add up to the
+    simulations the spec asked for."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page = lab.open("/play")
+    page.on("websocket", on_socket)
+    page.wait_for_selector("[data-testid=game] option[value=tictactoe]", state="attached")
+    lab.testid("game").select_option("tictactoe")
+    lab.testid("agent-first").fill("human")
+    spec = f"mcts:simulations={MCTS_AGENT_SIMULATIONS}"
+    lab.testid("agent-second").fill(spec)
+    lab.testid("agent-second").press("Tab")
+    lab.testid("new-game").click()
+    wait_for_legal_cells(page, 9)
+    legal_cells(lab.testid("board"))["b2"].click()
+    wait_for_legal_cells(page, 7)
+    kinds = [frame.get("type") for frame in frames]
+    assert "result" in kinds, kinds
+    result = frames[kinds.index("result")]
+    live = [
+        frame
+        for frame in frames[: kinds.index("result")]
+        if frame.get("type") == "analysis" and frame.get("moves")
+    ]
+    assert live, "no analysis with root statistics arrived before the move"
+    visits = {move["label"]: move["visits"] for move in result["moves"]}
+    assert sum(visits.values()) == MCTS_AGENT_SIMULATIONS
+    # The heat map: every searched move's cell is shaded and titled with its visits.
+    heated = lab.testid("board").locator("[data-cell].heated")
+    titles = {
+        title.split(":")[0]: int(number(title.split(":")[1].split("visits")[0]))
+        for title in heated.evaluate_all("cells => cells.map(c => c.title)")
+    }
+    assert titles == {label: n for label, n in visits.items() if n > 0}
+    bars = lab.testid("analysis-bars").locator("g[data-move]")
+    shown = set(bars.evaluate_all("groups => groups.map(g => g.dataset.move)"))
+    assert shown == {label for label, n in visits.items() if n > 0}
+    assert number(lab.testid("analysis").locator("#an-simulations").inner_text()) == (
+        MCTS_AGENT_SIMULATIONS
+    )
+    screenshot(page, "play")
     lab.check()
 
 
@@ -220,6 +273,9 @@ def test_alphabeta_exercise_with_one_mistake_flags_exactly_that_mark(
     text = " ".join(feedback.inner_text().split())
     assert wrong in text, text
     assert " ".join(expected.first_mistake.rule.split()) in text, text
+    fit = lab.testid("fit")  # the page's "fit to width" (clicking the cuts scrolled the tree)
+    if fit.count():
+        fit.check()
     screenshot(page, "trees")
     lab.check()
 
