@@ -183,6 +183,7 @@ class RunView {
     this.cursor = 0;
     this.current = null;
     this.counts = { expand: 0, generate: 0, reopen: 0 };
+    this.iteration = 1;
     this.resetOverlay();
     for (const node of Object.values(this.counters)) {
       node.textContent = "–";
@@ -236,6 +237,13 @@ class RunView {
     const [kind, x, y] = event;
     switch (kind) {
       case "expand":
+        if (this.counts.expand > 0 && x === grid.start[0] && y === grid.start[1] && this.result
+            && this.result.algorithm === "idastar") {
+          // IDA*: the start expanded again opens the next iteration (a larger f bound).
+          this.cells.fill(0);
+          this.pixels.fill(0);
+          this.iteration++;
+        }
         this.counts.expand++;
         this.setCell(x, y, CLOSED);
         this.current = [x, y];
@@ -274,6 +282,7 @@ class RunView {
   rewind() {
     this.cursor = 0;
     this.current = null;
+    this.iteration = 1;
     this.counts = { expand: 0, generate: 0, reopen: 0 };
     this.resetOverlay();
   }
@@ -288,8 +297,9 @@ class RunView {
     show(this.live.generated, this.counts.generate, this.result.generated);
     show(this.live.reopened, this.counts.reopen, this.result.reopened);
     const total = this.events.length;
+    const iteration = this.result.algorithm === "idastar" ? `, iteration ${this.iteration}` : "";
     this.progress.textContent = total
-      ? `event ${formatNumber(this.cursor, 0)} of ${formatNumber(total, 0)}${done ? " (done)" : ""}`
+      ? `event ${formatNumber(this.cursor, 0)} of ${formatNumber(total, 0)}${iteration}${done ? " (done)" : ""}`
       : "no events";
   }
 

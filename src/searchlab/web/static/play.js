@@ -595,8 +595,18 @@ function rememberCells() {
   for (const move of view.legal || []) if (move.cell) state.cellOfLabel.set(move.label, move.cell);
 }
 
+/** What the page waits for, on the board as data-turn: human | agent | paused | over | none. */
+function turnState() {
+  const view = state.view;
+  if (!view) return "none";
+  if (view.terminal) return "over";
+  if (isHuman(currentAgentSpec())) return "human";
+  return state.paused ? "paused" : "agent";
+}
+
 function renderTurn() {
   const view = state.view;
+  ui.board.dataset.turn = turnState();
   ui.turn.classList.remove("thinking");
   if (!view) {
     ui.turn.textContent = "";
