@@ -488,12 +488,12 @@ async function loadMaps() {
     maps = [];
   }
   for (const map of maps || []) {
-    // The option's value is the map's name (as /api/maps gives it), so a test can pick it.
-    options.push(new Option(`${map.name} (${map.width}x${map.height})`, map.name));
+    // Values: "map:<name as /api/maps gives it>" for the server's maps, "empty:<n>" for blank grids.
+    options.push(new Option(`${map.name} (${map.width}x${map.height})`, `map:${map.name}`));
   }
   ui.map.replaceChildren(...options);
   const wanted = new URLSearchParams(location.search).get("map");
-  const preferred = [wanted, "arena", "empty:32"].find(
+  const preferred = [wanted && (wanted.startsWith("empty:") ? wanted : `map:${wanted}`), "map:arena", "empty:32"].find(
     (value) => value && options.some((o) => o.value === value),
   );
   ui.map.value = preferred || options[0].value;
@@ -513,7 +513,7 @@ async function selectMap() {
     setStatus(`empty ${n}x${n} grid: draw walls with the mouse, drag the start and the goal`, "info");
     return;
   }
-  const name = value;
+  const name = value.slice(4);
   setStatus(`loading map ${name}…`, "busy");
   let map;
   try {

@@ -543,10 +543,12 @@ function renderBoard() {
         if (lastCell && lastCell[0] === r && lastCell[1] === c) cls += " last";
         cell.className = cls;
         if (move) {
-          cell.setAttribute("title", move.label);
+          cell.setAttribute("title", move.label); // the heat map adds its visits and value
+          cell.dataset.label = move.label; // the move a click plays
           cell.setAttribute("role", "button");
         } else {
           cell.removeAttribute("title");
+          delete cell.dataset.label;
           cell.removeAttribute("role");
         }
         const piece = cell.querySelector(".piece");
