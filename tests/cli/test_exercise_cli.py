@@ -46,6 +46,16 @@ def test_json_is_the_library_export(capsys: pytest.CaptureFixture[str]) -> None:
     assert data == json.loads(json.dumps(expected.to_dict()))
 
 
+def test_negative_value_ranges_need_no_equals_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(
+        capsys, "exercise", "alphabeta", *SMALL, "--values", "-5..-1", "--format", "json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["settings"]["low"] == -5
+    code, _, err = run_main(capsys, "exercise", "alphabeta", *SMALL, "--values", "-1..-5")
+    assert_one_line_error(code, err, "low end -1 is above the high end -5")
+
+
 def test_count_gives_consecutive_seeds(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_main(
         capsys, "exercise", "alphabeta", *SMALL, "--seed", "10", "--count", "3", "--format", "json"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,9 @@ def register(subparsers: Any) -> None:
     _common_options(ab, ("md", "json", "svg", "png"))
     ab.add_argument("--count", type=int, default=1, help="how many exercises (default 1)")
     ab.add_argument("--no-answers", action="store_true", help="the question only (md, svg, png)")
+    # "--values -10..10": argparse takes an argument starting with "-" for an option unless
+    # it looks like a negative number; teach this parser that "-10..10" is one too.
+    ab._negative_number_matcher = re.compile(r"^-\d+(\.\.[+-]?\d+)?$|^-\d*\.\d+$")
     ab.set_defaults(func=run_alphabeta)
     star = kinds.add_parser(
         "astar",
