@@ -4,7 +4,7 @@
   script, else ``python -m searchlab``) in its own process group, waited for until ``/``
   answers, and stopped at the end (SIGTERM to the group, then SIGKILL to whatever is left). Its
   output goes to a log file; a test fails when the server logs a traceback or answers a request
-  with a 5xx status while the test runs.
+  with a 5xx status while the test runs (its log, and the ``errors_500`` of ``/api/status``).
 * ``browser_context``: Chromium from Debian (``/usr/bin/chromium``, never a downloaded browser)
   driven by Playwright for Python, headless, with a fresh user data directory per test. Any
   request to a host other than the server is aborted and counted as an error (the pages must
@@ -23,6 +23,7 @@ elsewhere they are skipped with the reason (``scripts/test-deps.sh`` installs Ch
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -69,6 +70,15 @@ def missing(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture
+def browser_requirements() -> Any:
+    """This module's checks, for the tests of the setup itself (``in_ci``, ``missing``,
+    ``CHROMIUM``)."""
+    import types
+
+    return types.SimpleNamespace(in_ci=in_ci, missing=missing, CHROMIUM=CHROMIUM)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -99,6 +109,15 @@ class Server:
 
     def log_size(self) -> int:
         return self.log_path.stat().st_size
+
+    def status(self) -> dict[str, Any] | None:
+        """GET /api/status (workers, errors answered with 500, ...); ``None`` without one."""
+        try:
+            with urllib.request.urlopen(self.url + "/api/status", timeout=10) as response:
+                data: dict[str, Any] = json.load(response)
+                return data
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError, ValueError):
+            return None
 
     def problems_since(self, start: int) -> list[str]:
         """Tracebacks and 5xx answers the server logged since byte ``start``."""
@@ -171,6 +190,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                     pytrace=False,
                 )
             time.sleep(0.25)
+        # Let the search workers warm up (import the library, load the compiled kernels)
+        # so that the first test's timeouts measure the page, not the server's start.
+        while time.monotonic() < deadline:
+            status = running.status()
+            if status is None or status.get("ready", True):
+                break
+            time.sleep(0.25)
         yield running
     finally:
         _stop(process)
@@ -213,6 +239,7 @@ class Lab:
     page: Any
     server: Server
     log_start: int
+    errors_500_start: int | None = None
     errors: list[str] = field(default_factory=list)
     checked: bool = False
 
@@ -230,7 +257,14 @@ class Lab:
         return self.page.get_by_test_id(name)
 
     def all_errors(self) -> list[str]:
-        return self.errors + self.server.problems_since(self.log_start)
+        found = self.errors + self.server.problems_since(self.log_start)
+        status = self.server.status() if self.errors_500_start is not None else None
+        if status is not None and status.get("errors_500", 0) > self.errors_500_start:
+            found.append(
+                f"the server answered {status['errors_500'] - self.errors_500_start} "
+                "request(s) with a 500 error (GET /api/status: errors_500)"
+            )
+        return found
 
     def check(self) -> None:
         """Assert no console error, page error, failed request or server error so far."""
@@ -254,7 +288,8 @@ def lab(
     """A fresh page that records console errors, page errors and failed or external requests.
     When the test fails, the page's screenshot and status line are kept for the report."""
     page = browser_context.pages[0] if browser_context.pages else browser_context.new_page()
-    result = Lab(page, server, server.log_size())
+    status = server.status()
+    result = Lab(page, server, server.log_size(), None if status is None else status["errors_500"])
     origin = server.url
 
     def on_console(message: Any) -> None:
