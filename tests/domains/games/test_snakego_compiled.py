@@ -75,7 +75,7 @@ def random_game(seed: int) -> SnakeGo:
     r = random.Random(seed)
     return SnakeGo(
         seed=seed,
-        size=r.choice([5, 6, 8, 16]),
+        size=r.choice([5, 6, 8, 11, 16, 32]),
         rounds=r.choice([3, 10, 40, 200]),
         max_snakes=r.choice([1, 2, 4, 8]),
         growth_rounds=r.choice([0, 3, 8]),
@@ -221,6 +221,22 @@ def test_items_appear_are_eaten_at_round_start_and_expire() -> None:
     state = play_both(state, UP, pos, arrays)
     assert state.round == 2 and state.snakes[1][0].bank == 3
     assert state.first_eat == (0, 2) and state.eaten == {0, 1}
+
+
+def test_items_under_the_starting_snakes_are_eaten_at_once() -> None:
+    """Items of round 1 under both corners are eaten in the initial state, counted at ply 0.
+    Then player 0 moves down (bank 2 -> 1, the tail stays), right in round 2 (bank 1 -> 0),
+    and up in round 3 onto (1, 6), where the length-5 item of round 2 lies: bank 5."""
+    items = ((0, 6, 1, 0, 2), (6, 0, 1, 2, 512), (1, 6, 2, 0, 5))
+    state = small(items=items).initial_state()
+    pos, arrays = A.encode(state)
+    compare(pos, arrays, state)
+    assert state.first_eat == (0, 0) and state.eaten == {0, 1}
+    assert state.snakes[0][0].bank == 2 and state.snakes[1][0].ray
+    for action in (DOWN, UP, RIGHT, UP, UP):  # player 0, 1, 0, 1, 0
+        state = play_both(state, action, pos, arrays)
+    assert state.snakes[0][0] == Snake(0, ((1, 6), (1, 5), (0, 5)), 5, False, True)
+    assert state.eaten == {0, 1, 2} and state.round == 3
 
 
 @pytest.mark.parametrize(("round_number", "bank"), [(16, 4), (17, 0)])
