@@ -283,14 +283,19 @@ def _draw_shape(settings: AlphaBetaSettings, rng: random.Random) -> list[list[in
         expand(node, count)
         node = rng.choice(children[node])
     # Step 2. Turn random leaves above the bottom level into inner nodes while they fit.
-    while True:
-        open_leaves = [
-            i for i, kids in enumerate(children) if not kids and depth_of[i] < settings.depth
-        ]
-        room = settings.leaves - leaves
-        if not open_leaves or room < 1:
-            break
-        expand(rng.choice(open_leaves), rng.randint(2, min(settings.branching, room + 1)))
+    open_leaves = [
+        i for i, kids in enumerate(children) if not kids and depth_of[i] < settings.depth
+    ]
+    while open_leaves and settings.leaves - leaves >= 1:
+        index = rng.randrange(len(open_leaves))
+        node = open_leaves[index]
+        open_leaves[index] = open_leaves[-1]  # remove it in O(1); the order does not matter
+        open_leaves.pop()
+        first_new = len(children)
+        expand(node, rng.randint(2, min(settings.branching, settings.leaves - leaves + 1)))
+        open_leaves.extend(
+            i for i in range(first_new, len(children)) if depth_of[i] < settings.depth
+        )
     return children
 
 
