@@ -60,6 +60,7 @@ class Tally:
     paths: int = 0
     views: int = 0
     server_errors: list[str] = field(default_factory=list)
+    stopped: list[str] = field(default_factory=list)
     client_errors: list[str] = field(default_factory=list)
     over_cap: list[str] = field(default_factory=list)
     first_analysis: list[float] = field(default_factory=list)
@@ -91,7 +92,11 @@ async def _search(url: str, request: dict[str, Any], tally: Tally) -> dict[str, 
                     seen_analysis = True
                     tally.first_analysis.append(now)
                 if kind == "error":
-                    tally.server_errors.append(f"search {request['agent']}: {message['error']}")
+                    line = f"search {request['agent']}: {message['error']}"
+                    if "stopped" in message["error"]:  # by the server's cap: counted apart
+                        tally.stopped.append(line)
+                    else:
+                        tally.server_errors.append(line)
                     return None
                 if kind == "result":
                     stats = message["stats"]
@@ -195,6 +200,7 @@ def report(tally: Tally, status: dict[str, Any], clients: int, seconds: float) -
         f"server errors {len(tally.server_errors)} (server's own count of 500s: "
         f"{status['errors_500']}; workers killed and replaced: {status['restarts']})",
         f"client errors (4xx) {len(tally.client_errors)}",
+        f"searches stopped by the server for overrunning their budget {len(tally.stopped)}",
         f"searches over their cap {len(tally.over_cap)} of {len(tally.search_seconds)} "
         f"(elapsed <= time + {MARGIN} s, simulations <= cap)",
     ]
@@ -214,6 +220,7 @@ def report(tally: Tally, status: dict[str, Any], clients: int, seconds: float) -
     for title, items in (
         ("server errors", tally.server_errors),
         ("client errors", tally.client_errors),
+        ("stopped", tally.stopped),
         ("over cap", tally.over_cap),
     ):
         for item in items[:10]:
@@ -260,7 +267,12 @@ def main() -> int:
             process.wait(30)
     print(f"web_load: {url} on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M:%S')}")
     print(report(tally, status, args.clients, args.seconds))
-    ok = not tally.server_errors and not tally.over_cap and status["errors_500"] == 0
+    ok = (
+        not tally.server_errors
+        and not tally.over_cap
+        and not tally.stopped
+        and status["errors_500"] == 0
+    )
     return 0 if ok else 1
 
 

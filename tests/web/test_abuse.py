@@ -394,6 +394,7 @@ def test_ten_clients_for_five_seconds_on_a_real_server() -> None:
     summary = web_load.report(tally, status, 10, 5.0)
     assert tally.server_errors == [], summary
     assert tally.over_cap == [], summary
+    assert tally.stopped == [], summary
     assert tally.client_errors == [], summary
     assert status["errors_500"] == 0 and status["restarts"] == 0, summary
     assert tally.searches > 0 and tally.paths > 0 and tally.views > 0, summary

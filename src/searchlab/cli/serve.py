@@ -135,7 +135,13 @@ def run(args: argparse.Namespace) -> int:
         )
     app = create_app(workers=workers)
     config = uvicorn.Config(
-        app, log_level="warning", timeout_graceful_shutdown=1, ws_ping_interval=20.0
+        app,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+        # longer than a client waits between two requests while a search of its runs, so a
+        # kept-alive connection is not closed just as the client sends on it
+        timeout_keep_alive=75,
+        ws_ping_interval=20.0,
     )
     server = uvicorn.Server(config)
     print(f"searchlab serve: {url} ({workers} workers; Ctrl-C stops)", flush=True)

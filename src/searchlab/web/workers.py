@@ -12,8 +12,9 @@ Stopping a search, three ways, from gentle to hard:
 1. **cancel**: the parent writes the job's id into a shared integer; the worker's interval
    timer (``SIGALRM`` every 0.1 s, so it works inside compiled kernels too, which return to
    the interpreter between slices) sees it and raises :class:`Cancelled` in the search;
-2. **soft cap**: the same timer raises :class:`Overrun` once the job has run half a second
-   past its time budget (a library search stops at its own time limit before that);
+2. **soft cap**: the same timer raises :class:`Overrun` once the job has run half the grace
+   period past its time budget (a library search stops at its own time limit before that:
+   this catches Python code that does not look at the clock);
 3. **hard cap**: a worker still busy ``grace`` seconds past the budget, or after a cancel, is
    killed (SIGKILL) and replaced by a fresh one; its client gets one error line.
 
@@ -54,7 +55,6 @@ log = logging.getLogger("searchlab.web")
 
 _TICK = 0.1  # seconds between the worker's checks of the cancel flag and the clock
 _PROGRESS_EVERY = 0.2  # seconds between two progress events of one job
-_SOFT_MARGIN = 0.5  # seconds past its budget before a job is stopped by the worker itself
 _CANCEL_GRACE = 2.0  # seconds a cancelled job may take to stop before its worker is killed
 _FINAL = frozenset({"result", "error", "cancelled"})
 
@@ -91,10 +91,13 @@ class JobContext:
     * ``seconds``: the job's time budget (the server's cap or less).
     """
 
-    def __init__(self, connection: Connection, job_id: int, cancel: Any, seconds: float) -> None:
+    def __init__(
+        self, connection: Connection, job_id: int, cancel: Any, seconds: float, margin: float
+    ) -> None:
         self.connection = connection
         self.job_id = job_id
         self.seconds = seconds
+        self.margin = margin
         self.started = time.perf_counter()
         self.progress: Callable[[], dict[str, Any] | None] | None = None
         self._cancel = cancel
@@ -128,7 +131,7 @@ class JobContext:
     def _stop_reason(self) -> BaseException | None:
         if self._cancel.value == self.job_id:
             return Cancelled()
-        if self.elapsed > self.seconds + _SOFT_MARGIN:
+        if self.elapsed > self.seconds + self.margin:
             return Overrun(
                 f"the search ran past its time budget of {self.seconds:g} s and was stopped"
             )
@@ -222,8 +225,8 @@ def _worker_main(connection: Connection, cancel: Any, memory_mb: int) -> None:  
             return
         if message is None:
             return
-        job_id, kind, payload, seconds = message
-        context = JobContext(connection, job_id, cancel, seconds)
+        job_id, kind, payload, seconds, margin = message
+        context = JobContext(connection, job_id, cancel, seconds, margin)
         try:
             context.run(JOBS[kind], payload)
         except (OSError, EOFError):  # the server is gone
@@ -430,7 +433,7 @@ class WorkerPool:
             worker.job, job.worker = job, worker
             job.started_at = time.perf_counter()
             try:
-                worker.connection.send((job.id, job.kind, job.payload, job.seconds))
+                worker.connection.send((job.id, job.kind, job.payload, job.seconds, self.grace / 2))
             except OSError:
                 self._died(worker)
                 continue
