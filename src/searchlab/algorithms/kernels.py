@@ -10,13 +10,17 @@ same meaning of every field, the same ``algorithm`` name), or ``None`` when the 
 beyond it. Kernels are named as ``"module:function"`` strings, so numba modules load only
 when a compiled search runs.
 
-Adding a compiled game or algorithm is one ``KERNELS.register`` line here.
+Adding a compiled game or algorithm is one ``KERNELS.register`` line here (and, for an MCTS
+kernel, its entry in :data:`MCTS_ROLLOUTS`: the rollout policies it compiles).
 
 >>> from searchlab.domains.path.grid import GridProblem
 >>> KERNELS.domains("best_first") == (GridProblem,)
 True
 >>> sorted(KERNELS.algorithms())[:3]
 ['best_first', 'idastar', 'jump_point_search']
+>>> from searchlab.domains.games.snakego import SnakeGo
+>>> mcts_rollouts(SnakeGo(size=8)), mcts_rollouts(GridProblem)
+(('random', 'informed'), ('random',))
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ from __future__ import annotations
 from searchlab.core.tier import KernelRegistry
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.othello import Othello
+from searchlab.domains.games.snakego import SnakeGo
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 
-__all__ = ["KERNELS"]
+__all__ = ["KERNELS", "MCTS_ROLLOUTS", "mcts_rollouts"]
 
 KERNELS = KernelRegistry()
 """The one registry of compiled kernels."""
@@ -52,6 +57,22 @@ KERNELS.register(
 )
 
 # --- Monte Carlo tree search -------------------------------------------------------------
-# request: state, limits, options (MCTSOptions, checked), seed; None unless the options are plain
+# request: state, limits, options (MCTSOptions, checked), seed; None unless the kernel runs the
+# options (MCTSOptions.why_not_plain with the game's MCTS_ROLLOUTS)
 KERNELS.register("mcts", Connect4, "searchlab.algorithms.mcts.compiled:compiled_mcts")
 KERNELS.register("mcts", Othello, "searchlab.algorithms.mcts.compiled:compiled_mcts")
+KERNELS.register("mcts", SnakeGo, "searchlab.algorithms.mcts.compiled:compiled_mcts")
+
+MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {
+    Connect4: ("random",),
+    Othello: ("random",),
+    SnakeGo: ("random", "informed"),  # the course notes' policy, compiled (_snakego_arrays)
+}
+"""The rollout policies (``MCTSOptions.rollout`` names) each compiled MCTS kernel runs, by
+the game's exact type: a capability of the kernel, which options and driver read here."""
+
+
+def mcts_rollouts(game: object) -> tuple[str, ...]:
+    """The rollout policies the compiled MCTS kernel for ``game`` runs (``("random",)`` when
+    it has none: the rollout is then never what rules the compiled tier out)."""
+    return MCTS_ROLLOUTS.get(type(game), ("random",))

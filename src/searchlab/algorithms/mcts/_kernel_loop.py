@@ -1,8 +1,8 @@
 """The search loop of the compiled MCTS, shared by every compiled game, and its tree arrays.
 
 A position is a pair ``(a, b)``: two machine words (Connect Four, Othello: scalars of the
-game's dtype) or two numpy arrays (Snake Go: the board and its item state). A game plugs in
-six ``@njit`` functions:
+game's dtype), or an array ``a`` that ``play`` changes in place and a read-only ``b`` (Snake
+Go: the whole position, and the item list). A game plugs in six ``@njit`` functions:
 
 * ``actions(a, b, out, offset) -> n``: write the ``n`` legal actions, in increasing order,
   into ``out[offset:offset + n]`` (the position is not terminal);
@@ -13,9 +13,9 @@ six ``@njit`` functions:
   search's value scale (in ``[-1, 1]``);
 * ``rollout(a, b, rng, config) -> (value, rng)``: play the game's rollout policy from a
   non-terminal position to the end (arrays may be used up); ``value`` as in ``status``;
-* ``start(root_a, root_b, scratch_a, scratch_b) -> (a, b)``: the root position a simulation
-  starts from: the root itself for words (:func:`start_words`), a copy into the scratch
-  arrays for arrays (:func:`start_arrays`), since ``play`` and ``rollout`` change them;
+* ``start(root_a, root_b, scratch) -> (a, b)``: the position a simulation starts from: the
+  root itself for words (:func:`start_words`), the root array copied into the ``scratch``
+  array for an array position (:func:`start_copy`), since ``play`` and ``rollout`` change it;
 * ``next_player(a, b, before) -> player``: the player to move after a ply by ``before``:
   ``1 - before`` where players alternate at every ply (:func:`alternate`, a forced pass being
   an action), the position's own mover where one player may move several plies in a row
@@ -94,7 +94,7 @@ __all__ = [
     "Tree",
     "alternate",
     "simulate",
-    "start_arrays",
+    "start_copy",
     "start_words",
 ]
 
@@ -165,18 +165,17 @@ def _prove(node, first, n_expanded, n_children, mover, is_proven, proven):  # pr
 
 
 @njit(cache=True, inline="always")
-def start_words(root_a, root_b, scratch_a, scratch_b):  # pragma: no cover - compiled
+def start_words(root_a, root_b, scratch):  # pragma: no cover - compiled
     """``start`` for positions in two words: the root itself (``play`` returns new words)."""
     return root_a, root_b
 
 
 @njit(cache=True, inline="always")
-def start_arrays(root_a, root_b, scratch_a, scratch_b):  # pragma: no cover - compiled
-    """``start`` for positions in two arrays: the root copied into the scratch arrays (which
-    ``play`` and ``rollout`` then change in place)."""
-    scratch_a[:] = root_a
-    scratch_b[:] = root_b
-    return scratch_a, scratch_b
+def start_copy(root_a, root_b, scratch):  # pragma: no cover - compiled
+    """``start`` for an array position ``root_a`` with read-only data ``root_b``: ``root_a``
+    copied into ``scratch`` (which ``play`` and ``rollout`` then change in place)."""
+    scratch[:] = root_a
+    return scratch, root_b
 
 
 @njit(cache=True, inline="always")
@@ -207,8 +206,7 @@ def simulate(  # pragma: no cover - compiled
     proven,
     root_a,
     root_b,
-    scratch_a,
-    scratch_b,
+    scratch,
     counters,
     rng_state,
     c,
@@ -254,7 +252,7 @@ def simulate(  # pragma: no cover - compiled
         # Step 1. Selection: descend by UCB1 through fully expanded nodes.
         node = 0
         depth = 0
-        a, b = start_fn(root_a, root_b, scratch_a, scratch_b)
+        a, b = start_fn(root_a, root_b, scratch)
         player = 1 - mover[0]  # the player to move at ``node``
         while not is_proven[node]:  # a terminal node is proven; others only by the solver
             f = first[node]
@@ -335,8 +333,8 @@ def simulate(  # pragma: no cover - compiled
 
 class Tree:
     """The node arrays of one compiled search, grown by doubling, the root position
-    ``(root_a, root_b)`` (two scalars of the game's word type, or two arrays) and, for array
-    positions, the scratch arrays each simulation plays in (for words: the root again).
+    ``(root_a, root_b)`` (two scalars of the game's word type, or an array and read-only data)
+    and ``scratch``, the array each simulation plays in (for words: ``root_a`` again).
 
     >>> tree = Tree(8)
     >>> tree.set_root(np.int64(0), np.int64(0), 1, player=0)
@@ -345,7 +343,7 @@ class Tree:
     >>> tree.grow(); tree.parent.shape
     (16,)
     >>> tree.set_root(np.zeros(3), np.zeros(2), 1, player=1)
-    >>> tree.scratch_a.shape, tree.scratch_a is tree.root_a, int(tree.mover[0])
+    >>> tree.scratch.shape, tree.scratch is tree.root_a, int(tree.mover[0])
     ((3,), False, 0)
     """
 
@@ -378,8 +376,7 @@ class Tree:
             setattr(self, name, np.empty(capacity, dtype=dtype))
         self.root_a: Any = None
         self.root_b: Any = None
-        self.scratch_a: Any = None
-        self.scratch_b: Any = None
+        self.scratch: Any = None
         self.counters = np.zeros(4, dtype=np.int64)
         self.rng_state = np.zeros(1, dtype=np.uint64)
 
@@ -387,7 +384,7 @@ class Tree:
         """The node arrays, the root position and the scratch, in the order :func:`simulate`
         takes them."""
         nodes = (getattr(self, name) for name, _ in self.FIELDS)
-        return (*nodes, self.root_a, self.root_b, self.scratch_a, self.scratch_b)
+        return (*nodes, self.root_a, self.root_b, self.scratch)
 
     def grow(self) -> None:
         """Double every node array, keeping its contents."""
@@ -413,7 +410,6 @@ class Tree:
         self.proven[0] = 0.0
         self.root_a = a
         self.root_b = b
-        self.scratch_a = np.empty_like(a) if isinstance(a, np.ndarray) else a
-        self.scratch_b = np.empty_like(b) if isinstance(b, np.ndarray) else b
+        self.scratch = np.empty_like(a) if isinstance(a, np.ndarray) else a
         self.counters[:] = (0, 1, 1, 0)
         self.rng_state[0] = np.uint64(seed_word)

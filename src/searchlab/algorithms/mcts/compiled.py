@@ -1,22 +1,30 @@
 """The compiled tier of MCTS (numba kernels for the built-in games).
 
 ``compiled_mcts`` is the kernel that :data:`~searchlab.algorithms.kernels.KERNELS` registers
-for :class:`~searchlab.domains.games.connect4.Connect4` and
-:class:`~searchlab.domains.games.othello.Othello`; :func:`searchlab.algorithms.mcts.mcts`
+for :class:`~searchlab.domains.games.connect4.Connect4`,
+:class:`~searchlab.domains.games.othello.Othello` and
+:class:`~searchlab.domains.games.snakego.SnakeGo`; :func:`searchlab.algorithms.mcts.mcts`
 reaches it through the registry when ``tier`` allows. It takes the options the reference tier
 takes (one checked :class:`~searchlab.algorithms.mcts.options.MCTSOptions`, passed unchanged)
-and returns ``None`` when they are not plain, and the reference tier runs instead.
+and returns ``None`` when the game's kernel does not run them
+(:meth:`~searchlab.algorithms.mcts.options.MCTSOptions.why_not_plain` with the rollout
+policies the kernel compiles, :data:`~searchlab.algorithms.kernels.MCTS_ROLLOUTS`), and the
+reference tier runs instead.
 
 It runs the reference tier's algorithm (UCT with UCB1 ``W/N + c * sqrt(2 ln N_parent / N)``,
-one node added per simulation, untried actions in random order, uniformly random rollouts,
-optional MCTS-Solver, the same final-move rules and the same result) on the built-in Connect
-Four (:class:`~searchlab.domains.games.connect4.Connect4`) and Othello
-(:class:`~searchlab.domains.games.othello.Othello`, either scoring) with the tree as arrays
+one node added per simulation, untried actions in random order, uniformly random rollouts or,
+on Snake Go, the notes' informed ones, optional MCTS-Solver, the same final-move rules and
+the same result) on the built-in Connect Four
+(:class:`~searchlab.domains.games.connect4.Connect4`), Othello
+(:class:`~searchlab.domains.games.othello.Othello`, either scoring) and Snake Go
+(:class:`~searchlab.domains.games.snakego.SnakeGo`, either scoring, any size; a player may
+move several plies in a row) with the tree as arrays
 (:mod:`~searchlab.algorithms.mcts._kernel_loop`). The two tiers draw different random numbers,
 so they agree in distribution (root visit shares, chosen moves), not simulation by simulation;
 the same seed gives the same result within a tier. Both value a finished game on the options'
 ``value_scale`` (Othello's kernel: the sign of the disc difference, or the difference over
-64).
+64; Snake Go's: +1 / -1 for ``win_loss``; for ``score_difference`` the sign of the score
+difference, or the difference over ``size * size``).
 
 Budgets. Numba cannot read the clock: with a time limit the kernel runs slices of simulations
 (the first 64, then about :data:`SLICE_SECONDS` worth at the measured rate) and the clock is
@@ -49,6 +57,7 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.kernels import mcts_rollouts
 from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
@@ -60,6 +69,7 @@ from searchlab.core.limits import MAX_COUNT, Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.connect4 import Connect4, Connect4State
 from searchlab.domains.games.othello import Othello, OthelloState
+from searchlab.domains.games.snakego import SnakeGo, SnakeGoState
 
 __all__ = ["SLICE_SECONDS", "compiled_mcts", "warm_up"]
 
@@ -78,14 +88,17 @@ _NO_LIMIT = MAX_COUNT  # the kernels count in int64; Limits never holds more
 
 @dataclass(frozen=True, slots=True)
 class _Kernel:
-    """A game's bound kernel: ``search`` (its arguments start with ``prefix``), the root's
-    words, and the most children one node can have."""
+    """A game's bound kernel: ``search`` (its arguments start with ``prefix``), the root
+    position ``(a, b)`` (two words, or an array and read-only data: see
+    :mod:`~searchlab.algorithms.mcts._kernel_loop`), the most children one node can have, and
+    the player to move at the root (any label where players alternate)."""
 
     search: Callable[..., int]
     prefix: tuple[Any, ...]
-    w0: Any
-    w1: Any
+    a: Any
+    b: Any
     max_branching: int
+    player: int = 0
 
 
 def _kernel_for(state: State, options: MCTSOptions) -> _Kernel | None:
@@ -107,6 +120,16 @@ def _kernel_for(state: State, options: MCTSOptions) -> _Kernel | None:
             KO.search, (KO.OUTCOME if outcome else KO.NORMALISED,), np.uint64(mine),
             np.uint64(theirs), KO.MAX_BRANCHING,
         )  # fmt: skip
+    if type(state) is SnakeGoState:
+        from searchlab.algorithms.mcts import _kernel_snakego as KS
+        from searchlab.domains.games._snakego_arrays import encode, scoring_code
+
+        pos, items = encode(state)
+        # win_loss values are +1 / -1 on both scales; a score difference on the "outcome"
+        # scale is its sign (a tie is a draw there, as the reference tier's sign of returns)
+        sign = options.value_scale == "outcome"
+        config = KS.config_for(scoring_code(state.game.scoring), sign, str(options.rollout))
+        return _Kernel(KS.search, (config,), pos, items, KS.MAX_BRANCHING, state.current_player())
     return None
 
 
@@ -127,7 +150,7 @@ class _Search:
         self.tree = L.Tree(max(slots, 4 * kernel.max_branching))
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        self.tree.set_root(kernel.w0, kernel.w1, seed_state(seed))
+        self.tree.set_root(kernel.a, kernel.b, seed_state(seed), player=kernel.player)
 
     @property
     def simulations(self) -> int:
@@ -274,8 +297,9 @@ def compiled_mcts(
     options: MCTSOptions,
     seed: int | None,
 ) -> SearchResult | None:
-    """Compiled UCT with uniform random rollouts from ``state`` of the built-in ``game``, or
-    ``None`` when ``options`` are not plain (or ``state`` is not the game's own state type).
+    """Compiled UCT from ``state`` of the built-in ``game``, or ``None`` when the game's kernel
+    does not run ``options`` (see the module docstring) or ``state`` is not the game's own
+    state type.
 
     The arguments are those :func:`searchlab.algorithms.mcts.mcts` has checked (``limits``
     bounds ``simulations`` and/or ``time``; ``nodes`` caps the tree); this function does not
@@ -283,7 +307,7 @@ def compiled_mcts(
     (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
     """
     began = time.perf_counter()
-    if not options.is_plain:
+    if options.why_not_plain(mcts_rollouts(game)) is not None:
         return None
     kernel = _kernel_for(state, options)
     if kernel is None:
@@ -316,7 +340,7 @@ def warm_up() -> None:
     >>> warm_up()
     """
     options = MCTSOptions()
-    for game in (Connect4(), Othello()):
+    for game in (Connect4(), Othello(), SnakeGo(size=5, rounds=2)):
         compiled_mcts(
             game, state=game.initial_state(), limits=Limits(simulations=8), options=options,
             seed=0,

@@ -10,6 +10,9 @@ below checks again.
 
 >>> MCTSOptions(c=0.7, solver=True).is_plain
 True
+>>> informed = MCTSOptions(rollout="informed")
+>>> informed.why_not_plain(), informed.why_not_plain(("random", "informed"))
+("rollout='informed'", None)
 >>> MCTSOptions(c=-1)
 Traceback (most recent call last):
 ...
@@ -29,10 +32,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from searchlab.algorithms.kernels import MCTS_ROLLOUTS, mcts_rollouts
 from searchlab.algorithms.mcts.evaluator import Evaluator
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import ValueScale, check_value_scale
@@ -46,6 +50,7 @@ __all__ = [
     "FINAL_MOVES",
     "MCTSOptions",
     "check_budget",
+    "check_compiled",
     "check_seed",
     "make_options",
 ]
@@ -59,6 +64,11 @@ FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
 
 _ALGORITHM = "mcts"
+_COMPILED_ROLLOUTS = tuple(
+    dict.fromkeys(name for names in MCTS_ROLLOUTS.values() for name in names)
+)
+"""The rollout policies some compiled kernel runs (which game's kernel is known only once a
+game is given: :func:`check_compiled`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,8 +101,10 @@ class MCTSOptions:
             the game's ``GameInfo.max_utility``: play for the score). Every value the search
             reports is on this scale, in ``[-1, 1]``.
         tier: ``"auto"`` runs a compiled kernel when the game has one and the options are
-            plain (:attr:`is_plain`), else the reference tier; ``"reference"`` always runs the
-            reference tier; ``"compiled"`` insists on a kernel (and on plain options).
+            plain for it (:meth:`why_not_plain`: uniform rollouts, or a rollout policy the
+            game's kernel compiles, such as Snake Go's ``"informed"``), else the reference
+            tier; ``"reference"`` always runs the reference tier; ``"compiled"`` insists on a
+            kernel (and on options it runs).
         observer: receives the search's events (reference tier only).
         policy: the rollout policy ``rollout`` names (set from it, not an argument).
     """
@@ -163,24 +175,25 @@ class MCTSOptions:
             raise InvalidParameterError(
                 f"{_ALGORITHM}: observer must be a callable taking one event, got {self.observer!r}"
             )
-        if self.tier == "compiled" and not self.is_plain:
-            raise InvalidParameterError(
-                f"{_ALGORITHM}: the compiled tier runs plain UCT only, and "
-                f"{self.why_not_plain()} needs the reference tier; use tier='auto' or "
-                "tier='reference'"
-            )
+        if self.tier == "compiled":
+            # the game is not known yet: only what no compiled kernel runs is an error here
+            # (check_compiled, given the game, checks the rest)
+            reason = self.why_not_plain(_COMPILED_ROLLOUTS)
+            if reason is not None:
+                raise _compiled_error(f"{reason} needs the reference tier")
 
     @property
     def is_plain(self) -> bool:
-        """The options a compiled kernel can run: uniform rollouts, UCT, no table, no endgame
-        search, no observer (``c``, ``final_move``, ``solver`` and ``value_scale`` may be
-        anything)."""
+        """The options every compiled kernel can run: uniform rollouts, UCT, no table, no
+        endgame search, no observer (``c``, ``final_move``, ``solver`` and ``value_scale`` may
+        be anything)."""
         return self.why_not_plain() is None
 
-    def why_not_plain(self) -> str | None:
-        """The first option that rules the compiled tier out, as it reads in a message
-        (``None`` for plain options)."""
-        if not (isinstance(self.rollout, str) and self.rollout == "random"):
+    def why_not_plain(self, rollouts: Collection[str] = ("random",)) -> str | None:
+        """The first option that rules out a compiled kernel whose rollout policies are
+        ``rollouts`` (names; ``kernels.mcts_rollouts(game)`` gives a game's), as it reads in a
+        message (``None`` when such a kernel runs these options)."""
+        if not (isinstance(self.rollout, str) and self.rollout in rollouts):
             return f"rollout={self.rollout!r}"
         if self.evaluator is not None:
             return "an evaluator (PUCT)"
@@ -218,6 +231,43 @@ def make_options(options: MCTSOptions | None, overrides: Mapping[str, Any]) -> M
             f"{_ALGORITHM}: options must be an MCTSOptions, got {options!r}"
         )
     return dataclasses.replace(options, **overrides) if overrides else options
+
+
+def check_compiled(options: MCTSOptions, game: object) -> None:
+    """With ``tier="compiled"``, ``InvalidParameterError`` when ``options`` ask for something
+    the compiled kernel for ``game`` does not run (a rollout policy it does not compile, for
+    one); nothing otherwise. (Whether ``game`` has a kernel at all is the registry's answer,
+    when the search runs.)
+
+    >>> from searchlab.domains.games.connect4 import Connect4
+    >>> from searchlab.domains.games.snakego import SnakeGo
+    >>> options = MCTSOptions(rollout="informed", tier="compiled")
+    >>> check_compiled(options, SnakeGo(size=8))
+    >>> check_compiled(options, Connect4())
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: mcts: the compiled tier runs plain UCT only, \
+and rollout='informed' needs the reference tier (Connect4's kernel runs rollout='random' \
+only); use tier='auto' or tier='reference'
+    """
+    if options.tier != "compiled":
+        return
+    rollouts = mcts_rollouts(game)
+    reason = options.why_not_plain(rollouts)
+    if reason is None:
+        return
+    reason += " needs the reference tier"
+    if reason.startswith("rollout=") and type(game) in MCTS_ROLLOUTS:
+        names = " or ".join(repr(name) for name in rollouts)
+        reason += f" ({type(game).__name__}'s kernel runs rollout={names} only)"
+    raise _compiled_error(reason)
+
+
+def _compiled_error(reason: str) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"{_ALGORITHM}: the compiled tier runs plain UCT only, and {reason}; use tier='auto' "
+        "or tier='reference'"
+    )
 
 
 def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> None:

@@ -39,11 +39,17 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from searchlab.algorithms.kernels import KERNELS
+from searchlab.algorithms.kernels import KERNELS, mcts_rollouts
 from searchlab.algorithms.mcts.endgame import ProofSearch
 from searchlab.algorithms.mcts.evaluator import check_value, prior_list
 from searchlab.algorithms.mcts.final_move import child_value, choose_final
-from searchlab.algorithms.mcts.options import MCTSOptions, check_budget, check_seed, make_options
+from searchlab.algorithms.mcts.options import (
+    MCTSOptions,
+    check_budget,
+    check_compiled,
+    check_seed,
+    make_options,
+)
 from searchlab.algorithms.mcts.results import children_stats, principal_variation, terminal_result
 from searchlab.algorithms.mcts.rollout import playout
 from searchlab.algorithms.mcts.selection import (
@@ -98,6 +104,7 @@ class MCTS:
     ) -> None:
         check_capabilities(game, "mcts")
         self.options: MCTSOptions = make_options(options, overrides)
+        check_compiled(self.options, game)  # tier="compiled": options the game's kernel runs
         self.game = game
         self.limits = None if limits is None else check_budget(limits, "mcts")
         self.algorithm = self.options.algorithm
@@ -460,7 +467,7 @@ def _run_tiers(
     registered for ``game``'s type when it runs these options (``tier="auto"`` or
     ``"compiled"``), else ``searcher``'s reference search (``"compiled"``: an error saying
     why not)."""
-    reason = options.why_not_plain()
+    reason = options.why_not_plain(mcts_rollouts(game))
     why_not = (
         f"{reason} needs the reference tier"
         if reason is not None
