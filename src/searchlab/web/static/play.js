@@ -209,6 +209,8 @@ async function newGame() {
   const epoch = ++state.epoch;
   state.params = readParams();
   state.moves = [];
+  state.lastLabel = null;
+  state.lastCell = null;
   state.paused = false;
   state.pausedByError = false;
   clearAnalysis();
@@ -291,9 +293,9 @@ function playResult(message) {
   const view = message.view;
   if (!view) return;
   const mover = state.view ? state.view.to_move : null;
+  noteMove(state.view, message.label);
   state.view = view;
   state.moves = view.moves ? [...view.moves] : [...state.moves, message.label];
-  state.lastLabel = message.label;
   // Let people see the move (and the final analysis) before the next search starts.
   const epoch = state.epoch;
   if (view.terminal) {
@@ -323,9 +325,9 @@ async function playHuman(action) {
     state.loading = false;
   }
   if (epoch !== state.epoch) return;
+  noteMove(state.view, action.label);
   state.view = next;
   state.moves = next.moves ? [...next.moves] : moves;
-  state.lastLabel = action.label;
   clearAnalysis();
   advance();
 }
@@ -355,6 +357,7 @@ async function undo() {
   state.view = view;
   state.moves = view.moves ? [...view.moves] : moves;
   state.lastLabel = state.moves.length ? state.moves[state.moves.length - 1] : null;
+  state.lastCell = null;
   clearAnalysis();
   renderPause();
   advance();
@@ -576,11 +579,20 @@ function renderBoard() {
 }
 
 function lastMoveCell() {
-  // The cell of the last move: where a piece appeared between the two grids is unknown here,
-  // so the label of the last move is looked up among the cells of the previous views.
+  // The square the last move was played on: the cell the position before it gave that move
+  // (Connect Four: where the disc landed); else the label looked up among the squares seen.
   const label = state.lastLabel;
-  if (!label || !state.cellOfLabel) return null;
-  return state.cellOfLabel.get(label) || null;
+  if (!label) return null;
+  if (state.lastCell && state.lastCellLabel === label) return state.lastCell;
+  return (state.cellOfLabel && state.cellOfLabel.get(label)) || null;
+}
+
+/** Remember where `label` was played from `view` (the position before the move). */
+function noteMove(view, label) {
+  const move = view && (view.legal || []).find((m) => m.label === label);
+  state.lastLabel = label;
+  state.lastCell = move && move.cell ? move.cell : null;
+  state.lastCellLabel = label;
 }
 
 function rememberCells() {
