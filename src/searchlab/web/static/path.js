@@ -182,6 +182,7 @@ class RunView {
     this.events = [];
     this.cursor = 0;
     this.current = null;
+    this.currentEvent = null;
     this.counts = { expand: 0, generate: 0, reopen: 0 };
     this.iteration = 1;
     this.resetOverlay();
@@ -247,6 +248,7 @@ class RunView {
         this.counts.expand++;
         this.setCell(x, y, CLOSED);
         this.current = [x, y];
+        this.currentEvent = event;
         break;
       case "generate":
         this.counts.generate++;
@@ -282,6 +284,7 @@ class RunView {
   rewind() {
     this.cursor = 0;
     this.current = null;
+    this.currentEvent = null;
     this.iteration = 1;
     this.counts = { expand: 0, generate: 0, reopen: 0 };
     this.resetOverlay();
@@ -298,8 +301,14 @@ class RunView {
     show(this.live.reopened, this.counts.reopen, this.result.reopened);
     const total = this.events.length;
     const iteration = this.result.algorithm === "idastar" ? `, iteration ${this.iteration}` : "";
+    let node = "";
+    const event = this.currentEvent;
+    if (!done && event && event.length >= 5 && Number.isFinite(event[3]) && Number.isFinite(event[4])) {
+      const [, x, y, g, h] = event;
+      node = `; expanding (${x},${y}): g ${g.toFixed(2)}, h ${h.toFixed(2)}`;
+    }
     this.progress.textContent = total
-      ? `event ${formatNumber(this.cursor, 0)} of ${formatNumber(total, 0)}${iteration}${done ? " (done)" : ""}`
+      ? `event ${formatNumber(this.cursor, 0)} of ${formatNumber(total, 0)}${iteration}${done ? " (done)" : node}`
       : "no events";
   }
 
