@@ -142,7 +142,7 @@ def informed_mask(pos, items):  # pragma: no cover - compiled
     return free if free != 0 else pool
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def informed_action(pos, items, rng, below):  # pragma: no cover - compiled
     """``(an action of the informed policy, rng)``, drawn with ``below``."""
     pool = informed_mask(pos, items)
@@ -150,7 +150,7 @@ def informed_action(pos, items, rng, below):  # pragma: no cover - compiled
     return pick(pool, r), rng
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def informed_rollout(pos, items, rng, scoring, below):  # pragma: no cover - compiled
     """Informed-policy actions to the end of the game (``pos`` changes in place):
     ``(value for the player to move at the start, rng)``, as

@@ -15,7 +15,10 @@ step cost O(1) per item, never a scan of the whole list.
 A rollout draws its random numbers with ``below(rng, n) -> (rng, an int uniform in [0, n))``,
 passed in by the caller (the compiled MCTS passes
 :func:`searchlab.algorithms.mcts._kernel_rng.next_below`): the domain layer does not import
-the algorithms' generator.
+the algorithms' generator. The rollouts (and :func:`~._snakego_informed.informed_action`) are
+inlined into their caller (``inline="always"``): a function passed to a compiled call that is
+not inlined is a dynamic global, and numba would not cache the caller (measured: the bound
+kernel then compiles again, about 40 s, in every process).
 """
 
 from __future__ import annotations
@@ -501,7 +504,7 @@ def status(pos, items, scoring):  # pragma: no cover - compiled
     return True, final_value(pos, scoring, pos[H_PLAYER])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rollout(pos, items, rng, scoring, below):  # pragma: no cover - compiled
     """Uniformly random legal actions to the end of the game (``pos`` changes in place),
     drawn with ``below``: ``(value for the player to move at the start, rng)``."""
