@@ -18,7 +18,8 @@ The games:
   reached from positions of both players (a transposition whose mover differs);
 * :func:`random_tree`: random trees whose every node has a random player to move.
 
-Snake Go (a player with two snakes moves twice in a row) is tested at the end, on small boards.
+Snake Go (a player with two snakes moves twice in a row) is tested at the end, on small boards,
+the compiled MCTS (its own tree arrays) included.
 """
 
 from __future__ import annotations
@@ -691,3 +692,24 @@ def test_snakego_flat_monte_carlo_picks_a_proven_best_move() -> None:
         assert flat_monte_carlo(game, state, limits=limits, seed=4).action == top
         checked += 1
     assert checked >= 4, checked
+
+
+@pytest.mark.parametrize(("game", "state"), SNAKEGO_CASES, ids=SNAKEGO_IDS)
+def test_snakego_compiled_mcts_agrees_with_the_brute_force(game, state) -> None:
+    """The compiled tier (its own tree arrays, a mover per node) on the same positions: every
+    root action searched, MCTS-Solver proves the sign of the exact value with a move that
+    keeps it, and UCT plays a proven best move."""
+    value, best, values, _ = snakego_truth(state)
+    keeping = {action for action, v in values.items() if sign(v) == sign(value)}
+    proof = mcts(
+        game, state, limits=Limits(simulations=50_000), seed=1, tier="compiled", solver=True
+    )
+    assert proof.tier == "compiled"
+    assert {c["action"] for c in proof.stats["children"]} == set(state.legal_actions())
+    assert proof.is_proven and proof.value == sign(value)
+    assert proof.action in keeping
+    scale = "outcome" if game.scoring == "win_loss" else "normalised"
+    uct = mcts(
+        game, state, limits=Limits(simulations=5000), seed=2, tier="compiled", value_scale=scale
+    )
+    assert uct.action in best
