@@ -230,6 +230,7 @@ def test_path_counters_equal_the_command_line(client: Any) -> None:
         assert answer["generated"] == cli["generated"]
         assert answer["cost"] == pytest.approx(cli["cost"])
         assert [e[0] for e in answer["events"]].count("expand") == answer["expanded"]
+        assert answer["events_truncated"] is False
         assert answer["path"][0] == [3, 3] and answer["path"][-1] == [45, 45]
 
 

@@ -44,7 +44,11 @@ from searchlab.domains.path.grid import GridMap, GridProblem, manhattan_distance
 from searchlab.domains.path.movingai import load_map, load_scenarios
 from searchlab.web.views import build_view
 
-__all__ = ["JOBS", "json_number", "warm_up"]
+__all__ = ["JOBS", "MAX_EVENTS", "json_number", "warm_up"]
+
+MAX_EVENTS = 500_000
+"""The most events a path search sends (about 6 MB of JSON); the counters stay exact, the
+animation stops there (``events_truncated``)."""
 
 JobFunction = Callable[[dict[str, Any], Any], dict[str, Any]]
 
@@ -312,6 +316,8 @@ def path_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
     events: list[list[Any]] = []
 
     def observe(event: Any) -> None:
+        if len(events) >= MAX_EVENTS:
+            return
         kind = event.kind
         if kind == "expand":
             x, y = event.state
@@ -350,6 +356,7 @@ def path_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
         "algorithm": algorithm,
         "status": result.status,
         "events": events if record else None,
+        "events_truncated": len(events) >= MAX_EVENTS,
         "path": None if result.path is None else [list(cell) for cell in result.path],
         "cost": result.cost,
         "length": result.length,

@@ -105,6 +105,7 @@ class JobContext:
         self._in_tick = False
         self._pending: BaseException | None = None
         self._last_progress = self.started
+        self._encoding = False  # the search is over: its answer is being written
 
     @property
     def elapsed(self) -> float:
@@ -131,7 +132,7 @@ class JobContext:
     def _stop_reason(self) -> BaseException | None:
         if self._cancel.value == self.job_id:
             return Cancelled()
-        if self.elapsed > self.seconds + self.margin:
+        if not self._encoding and self.elapsed > self.seconds + self.margin:
             return Overrun(
                 f"the search ran past its time budget of {self.seconds:g} s and was stopped"
             )
@@ -171,6 +172,7 @@ class JobContext:
                 # JSON text, made here: a large answer (a path search's events) costs the
                 # server's event loop nothing but a copy
                 answer = function(payload, self)
+                self._encoding, self.progress = True, None  # the watchdog still bounds it
                 reply = ("result", json.dumps(answer, allow_nan=False, separators=(",", ":")))
             finally:
                 # No tick may run after this: one already due would call the handler in the
