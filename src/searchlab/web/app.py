@@ -64,7 +64,12 @@ def create_app(
         caps=caps,
         searches=WorkerPool(size, grace=caps.grace, queue=caps.queue, memory_mb=caps.memory_mb),
         quick=WorkerPool(
-            1, grace=caps.grace, queue=caps.queue, memory_mb=caps.memory_mb, name="quick"
+            1,
+            grace=caps.grace,
+            queue=caps.queue,
+            memory_mb=caps.memory_mb,
+            name="quick",
+            warm=False,  # views and exercises need no compiled kernel
         ),
         map_dirs=map_dirs,
     )

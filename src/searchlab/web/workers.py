@@ -203,7 +203,9 @@ def _one_line(error: BaseException) -> str:
     return " ".join(text.split("\n"))
 
 
-def _worker_main(connection: Connection, cancel: Any, memory_mb: int) -> None:  # pragma: no cover
+def _worker_main(
+    connection: Connection, cancel: Any, memory_mb: int, warm: bool
+) -> None:  # pragma: no cover
     """A worker's life (in the child process): set signals and limits, then run jobs."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -214,7 +216,8 @@ def _worker_main(connection: Connection, cancel: Any, memory_mb: int) -> None:  
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from searchlab.web.jobs import JOBS, warm_up
 
-    warm_up()
+    if warm:
+        warm_up()
     try:
         connection.send((0, "ready", None))
     except OSError:
@@ -285,16 +288,25 @@ class _Worker:
 
 
 class WorkerPool:
-    """``size`` worker processes fed from one queue (at most ``queue`` jobs wait).
+    """``size`` worker processes fed from one queue (at most ``queue`` jobs wait); with
+    ``warm`` each loads the compiled kernels before its first job.
 
     Use :meth:`start` and :meth:`close` from the event loop (the app's lifespan does).
     :meth:`submit` queues a job; :meth:`cancel` stops one; :meth:`run` is submit and wait.
     """
 
     def __init__(
-        self, size: int, *, grace: float, queue: int, memory_mb: int, name: str = "search"
+        self,
+        size: int,
+        *,
+        grace: float,
+        queue: int,
+        memory_mb: int,
+        name: str = "search",
+        warm: bool = True,
     ) -> None:
         self.size = size
+        self.warm = warm
         self.grace = grace
         self.max_queue = queue
         self.memory_mb = memory_mb
@@ -320,7 +332,7 @@ class WorkerPool:
         cancel = self._context.Value("q", 0, lock=False)
         process = self._context.Process(
             target=_worker_main,
-            args=(theirs, cancel, self.memory_mb),
+            args=(theirs, cancel, self.memory_mb, self.warm),
             name=f"searchlab-web-{self.name}",
             daemon=True,
         )
