@@ -305,3 +305,25 @@ def test_diagonal_costs_and_names() -> None:
         ).algorithm
         == "bfs"
     )
+
+
+def test_a_time_limit_holds_while_an_observer_records() -> None:
+    """With an observer the kernel pauses whenever its event log fills; every pause reads the
+    clock, so the time limit stops the search (it used to run to the goal: 12 s for a 0.1 s
+    limit on this grid)."""
+    import time
+
+    problem = GridProblem(GridMap.from_strings(["." * 400] * 400), (0, 0), (399, 399))
+    slow = []
+
+    def observer(event: object) -> None:
+        if not slow:  # the first delivery alone outlasts the limit
+            slow.append(event)
+            time.sleep(0.2)
+
+    result = best_first.dijkstra(
+        problem, limits=Limits(time=0.1), observer=observer, tier="compiled"
+    )
+    assert result.status == "limit"
+    assert result.tier == "compiled"
+    assert result.expanded < 400 * 400 - 1

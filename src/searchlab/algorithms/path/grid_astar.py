@@ -343,10 +343,15 @@ class GridSearcher(K.GridArrays):
                 self._flush(observer)
             if code == K.PAUSE_GROW:
                 self.grow()
-            elif code == K.LIMIT and counters[K.C_EXPANDED] < max_expansions:
-                if deadline is not None and time.perf_counter() >= deadline:
+            elif code == K.LIMIT:
+                if counters[K.C_EXPANDED] >= max_expansions:
                     break
             elif code != K.PAUSE_LOG:
+                break
+            # Every pause (time slice, room, a full event log) reads the clock: with an
+            # observer the log fills long before a time slice ends.
+            if deadline is not None and time.perf_counter() >= deadline:
+                code = K.LIMIT
                 break
         expanded = int(counters[K.C_EXPANDED])
         xs, ys, cost, mask, traced = K.finish(
