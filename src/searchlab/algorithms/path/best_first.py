@@ -32,13 +32,15 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from searchlab.algorithms.kernels import KERNELS
-from searchlab.algorithms.path.best_first_options import BestFirstOptions, check_weight
+from searchlab.algorithms.path.best_first_options import SAME_COST, BestFirstOptions, check_weight
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer, Reopen
 from searchlab.core.problem import Problem, ReversibleProblem, zero_heuristic
 from searchlab.core.results import PathResult
 from searchlab.core.tier import Tier, check_tier
+
+_KEEP_BELOW = 1.0 - SAME_COST
 
 __all__ = [
     "astar",
@@ -353,7 +355,7 @@ def _reference_best_first(
                 open_count += 1
                 if open_count > max_open:
                     max_open = open_count
-            elif old_g <= child_g:
+            elif child_g >= old_g * _KEEP_BELOW:  # not cheaper (SAME_COST: float rounding)
                 continue
             elif child in closed:
                 if not reopen:

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.path import _grid_kernels as K
-from searchlab.algorithms.path.best_first_options import BestFirstOptions
+from searchlab.algorithms.path.best_first_options import SAME_COST, BestFirstOptions
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Reopen
@@ -49,6 +49,7 @@ __all__ = ["GridSearcher", "compiled_grid_best_first", "grid_best_first", "grid_
 
 _ASTAR = BestFirstOptions(algorithm="astar")
 
+KEEP_BELOW = 1.0 - SAME_COST  # a new g is kept only below old g * KEEP_BELOW
 TIME_CHECK_EXPANSIONS = 4096
 """With a time limit, the clock is read every this many expansions."""
 
@@ -212,7 +213,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
                     max_open = n_open
             else:
                 old = gval[su]
-                if old <= ng:
+                if ng >= old * KEEP_BELOW:  # not cheaper, up to float rounding (SAME_COST)
                     continue
                 if t == closed_tag:
                     if not reopen:
