@@ -91,12 +91,14 @@ def exact_best(game: Any, state: Any) -> int:
 def legal_cells(board: Any) -> dict[str, Any]:
     """The clickable cells of the Play board (a person to move), by the move label they play."""
     cells = board.locator("[data-cell].legal")
-    return {cells.nth(i).get_attribute("title"): cells.nth(i) for i in range(cells.count())}
+    return {cells.nth(i).get_attribute("data-label"): cells.nth(i) for i in range(cells.count())}
 
 
 def wait_for_legal_cells(page: Any, count: int) -> None:
+    """Wait until the person is to move with ``count`` clickable cells."""
     page.wait_for_function(
-        "n => document.querySelectorAll('[data-testid=board] [data-cell].legal').length === n",
+        "n => document.querySelector('[data-testid=board]').dataset.turn === 'human'"
+        " && document.querySelectorAll('[data-testid=board] [data-cell].legal').length === n",
         arg=count,
         timeout=SEARCH_TIMEOUT_MS,
     )
