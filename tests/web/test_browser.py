@@ -480,7 +480,22 @@ def test_mcts_lab_counts_match_the_library_observer_events(lab: Any, screenshot:
         assert shown_counts(lab) == totals(done), f"after {len(done)} simulations"
     screenshot(page, "mcts")
 
-    # And to the end.
+    # Then run freely to the end (the speed at its fastest).
+    lab.testid("speed").fill("100")
+    lab.testid("run").click()
+    page.wait_for_function(
+        "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
+        arg=MCTS_SIMULATIONS,
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+    assert shown_counts(lab) == totals(expected)
+    # "To the end" after a reset gives the same counts at once.
+    lab.testid("reset").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=sim-count]').textContent.trim() === '0'"
+        " && document.querySelector('[data-testid=status]').textContent.includes('ready')",
+        timeout=SEARCH_TIMEOUT_MS,
+    )
     lab.testid("finish").click()
     page.wait_for_function(
         "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
