@@ -30,6 +30,10 @@ from searchlab.web.app import create_app
 from searchlab.web.caps import ServerCaps
 
 REPO = Path(__file__).resolve().parents[2]
+# Searches that must still run when the test looks use Othello on the reference tier (about
+# 2,000 simulations/s, so the 2 s budget ends them, not the 5,000-simulation cap): tic-tac-toe
+# spends its 5,000 simulations in a third of a second and could end before its first
+# analysis event.
 CAPS = ServerCaps(time=2.0, simulations=5_000, map_cells=10_000, tree_leaves=50, grace=1.0)
 POST_ROUTES = (
     "/api/play/state",
@@ -245,7 +249,7 @@ def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
             json.dumps(
-                {"type": "start", "game": "tictactoe", "agent": "mcts:time=2,tier=reference"}
+                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
             )
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
@@ -259,7 +263,7 @@ def test_cancel_stops_the_search_and_the_connection_goes_on(client: Any) -> None
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
             json.dumps(
-                {"type": "start", "game": "tictactoe", "agent": "mcts:time=2,tier=reference"}
+                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
             )
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
@@ -279,7 +283,7 @@ def test_a_frozen_worker_is_killed_and_replaced(client: Any) -> None:
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
             json.dumps(
-                {"type": "start", "game": "tictactoe", "agent": "mcts:time=2,tier=reference"}
+                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
             )
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
@@ -302,7 +306,7 @@ def test_a_frozen_worker_that_was_cancelled_is_replaced(client: Any) -> None:
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
             json.dumps(
-                {"type": "start", "game": "tictactoe", "agent": "mcts:time=2,tier=reference"}
+                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
             )
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
@@ -323,7 +327,7 @@ def test_searches_run_side_by_side_and_per_connection_caps_hold(client: Any) -> 
                 json.dumps(
                     {
                         "type": "start",
-                        "game": "tictactoe",
+                        "game": "othello",
                         "id": ident,
                         "agent": "mcts:time=2,tier=reference",
                     }
@@ -340,7 +344,7 @@ def test_searches_run_side_by_side_and_per_connection_caps_hold(client: Any) -> 
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
             json.dumps(
-                {"type": "start", "game": "tictactoe", "agent": "mcts:time=2,tier=reference"}
+                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
             )
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
