@@ -5,6 +5,7 @@
 // canvas without smoothing, so a 512x512 Moving AI map costs one putImageData per frame however
 // many events that frame applies.
 
+import { mountAStarExercise } from "/static/astar_exercise.js";
 import { formatNumber, getJSON, initPage, postJSON, setStatus } from "/static/common.js";
 
 initPage("path");
@@ -907,3 +908,6 @@ renderSpeed();
 renderPlayButton();
 syncControls();
 loadMaps().catch(() => {});
+
+// The course's A* exercise (a small graph, open and closed lists stepped), also in the Trees lab.
+mountAStarExercise(document.getElementById("astar-exercise"));
