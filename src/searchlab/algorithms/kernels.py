@@ -11,7 +11,8 @@ beyond it. Kernels are named as ``"module:function"`` strings, so numba modules 
 when a compiled search runs.
 
 Adding a compiled game or algorithm is one ``KERNELS.register`` line here (and, for an MCTS
-kernel, its entry in :data:`MCTS_ROLLOUTS`: the rollout policies it compiles).
+kernel, its entry in :data:`MCTS_ROLLOUTS`: the rollout policies it compiles, and in
+:data:`MCTS_FEATURES` any option beyond plain UCT it runs, such as ``rave``).
 
 >>> from searchlab.domains.path.grid import GridProblem
 >>> KERNELS.domains("best_first") == (GridProblem,)
@@ -21,6 +22,8 @@ True
 >>> from searchlab.domains.games.snakego import SnakeGo
 >>> mcts_rollouts(SnakeGo(size=8)), mcts_rollouts(GridProblem)
 (('random', 'informed'), ('random',))
+>>> "rave" in mcts_features(SnakeGo(size=8))
+False
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from searchlab.domains.games.snakego import SnakeGo
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 
-__all__ = ["KERNELS", "MCTS_ROLLOUTS", "mcts_rollouts"]
+__all__ = ["KERNELS", "MCTS_FEATURES", "MCTS_ROLLOUTS", "mcts_features", "mcts_rollouts"]
 
 KERNELS = KernelRegistry()
 """The one registry of compiled kernels."""
@@ -76,3 +79,15 @@ def mcts_rollouts(game: object) -> tuple[str, ...]:
     """The rollout policies the compiled MCTS kernel for ``game`` runs (``("random",)`` when
     it has none: the rollout is then never what rules the compiled tier out)."""
     return MCTS_ROLLOUTS.get(type(game), ("random",))
+
+
+MCTS_FEATURES: dict[type, frozenset[str]] = {}
+"""The options beyond plain UCT (``MCTSOptions`` field names, such as ``"rave"``) each
+compiled MCTS kernel runs, by the game's exact type; a game not listed runs none of them
+compiled (``MCTSOptions.why_not_plain`` then sends such options to the reference tier)."""
+
+
+def mcts_features(game: object) -> frozenset[str]:
+    """The options beyond plain UCT the compiled MCTS kernel for ``game`` runs (empty when it
+    has none, or no kernel)."""
+    return MCTS_FEATURES.get(type(game), frozenset())

@@ -17,6 +17,12 @@ True
 Traceback (most recent call last):
 ...
 searchlab.core.errors.InvalidParameterError: mcts: c must be a finite number >= 0, got -1
+>>> MCTSOptions(rave=-1)
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: mcts: rave must be a finite number >= 0, got -1
+>>> MCTSOptions(rave=1000).why_not_plain()
+'rave=1000'
 >>> MCTSOptions(final_move="max")
 Traceback (most recent call last):
 ...
@@ -36,7 +42,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from searchlab.algorithms.kernels import MCTS_ROLLOUTS, mcts_rollouts
+from searchlab.algorithms.kernels import MCTS_FEATURES, MCTS_ROLLOUTS, mcts_features, mcts_rollouts
 from searchlab.algorithms.mcts.evaluator import Evaluator
 from searchlab.algorithms.mcts.rollout import RolloutPolicy, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import ValueScale, check_value_scale
@@ -88,6 +94,14 @@ class MCTSOptions:
             proven.
         exact_endgame: ``K > 0`` runs a ``K``-ply proof search (node budget 5000) at each new
             node; a proven node is valued exactly instead of by a rollout.
+        rave: RAVE (Gelly and Silver 2007): ``k > 0`` mixes each child's AMAF value (the mean
+            return of the simulations in which its mover played its action later on, "all
+            moves as first") into its UCT value with weight ``beta = sqrt(k / (3 N + k))``
+            (``N`` the child's visits); ``k`` is the equivalence parameter, the visits at
+            which both weigh the same; 0 (default) is plain UCT. Finite, >= 0; UCT only (not
+            with an evaluator). A compiled kernel runs it only where it says so
+            (:data:`~searchlab.algorithms.kernels.MCTS_FEATURES`: Go's); see
+            docs/algorithms/mcts.md.
         evaluator: an :class:`~searchlab.algorithms.mcts.evaluator.Evaluator` switches to PUCT
             ``Q + c_puct * P * sqrt(N_parent) / (1 + N)`` with its priors.
         c_puct: PUCT's exploration constant (finite, >= 0).
@@ -115,6 +129,7 @@ class MCTSOptions:
     transpositions: bool = False
     solver: bool = False
     exact_endgame: int = 0
+    rave: float = 0.0
     evaluator: Evaluator | None = None
     c_puct: float = 1.5
     lambda_: float = 1.0
@@ -143,7 +158,13 @@ class MCTSOptions:
             raise InvalidParameterError(
                 f"{_ALGORITHM}: exact_endgame must be an integer >= 0 (plies), got {endgame!r}"
             )
+        _number(self.rave, "rave", low=0.0)
         evaluator = self.evaluator
+        if evaluator is not None and self.rave:
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: rave={self.rave!r} mixes AMAF values into UCT; it does not "
+                "combine with an evaluator (PUCT)"
+            )
         if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
             raise InvalidParameterError(
                 f"{_ALGORITHM}: evaluator must have a method evaluate(state) -> "
@@ -178,7 +199,8 @@ class MCTSOptions:
         if self.tier == "compiled":
             # the game is not known yet: only what no compiled kernel runs is an error here
             # (check_compiled, given the game, checks the rest)
-            reason = self.why_not_plain(_COMPILED_ROLLOUTS)
+            features = frozenset().union(*MCTS_FEATURES.values())
+            reason = self.why_not_plain(_COMPILED_ROLLOUTS, features)
             if reason is not None:
                 raise _compiled_error(f"{reason} needs the reference tier")
 
@@ -189,12 +211,19 @@ class MCTSOptions:
         be anything)."""
         return self.why_not_plain() is None
 
-    def why_not_plain(self, rollouts: Collection[str] = ("random",)) -> str | None:
+    def why_not_plain(
+        self, rollouts: Collection[str] = ("random",), features: Collection[str] = ()
+    ) -> str | None:
         """The first option that rules out a compiled kernel whose rollout policies are
-        ``rollouts`` (names; ``kernels.mcts_rollouts(game)`` gives a game's), as it reads in a
-        message (``None`` when such a kernel runs these options)."""
+        ``rollouts`` (names; ``kernels.mcts_rollouts(game)`` gives a game's) and whose options
+        beyond plain UCT are ``features`` (``kernels.mcts_features(game)``: ``"rave"`` runs
+        ``rave > 0`` compiled only where the kernel says so), as it reads in a message
+        (``None`` when such a kernel runs these options). :meth:`why_not_compiled` asks with a
+        game's own."""
         if not (isinstance(self.rollout, str) and self.rollout in rollouts):
             return f"rollout={self.rollout!r}"
+        if self.rave and "rave" not in features:
+            return f"rave={self.rave:g}"
         if self.evaluator is not None:
             return "an evaluator (PUCT)"
         if self.transpositions:
@@ -204,6 +233,11 @@ class MCTSOptions:
         if self.observer is not None:
             return "an observer"
         return None
+
+    def why_not_compiled(self, game: object) -> str | None:
+        """:meth:`why_not_plain` for the compiled MCTS kernel of ``game`` (its rollout
+        policies and features from :mod:`~searchlab.algorithms.kernels`)."""
+        return self.why_not_plain(mcts_rollouts(game), mcts_features(game))
 
     @property
     def algorithm(self) -> str:
@@ -253,7 +287,7 @@ only); use tier='auto' or tier='reference'
     if options.tier != "compiled":
         return
     rollouts = mcts_rollouts(game)
-    reason = options.why_not_plain(rollouts)
+    reason = options.why_not_compiled(game)
     if reason is None:
         return
     reason += " needs the reference tier"

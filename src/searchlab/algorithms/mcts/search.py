@@ -39,7 +39,7 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from searchlab.algorithms.kernels import KERNELS, mcts_rollouts
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.mcts.endgame import ProofSearch
 from searchlab.algorithms.mcts.evaluator import check_value, prior_list
 from searchlab.algorithms.mcts.final_move import child_value, choose_final
@@ -467,7 +467,7 @@ def _run_tiers(
     registered for ``game``'s type when it runs these options (``tier="auto"`` or
     ``"compiled"``), else ``searcher``'s reference search (``"compiled"``: an error saying
     why not)."""
-    reason = options.why_not_plain(mcts_rollouts(game))
+    reason = options.why_not_compiled(game)
     why_not = (
         f"{reason} needs the reference tier"
         if reason is not None
@@ -505,7 +505,7 @@ def mcts(
         seed: seeds every random choice: the same seed gives the same tree and result.
         options: an :class:`~searchlab.algorithms.mcts.options.MCTSOptions`; its fields may
             also be given (or overridden) as keywords: ``c``, ``rollout``, ``final_move``,
-            ``transpositions``, ``solver``, ``exact_endgame``, ``evaluator``, ``c_puct``,
+            ``transpositions``, ``solver``, ``exact_endgame``, ``rave``, ``evaluator``, ``c_puct``,
             ``lambda_``, ``dirichlet_alpha``, ``dirichlet_epsilon``, ``value_scale``, ``tier``,
             ``observer`` (their meaning, defaults and checks are written once, there).
             ``tier="auto"`` runs the compiled kernel registered for the game
