@@ -30,6 +30,7 @@ LAYERS = {
     "viz": 3,
     "exercises": 3,
     "arena": 4,
+    "learning": 4,
     "cli": 5,
     "web": 5,
 }
