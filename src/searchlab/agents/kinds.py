@@ -8,7 +8,7 @@ greedy     seed                                                         one ply
 alphabeta  depth, time, nodes                                           depth=6
 flatmc     simulations, time, scale, seed                               simulations=1000
 mcts       simulations, time, c, rollout, final, solver, transpositions simulations=1000
-           exact, reuse, tier, scale, seed
+           exact, rave, reuse, tier, scale, seed
 human      —                                                            —
 ========== ============================================================ =====================
 
@@ -107,6 +107,7 @@ def _mcts(
     solver: bool,
     transpositions: bool,
     exact: int,
+    rave: float,
     reuse: bool,
     tier: str,
     scale: ValueScale,
@@ -118,6 +119,7 @@ def _mcts(
         "solver": solver,
         "transpositions": transpositions,
         "exact_endgame": exact,
+        "rave": rave,
         "tier": tier,
         "value_scale": scale,
     }
@@ -167,6 +169,9 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
             "solver": Param(bool, False, "MCTS-Solver: back up proven wins and losses"),
             "transpositions": Param(bool, False, "share statistics between equal states"),
             "exact": Param(int, 0, "solve exactly at leaves this close to the end", positive=False),
+            "rave": Param(
+                float, 0.0, "RAVE equivalence parameter k (0: plain UCT)", positive=False
+            ),
             "reuse": Param(bool, False, "keep the tree between moves"),
             "tier": Param(str, "auto", "compiled or reference tier", TIERS),
             "scale": _SCALE,
