@@ -151,7 +151,7 @@ def test_killed_engine_is_a_crash(fake: str) -> None:
         pid = engine.pid
         assert pid is not None
         os.kill(pid, 9)
-        with pytest.raises(EngineCrashed, match="killed by SIGKILL|closed its output"):
+        with pytest.raises(EngineCrashed, match=r"killed by SIGKILL|closed its output"):
             engine.send("y")
 
 
@@ -171,13 +171,15 @@ def test_nonsense_is_a_protocol_error(fake: str, command: str, pattern: str) -> 
 
 def test_program_that_is_not_an_engine(tmp_path: Path) -> None:
     # `cat` echoes the command back: "1 name" is not a GTP response
-    with GtpEngine("cat", timeout=5) as engine:
-        with pytest.raises(EngineProtocolError, match="'1 name'"):
-            engine.send("name")
+    with (
+        GtpEngine("cat", timeout=5) as engine,
+        pytest.raises(EngineProtocolError, match="'1 name'"),
+    ):
+        engine.send("name")
     # a program that exits at once
-    with GtpEngine("true", timeout=5) as engine:
-        with pytest.raises(EngineCrashed, match="exited with code 0|closed its output"):
-            engine.send("name")
+    crashed = pytest.raises(EngineCrashed, match=r"exited with code 0|closed its output")
+    with GtpEngine("true", timeout=5) as engine, crashed:
+        engine.send("name")
 
 
 def test_missing_and_bad_commands(tmp_path: Path) -> None:

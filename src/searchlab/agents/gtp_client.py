@@ -178,7 +178,7 @@ class GtpEngine:
         self.timeout = _check_timeout(timeout)
         self._process: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
-        self._finalizer: weakref.finalize[..., None] | None = None
+        self._finalizer: weakref.finalize[[subprocess.Popen[bytes]], GtpEngine] | None = None
         self._buffer = b""
         self._next_id = 1
         self._broken: str | None = None
