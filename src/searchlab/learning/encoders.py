@@ -1,0 +1,247 @@
+"""The encoders of the built-in games, and :func:`encoder_for`, which finds a game's encoder.
+
+Every board is seen from the player to move: plane 0 holds the mover's stones, plane 1 the
+opponent's, and a plane of ones follows (with the zero padding of a convolution it shows the
+network where the board ends). Action indices are the games' own action numbers.
+
+============  ==================  ===========  =================================  ============
+game          planes ``C,H,W``    actions      extra planes                       symmetries
+============  ==================  ===========  =================================  ============
+tictactoe     ``3, 3, 3``         9 cells      ones                               8 (square)
+mnk           ``3, n, m``         ``m*n``      ones                               8 or 4
+connect4      ``4, 6, 7``         7 columns    ones, the cell each column fills   2 (mirror)
+othello       ``4, 8, 8``         64 + pass    ones, the mover's legal squares    8 (square)
+gomoku        ``3, s, s``         ``s*s``      ones                               8 (square)
+============  ==================  ===========  =================================  ============
+
+Plane row ``r``, column ``c`` is the game's row ``r`` (row 0 at the bottom, or Othello's rank
+1) and column ``c``; the cell's action is ``r * W + c`` (Connect Four: the column ``c``).
+
+>>> from searchlab.domains.games.connect4 import Connect4, parse_moves
+>>> encoder = encoder_for(Connect4())
+>>> encoder.shape, encoder.num_actions, len(encoder.symmetries())
+((4, 6, 7), 7, 2)
+>>> planes = encoder.encode(parse_moves("44"))  # X to move again
+>>> planes[:, :3, 3].tolist()  # column 4, rows 1-3: mine, theirs, ones, the next cell
+[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 0.0, 1.0]]
+>>> encoder_for(type("Chess", (), {"info": type("I", (), {"name": "chess"})()})())
+Traceback (most recent call last):
+...
+searchlab.core.errors.UnknownNameError: no encoder for the game 'chess'; known: connect4, \
+gomoku, mnk, othello, tictactoe (give the game an encoder() method, or register_encoder one)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from searchlab.core.errors import InvalidParameterError, UnknownNameError
+from searchlab.learning.encoder import BaseEncoder, Encoder, Symmetry, board_symmetries
+
+__all__ = [
+    "ENCODERS",
+    "Connect4Encoder",
+    "GomokuEncoder",
+    "MNKEncoder",
+    "OthelloEncoder",
+    "encoder_for",
+    "register_encoder",
+]
+
+
+def _bits(value: int, count: int) -> np.ndarray:
+    """The low ``count`` bits of ``value`` as float32, bit ``i`` at index ``i``."""
+    raw = np.frombuffer(value.to_bytes((count + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:count].astype(np.float32)
+
+
+class MNKEncoder(BaseEncoder):
+    """Tic-tac-toe and the m,n,k-games: mine, theirs, ones on an ``n`` x ``m`` board; 8
+    symmetries on a square board, 4 on a rectangle."""
+
+    def __init__(self, m: int = 3, n: int = 3, k: int = 3, *, game_name: str = "mnk") -> None:
+        self.game_name = game_name
+        self.m, self.n, self.k = m, n, k
+        self.shape = (3, n, m)
+        self.num_actions = m * n
+        self.game_params = {} if game_name == "tictactoe" else {"m": m, "n": n, "k": k}
+        group = "dihedral" if m == n else "rectangle"
+        self._symmetries = board_symmetries(n, m, group)
+
+    def encode(self, state: Any) -> np.ndarray:
+        """Planes of an :class:`~searchlab.domains.games.tictactoe.MNKState`."""
+        board = np.asarray(state.board, dtype=np.int8).reshape(self.n, self.m)
+        mine = state.current_player() + 1
+        planes = np.empty(self.shape, dtype=np.float32)
+        planes[0] = board == mine
+        planes[1] = board == 3 - mine
+        planes[2] = 1.0
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """Those of the square (8) or of the rectangle (4)."""
+        return list(self._symmetries)
+
+
+class Connect4Encoder(BaseEncoder):
+    """Connect Four: mine, theirs, ones, and the cell each column would fill next; the mirror
+    symmetry."""
+
+    game_name = "connect4"
+    shape = (4, 6, 7)
+    num_actions = 7
+
+    def __init__(self) -> None:
+        from searchlab.domains.games.connect4 import BOARD_MASK, BOTTOM_MASK
+
+        self._board, self._bottom = BOARD_MASK, BOTTOM_MASK
+        self._symmetries = board_symmetries(6, 7, "mirror", actions="columns")
+
+    def _grid(self, bitboard: int) -> np.ndarray:
+        # bit 7 * column + row, a sentinel row on top of each column
+        return _bits(bitboard, 49).reshape(7, 7)[:, :6].T
+
+    def encode(self, state: Any) -> np.ndarray:
+        """Planes of a :class:`~searchlab.domains.games.connect4.Connect4State`."""
+        planes = np.empty(self.shape, dtype=np.float32)
+        planes[0] = self._grid(state.current)
+        planes[1] = self._grid(state.current ^ state.mask)
+        planes[2] = 1.0
+        planes[3] = self._grid((state.mask + self._bottom) & self._board)
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """Identity and the left-right mirror."""
+        return list(self._symmetries)
+
+
+class OthelloEncoder(BaseEncoder):
+    """Othello: mine, theirs, ones and the mover's legal squares; action 64 is the pass; the 8
+    symmetries of the square."""
+
+    game_name = "othello"
+    shape = (4, 8, 8)
+    num_actions = 65
+
+    def __init__(self) -> None:
+        self._symmetries = board_symmetries(8, 8, "dihedral", extra_actions=1)
+
+    def encode(self, state: Any) -> np.ndarray:
+        """Planes of an :class:`~searchlab.domains.games.othello.OthelloState`."""
+        mine, theirs = state.mover_bits()
+        planes = np.empty(self.shape, dtype=np.float32)
+        planes[0] = _bits(mine, 64).reshape(8, 8)
+        planes[1] = _bits(theirs, 64).reshape(8, 8)
+        planes[2] = 1.0
+        planes[3] = _bits(state.move_bits(), 64).reshape(8, 8)
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """The 8 of the square; the pass stays the pass."""
+        return list(self._symmetries)
+
+
+class GomokuEncoder(BaseEncoder):
+    """Gomoku on a ``size`` x ``size`` board: mine, theirs, ones; the 8 symmetries of the
+    square. The candidate variant of a game has the same encoder (its mask is smaller)."""
+
+    game_name = "gomoku"
+
+    def __init__(self, size: int = 15) -> None:
+        self.size = size
+        self.shape = (3, size, size)
+        self.num_actions = size * size
+        self.game_params = {"size": size}
+        self._board = (1 << (size * size)) - 1
+        self._symmetries = board_symmetries(size, size, "dihedral")
+
+    def encode(self, state: Any) -> np.ndarray:
+        """Planes of a :class:`~searchlab.domains.games.gomoku.GomokuState`."""
+        n = self.size
+        black = _bits(state.black & self._board, n * n).reshape(n, n)
+        white = _bits(state.white & self._board, n * n).reshape(n, n)
+        planes = np.empty(self.shape, dtype=np.float32)
+        planes[0], planes[1] = (black, white) if state.current_player() == 0 else (white, black)
+        planes[2] = 1.0
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """The 8 of the square."""
+        return list(self._symmetries)
+
+
+def _mnk(game: Any) -> Encoder:
+    return MNKEncoder(game.m, game.n, game.k, game_name=game.info.name)
+
+
+ENCODERS: dict[str, Callable[[Any], Encoder]] = {
+    "connect4": lambda game: Connect4Encoder(),
+    "gomoku": lambda game: GomokuEncoder(game.size),
+    "mnk": _mnk,
+    "othello": lambda game: OthelloEncoder(),
+    "tictactoe": _mnk,
+}
+"""Encoder factories ``factory(game) -> Encoder`` by the game's ``info.name``."""
+
+
+def register_encoder(game_name: str, factory: Callable[[Any], Encoder]) -> None:
+    """Register ``factory(game) -> Encoder`` for the games named ``game_name`` (replacing an
+    earlier one)."""
+    if not callable(factory):
+        raise InvalidParameterError(f"register_encoder: factory must be callable, got {factory!r}")
+    ENCODERS[game_name] = factory
+
+
+def encoder_for(game: Any) -> Encoder:
+    """The encoder of ``game``: its own ``encoder()`` method when it has one, else the one
+    registered under ``game.info.name``. Raises ``UnknownNameError`` naming the known games, or
+    ``InvalidParameterError`` when what is found is not an :class:`Encoder` of that game."""
+    info = getattr(game, "info", None)
+    name = getattr(info, "name", None)
+    if not isinstance(name, str):
+        raise InvalidParameterError(
+            f"encoder_for needs a game (with info.name), got {type(game).__name__} "
+            "(pass the game, not a state)"
+        )
+    own = getattr(game, "encoder", None)
+    if callable(own):
+        encoder = own()
+    elif name in ENCODERS:
+        encoder = ENCODERS[name](game)
+    else:
+        raise UnknownNameError(
+            f"no encoder for the game {name!r}; known: {', '.join(sorted(ENCODERS))} "
+            "(give the game an encoder() method, or register_encoder one)"
+        )
+    _check_encoder(name, encoder)
+    return encoder
+
+
+def _check_encoder(name: str, encoder: Any) -> None:
+    if not isinstance(encoder, Encoder):
+        raise InvalidParameterError(
+            f"the encoder of {name!r} is a {type(encoder).__name__}, not an Encoder "
+            "(see searchlab.learning.encoder)"
+        )
+    if encoder.game_name != name:
+        raise InvalidParameterError(
+            f"the encoder of {name!r} says it encodes {encoder.game_name!r}"
+        )
+    shape = encoder.shape
+    if (
+        not isinstance(shape, tuple)
+        or len(shape) != 3
+        or not all(isinstance(d, int) and d > 0 for d in shape)
+    ):
+        raise InvalidParameterError(
+            f"the encoder of {name!r} has shape {shape!r}; expected (C, H, W), positive ints"
+        )
+    if not isinstance(encoder.num_actions, int) or encoder.num_actions < 1:
+        raise InvalidParameterError(
+            f"the encoder of {name!r} has num_actions {encoder.num_actions!r}; expected >= 1"
+        )
+    if not isinstance(encoder.game_params, Mapping):
+        raise InvalidParameterError(f"the encoder of {name!r} has game_params that are no dict")
