@@ -26,6 +26,7 @@ REGISTERED_PARAMS = {
     "othello": {},
     "gomoku": {"size": 9},
     "snakego": {"seed": 1, "size": 8, "rounds": 40},
+    "go": {"size": 5},
 }
 
 

@@ -30,6 +30,11 @@ ACCEPTED = {
     ("snakego", "growth_rounds", 0),  # no growth bonus
     ("snakego", "items", None),  # None: the generator's items for the seed
     ("snakego", "items", ()),  # no items at all
+    ("go", "komi", 0),  # no komi (handicap games)
+    ("go", "komi", -1),  # reverse komi
+    ("go", "komi", 1.5),
+    ("go", "handicap", 0),  # no handicap
+    ("go", "max_moves", None),  # None: the default, 3 * size * size
 }
 
 CASES = [

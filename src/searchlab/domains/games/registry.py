@@ -127,6 +127,26 @@ def _snakego(
     )
 
 
+def _go(
+    size: int = 9,
+    komi: float = 7.5,
+    superko: str = "positional",
+    handicap: int = 0,
+    scoring: str = "win_loss",
+    max_moves: int | None = None,
+) -> Game:
+    from searchlab.domains.games.go import Go
+
+    return Go(
+        size,
+        komi,
+        superko=superko,  # type: ignore[arg-type]  # Go checks the value
+        handicap=handicap,
+        scoring=scoring,  # type: ignore[arg-type]  # Go checks the value
+        max_moves=max_moves,
+    )
+
+
 GAMES: dict[str, Callable[..., Game]] = {
     "connect4": _connect4,
     "othello": _othello,
@@ -138,6 +158,7 @@ GAMES: dict[str, Callable[..., Game]] = {
     "dawsons_chess": _dawsons_chess,
     "grundys_game": _grundys_game,
     "snakego": _snakego,
+    "go": _go,
 }
 """Registered game factories by name; the factory's keyword parameters are the game's."""
 
