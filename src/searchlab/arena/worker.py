@@ -7,8 +7,12 @@ the opening and then the agents' moves, and returns what happened. The same func
 in-process, in a ``concurrent.futures.ProcessPoolExecutor`` worker, or as a Ray task
 (``ray.remote(play_game)``): the parent alone writes the results to the store.
 
-An agent that raises, or answers an illegal action, loses the game (``termination`` says
-which, ``error`` says what); the other agent is not penalised for it.
+An agent that resigns (raises :class:`~searchlab.agents.human.Resign`: a person, or an external
+engine answering ``resign``) loses the game with ``termination == "resign"``. An agent that
+raises anything else (a crashed, hung or nonsense-answering external engine among them), or
+answers an illegal action, loses the game (``termination`` says which, ``error`` says what);
+the other agent is not penalised for it. Agents with a ``close()`` (those that run an external
+engine) are closed when the game ends, however it ends, so no engine process outlives its game.
 
 >>> from searchlab.arena.schedule import round_robin
 >>> job = round_robin("tictactoe", ["alphabeta:depth=9", "random"], 1, seed=3)[0]
@@ -22,9 +26,11 @@ which, ``error`` says what); the other agent is not penalised for it.
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass
+from typing import Any
 
-from searchlab.agents import make_agent
+from searchlab.agents import Agent, Resign, make_agent
 from searchlab.arena.match_rules import MATCH_RULES
 from searchlab.arena.schedule import GameJob, derive_seed
 from searchlab.core.limits import Limits
@@ -52,9 +58,9 @@ class GameRecord:
         movers: the player (0 or 1) who made each of ``moves``.
         move_times: seconds each of ``moves`` took (``perf_counter`` around ``act``).
         result: ``"1-0"`` (first won), ``"0-1"`` or ``"1/2-1/2"``.
-        termination: ``"end"`` (the rules ended the game), ``"illegal move"`` or ``"error"``
-            (the agent to move forfeited).
-        error: what went wrong for a forfeit, else ``None``.
+        termination: ``"end"`` (the rules ended the game), ``"resign"`` (the agent to move
+            resigned), ``"illegal move"`` or ``"error"`` (the agent to move forfeited).
+        error: what went wrong for a forfeit (who resigned, for a resignation), else ``None``.
         game_seed: the game's ``seed`` for this game (games that take one), else ``None``.
         match_key: the match this game is a half of (games with a match rule), else ``None``.
         half: 1 or 2 for a half of a match, else 0.
@@ -111,6 +117,22 @@ def play_game(job: GameJob) -> GameRecord:
         make_agent(spec, game, seed=derive_seed(job.seed, side) & _AGENT_SEED_MASK)
         for spec, side in ((job.first, "first"), (job.second, "second"))
     ]
+    try:
+        return _play(job, game, agents, rule)
+    finally:
+        for agent in agents:
+            _close(agent)
+
+
+def _close(agent: Agent) -> None:
+    """Stop what ``agent`` runs (an external engine), if it has a ``close()``."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        with suppress(Exception):  # the game's record matters more than a failed clean-up
+            close()
+
+
+def _play(job: GameJob, game: Any, agents: list[Agent], rule: Any) -> GameRecord:
     for agent in agents:
         agent.reset()
     limits = Limits(time=job.move_time) if job.move_time is not None else None
@@ -152,6 +174,9 @@ def play_game(job: GameJob) -> GameRecord:
         start = time.perf_counter()
         try:
             action = agents[mover].act(state, limits)
+        except Resign as resigned:
+            why = f" ({resigned})" if str(resigned) else ""
+            return record(forfeit, "resign", f"{agents[mover].name} resigned{why}")
         except Exception as error:  # an agent's crash loses its game, not the tournament
             return record(
                 forfeit, "error", f"{agents[mover].name}: {type(error).__name__}: {error}"
