@@ -4,7 +4,14 @@ A rollout policy is any callable ``policy(state, rng) -> action`` where ``rng`` 
 :class:`random.Random` seeded from the search's seed (the only source of randomness, so a
 seeded search replays exactly). Two are built in:
 
-* ``"random"``: a uniformly random legal action (the classical UCT playout);
+* ``"random"``: a uniformly random legal action (the classical UCT playout), drawn from
+  ``state.playout_actions()`` where the state defines that method, else from
+  ``legal_actions()``. The hook lets a game keep its random playouts from moves no sensible
+  player makes and that would keep the playout from ending: Go's ``playout_actions()`` leaves
+  out the moves that fill the mover's own eye (a random playout that may fill its own eyes
+  kills every group, and a playout that may not is the classical Monte Carlo Go playout,
+  Bouzy and Helmstetter 2003; Brügmann 1993). It must return legal actions, at least one
+  while the game is not over;
 * ``"informed"``: take an immediate win if there is one; otherwise play uniformly among the
   moves after which the opponent has no immediate win. "Block an immediate loss" and "avoid a
   suicide move" are one test: a move that fails to block the opponent's winning reply, or that
@@ -51,6 +58,7 @@ __all__ = [
     "playout",
     "random_policy",
     "resolve_rollout",
+    "traced_playout",
 ]
 
 RolloutPolicy = Callable[[Any, random.Random], int]
@@ -58,8 +66,10 @@ RolloutPolicy = Callable[[Any, random.Random], int]
 
 
 def random_policy(state: State, rng: random.Random) -> int:
-    """A uniformly random legal action."""
-    actions = state.legal_actions()
+    """A uniformly random action among ``state.playout_actions()`` when the state defines it
+    (Go: no move filling one's own eye), else among its legal actions."""
+    own = getattr(state, "playout_actions", None)
+    actions = state.legal_actions() if own is None else own()
     return actions[int(rng.random() * len(actions))]
 
 
@@ -157,7 +167,7 @@ informed, random (or pass a callable (state, rng) -> action)
 
 def playout(state: State, policy: RolloutPolicy, rng: random.Random) -> Sequence[float]:
     """Play ``state`` to the end with ``policy``; the final ``returns()`` of both players."""
-    if policy is random_policy:
+    if policy is random_policy and getattr(state, "playout_actions", None) is None:
         # The uniform playout inlined: the inner loop of every UCT simulation. Relies on the
         # protocol's "legal_actions() is empty iff the game is over".
         draw = rng.random
@@ -170,4 +180,27 @@ def playout(state: State, policy: RolloutPolicy, rng: random.Random) -> Sequence
         policy = domain_policy(state) or informed_policy
     while not state.is_terminal():
         state = state.apply(policy(state, rng))
+    return state.returns()
+
+
+def traced_playout(
+    state: State, policy: RolloutPolicy, rng: random.Random, moves: list[tuple[int, int]]
+) -> Sequence[float]:
+    """:func:`playout`, appending each move it plays to ``moves`` as ``(player, action)`` (for
+    RAVE's all-moves-as-first statistics); the same moves and random draws as
+    :func:`playout` with the same ``rng``.
+
+    >>> from searchlab.domains.games.nim import Nim
+    >>> moves: list[tuple[int, int]] = []
+    >>> returns = traced_playout(Nim((2,)).initial_state(), random_policy, random.Random(1), moves)
+    >>> [player for player, _ in moves] == [0, 1][: len(moves)], sum(returns)
+    (True, 0.0)
+    """
+    if policy is informed_policy:
+        policy = domain_policy(state) or informed_policy
+    while not state.is_terminal():
+        player = state.current_player()
+        action = policy(state, rng)
+        moves.append((player, action))
+        state = state.apply(action)
     return state.returns()
