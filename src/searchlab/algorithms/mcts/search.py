@@ -11,7 +11,10 @@ Each simulation is the four steps of the textbook loop (:meth:`MCTS._simulate`),
 3. **simulation**: the new node is valued by a rollout to the end of the game, or by the
    evaluator, or by a mix of both (``lambda_``); a terminal or proven node by its exact value;
 4. **backpropagation**: every node on the path adds the return for the player who moved into
-   it; with MCTS-Solver, proofs are backed up too, and a proven root ends the search.
+   it; with MCTS-Solver, proofs are backed up too, and a proven root ends the search; with
+   RAVE (``rave > 0``) every node on the path also adds the simulation to the all-moves-as-first
+   statistics of the actions its player played later on, in the tree and in the rollout
+   (:mod:`~searchlab.algorithms.mcts.rave`), and selection mixes them into UCT's value.
 
 The player to move is read from each position, never from the parity of the depth: a player
 may move several plies in a row (Snake Go), and every node keeps its statistics for its own
@@ -50,8 +53,9 @@ from searchlab.algorithms.mcts.options import (
     check_seed,
     make_options,
 )
+from searchlab.algorithms.mcts.rave import select_rave, update_amaf
 from searchlab.algorithms.mcts.results import children_stats, principal_variation, terminal_result
-from searchlab.algorithms.mcts.rollout import playout
+from searchlab.algorithms.mcts.rollout import playout, traced_playout
 from searchlab.algorithms.mcts.selection import (
     prove,
     proven_value_for_player,
@@ -181,7 +185,7 @@ class MCTS:
 
     def _new_node(self, state: State, mover: int) -> Node:
         """A node for ``state``: terminal value, shuffled edges (UCT), endgame proof."""
-        node = Node(state, mover)
+        node = Node(state, mover, amaf=self.options.rave > 0)
         self._nodes += 1
         if node.is_terminal:
             node.proven = self._scale(state.returns())[mover]
@@ -231,6 +235,10 @@ class MCTS:
         use_proofs = options.solver
         observer = options.observer
         is_puct = options.evaluator is not None
+        rave = options.rave
+        # RAVE: the edges taken (by index) and the rollout's (player, action) moves
+        taken: list[int] | None = [] if rave else None
+        moves: list[tuple[int, int]] | None = [] if rave else None
         # Step 1. Selection (and Step 2. Expansion, at the first edge out of the tree).
         node = root
         path = [root]
@@ -241,6 +249,8 @@ class MCTS:
             if is_puct:
                 priors = root_priors if node is root and root_priors is not None else node.priors
                 index = select_puct(node, options.c_puct, priors, use_proofs)  # type: ignore[arg-type]
+            elif rave:
+                index = select_rave(node, options.c, rave, use_proofs)
             else:
                 index = select_uct(node, options.c, use_proofs)
             if index < 0:  # every child is a proven loss (seen through a transposition)
@@ -259,6 +269,8 @@ class MCTS:
                     break
                 on_path.add(id(child))
             path.append(child)
+            if taken is not None:
+                taken.append(index)
             if observer is not None:
                 line = path_actions(path)
                 observer(Visit(line, child.key(), -math.inf, math.inf, len(line)))
@@ -267,13 +279,15 @@ class MCTS:
                 break
         leaf = path[-1]
         # Step 3. Simulation.
-        returns = self._leaf_returns(leaf)
+        returns = self._leaf_returns(leaf, moves)
         if observer is not None:
             observer(Playout(path_actions(path), leaf.key(), tuple(float(r) for r in returns)))
         # Step 4. Backpropagation.
         for visited in path:
             visited.visits += 1
             visited.value_sum += returns[visited.mover]
+        if taken is not None and moves is not None:
+            update_amaf(path, taken, moves, returns)
         if options.solver:
             for position in range(len(path) - 2, -1, -1):
                 if path[position + 1].proven is None or not prove(path[position]):
@@ -282,12 +296,17 @@ class MCTS:
             self._emit_backups(path)
         return len(path) - 1
 
-    def _leaf_returns(self, leaf: Node) -> Sequence[float]:
-        """Step 3: the returns of both players credited to this simulation."""
+    def _leaf_returns(
+        self, leaf: Node, moves: list[tuple[int, int]] | None = None
+    ) -> Sequence[float]:
+        """Step 3: the returns of both players credited to this simulation (the rollout's
+        moves appended to ``moves`` when it is a list: RAVE)."""
         if leaf.proven is not None:
             return _both(leaf.mover, leaf.proven)
         options = self.options
         if options.evaluator is None:
+            if moves is not None:
+                return self._scale(traced_playout(leaf.state, options.policy, self._rng, moves))
             return self._scale(playout(leaf.state, options.policy, self._rng))
         value = self._evaluate(leaf) if options.lambda_ < 1.0 or leaf.priors is None else 0.0
         if options.lambda_ > 0.0:
@@ -427,6 +446,8 @@ class MCTS:
             "reused_visits": reused,
             "c": self.options.c,
         }
+        if self.options.rave:
+            stats["rave"] = self.options.rave
         if self.options.evaluator is not None:
             stats["c_puct"] = self.options.c_puct
             stats["lambda"] = self.options.lambda_
@@ -521,7 +542,8 @@ def mcts(
         (UCT) or ``"puct"``; ``tier``; ``stats``: ``simulations``, ``children`` (per root
         action: ``action``, ``visits``, ``value`` (mean for the root's player), ``prior``,
         ``proven`` ``"win"``/``"loss"``/``"draw"``/``None``; most visited first),
-        ``reused_visits``, ``c`` (and ``c_puct``, ``lambda`` with an evaluator).
+        ``reused_visits``, ``c`` (and ``rave`` with RAVE, ``c_puct``, ``lambda`` with an
+        evaluator).
 
     Raises:
         InvalidParameterError: a missing game capability, no budget, a bad option (see

@@ -14,6 +14,11 @@ The edges of a node are three lists aligned by index: ``actions`` (its legal act
 the tree is then a directed acyclic graph, and the simulations are backed up along the path
 they took, never along parent pointers (a node has none).
 
+With RAVE (``rave > 0``) a node also keeps, per edge, the all-moves-as-first statistics
+``amaf_visits`` and ``amaf_sums`` (the simulations through the node in which its player played
+that action at any later point, and the sum of their returns for that player:
+:mod:`~searchlab.algorithms.mcts.rave`); without RAVE both are ``None``.
+
 ``proven`` is ``None`` or the exact value (for ``mover``) that MCTS-Solver or the exact
 endgame search established; its sign is the outcome (win > 0, loss < 0, draw 0).
 
@@ -50,10 +55,14 @@ class Node:
         priors: per action, PUCT's prior probability; ``None`` in UCT.
         proven: exact value for ``mover`` when proven, else ``None``.
         is_terminal: the game is over in ``state``.
+        amaf_visits, amaf_sums: per action, RAVE's AMAF count and sum of returns for
+            ``player`` (``amaf=True``), else ``None``.
     """
 
     __slots__ = (
         "actions",
+        "amaf_sums",
+        "amaf_visits",
         "children",
         "is_terminal",
         "mover",
@@ -65,7 +74,7 @@ class Node:
         "visits",
     )
 
-    def __init__(self, state: State, mover: int) -> None:
+    def __init__(self, state: State, mover: int, amaf: bool = False) -> None:
         self.state = state
         self.player = state.current_player()
         self.mover = mover
@@ -76,6 +85,8 @@ class Node:
         self.children: list[Node | None] = [None] * len(self.actions)
         self.priors: list[float] | None = None
         self.proven: float | None = None
+        self.amaf_visits: list[int] | None = [0] * len(self.actions) if amaf else None
+        self.amaf_sums: list[float] | None = [0.0] * len(self.actions) if amaf else None
 
     @property
     def mean(self) -> float:
