@@ -1,0 +1,688 @@
+"""PUCT on a tree of numpy arrays, its leaves evaluated in batches (AlphaZero's search).
+
+The search is the reference PUCT of :mod:`searchlab.algorithms.mcts` (its readable
+specification), with the statistics in arrays and the hot loop compiled, so that a network
+sees many positions per call:
+
+* **selection** from the root by ``Q + c_puct * P * sqrt(N_parent) / (1 + N)`` (``N_parent``
+  at least 1, so the first pick follows the priors; ties go to the first legal action), where
+  ``Q`` is the child's mean return for the player who chose it. An unvisited child's ``Q`` is
+  its **first-play urgency** (FPU): a constant (``fpu_mode="absolute"``, ``fpu=0``: the
+  reference's), or the parent's own mean for its player to move minus ``fpu``
+  (``fpu_mode="reduction"``, Leela Zero's);
+* **virtual loss**: a leaf on its way to the evaluator counts, on every node of its path, as
+  ``virtual_loss`` extra visits lost by their mover, so the next selections of the same batch
+  look elsewhere; ``batch_size`` leaves (at most) are collected, then evaluated by **one**
+  ``evaluate_batch`` call. A selection that reaches a leaf already in the batch (a
+  *collision*) ends the batch early: the simulations stay exact, none is counted twice;
+* **expansion** of an evaluated leaf: one child per legal action with the prior the network
+  gives it (renormalised over the legal actions); a terminal leaf is valued by the game's
+  outcome (+1 win, 0 draw, -1 loss, the sign of its return: the reference's ``"outcome"``
+  value scale) without the evaluator;
+* **backup**: every node on the path adds the leaf's value for **its own mover** (the player
+  who chose the edge into it, read from the positions: a player may move twice in a row), so
+  no sign is flipped by depth.
+
+The root is evaluated first (its priors; that evaluation is not a simulation, as in the
+reference), then **Dirichlet noise** ``(1 - epsilon) * P + epsilon * Dir(alpha)`` is mixed
+into the root's priors when ``dirichlet_alpha`` is set (drawn from the ``rng`` given). At the
+end the **most visited** root action is the move (ties: the better mean, then the smaller
+action), or one is **sampled** with probability proportional to ``N ** (1 / temperature)``
+(self-play's first plies).
+
+With ``batch_size=1`` and no noise the root visits are those of the reference PUCT
+(``mcts(game, state, evaluator=E, lambda_=0, ...)``) exactly, bit for bit
+(``tests/learning/test_puct_arrays.py`` checks it).
+
+The evaluator is any object with ``evaluate_batch(states) -> (priors, values)``: ``priors``
+an array ``[B, num_actions]`` over the encoder's action indices, ``values`` an array ``[B]``
+in ``[-1, 1]`` for the player to move in each state; and an ``encoder`` whose
+``action_to_index(state, action)`` says which column of ``priors`` an action is (the
+:class:`~searchlab.learning.evaluator.NetworkEvaluator` of a network, or a stand-in):
+
+>>> import numpy as np
+>>> from searchlab.domains.games.tictactoe import TicTacToe
+>>> class Cells:  # tic-tac-toe's action index is the cell itself
+...     def action_to_index(self, state, action): return action
+>>> class Uniform:  # equal priors, value 0: plain PUCT
+...     encoder = Cells()
+...     def evaluate_batch(self, states):
+...         return np.full((len(states), 9), 1 / 9), np.zeros(len(states))
+>>> state = TicTacToe().initial_state()
+>>> outcome = search(state, Uniform(), num_simulations=200, batch_size=8)
+>>> int(outcome.visits.sum()), outcome.simulations
+(200, 200)
+>>> state = state.apply(0).apply(3).apply(1).apply(4)  # X to move: c1 wins at once
+>>> state.action_to_string(search(state, Uniform(), num_simulations=100).best_action())
+'c1'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, get_args
+
+import numpy as np
+from numba import njit
+
+from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
+from searchlab.core.game import State
+
+__all__ = [
+    "FPU_MODES",
+    "ActionIndexer",
+    "BatchEvaluator",
+    "PUCTConfig",
+    "PUCTTree",
+    "SearchOutcome",
+    "make_config",
+    "search",
+]
+
+_NAME = "puct"
+
+FPUMode = Literal["absolute", "reduction"]
+"""``"absolute"``: an unvisited child's ``Q`` is ``fpu``; ``"reduction"``: the parent's mean
+for its player to move, minus ``fpu``."""
+
+FPU_MODES: tuple[str, ...] = get_args(FPUMode)
+
+
+class ActionIndexer(Protocol):
+    """Where an action's prior lies in a row of ``evaluate_batch``'s priors (an encoder)."""
+
+    def action_to_index(self, state: Any, action: int) -> int:
+        """The column of ``action`` (legal in ``state``) in the priors."""
+        ...
+
+
+class BatchEvaluator(Protocol):
+    """``evaluate_batch(states) -> (priors [B, num_actions], values [B])``, and its encoder."""
+
+    @property
+    def encoder(self) -> ActionIndexer:
+        """Maps a legal action to its column in the priors."""
+        ...
+
+    def evaluate_batch(self, states: Sequence[Any]) -> tuple[Any, Any]:
+        """Priors over the action indices and values for the player to move, one row each."""
+        ...
+
+
+# --- the options, checked once --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PUCTConfig:
+    """How the array PUCT searches; making one checks every field (one clear line each).
+
+    Attributes:
+        num_simulations: simulations per search (>= 1; the root's own evaluation is not one).
+        c_puct: exploration constant in ``Q + c_puct * P * sqrt(N_parent) / (1 + N)``
+            (finite, >= 0; 1.5 as the reference's default).
+        batch_size: leaves collected (under virtual loss) per ``evaluate_batch`` call
+            (>= 1); 1 is the sequential search.
+        virtual_loss: visits, each lost for its mover, that a leaf in flight adds to every node
+            of its path (finite, >= 0; 0: none, and then a batch ends at its first collision).
+        fpu: first-play urgency, see ``fpu_mode`` (finite, in ``[-2, 2]``).
+        fpu_mode: ``"absolute"`` (an unvisited child's ``Q`` is ``fpu``; the reference is
+            ``fpu=0``) or ``"reduction"`` (the parent's mean for its player minus ``fpu``).
+        dirichlet_alpha: ``None`` (no noise), or the concentration (> 0) of the Dirichlet noise
+            mixed into the root's priors: ``(1 - epsilon) * P + epsilon * Dir(alpha)``.
+        dirichlet_epsilon: the noise's weight (in ``[0, 1]``).
+
+    >>> PUCTConfig(num_simulations=0)
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: puct: num_simulations must be an integer >= 1, \
+got 0
+    >>> PUCTConfig(fpu_mode="parent")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.UnknownNameError: puct: unknown fpu_mode 'parent'; known: absolute, \
+reduction
+    """
+
+    num_simulations: int = 100
+    c_puct: float = 1.5
+    batch_size: int = 8
+    virtual_loss: float = 1.0
+    fpu: float = 0.0
+    fpu_mode: FPUMode = "absolute"
+    dirichlet_alpha: float | None = None
+    dirichlet_epsilon: float = 0.25
+
+    def __post_init__(self) -> None:
+        _integer(self.num_simulations, "num_simulations", low=1)
+        _number(self.c_puct, "c_puct", low=0.0)
+        _integer(self.batch_size, "batch_size", low=1)
+        _number(self.virtual_loss, "virtual_loss", low=0.0)
+        _number(self.fpu, "fpu", low=-2.0, high=2.0)
+        if self.fpu_mode not in FPU_MODES:
+            raise UnknownNameError(
+                f"{_NAME}: unknown fpu_mode {self.fpu_mode!r}; known: {', '.join(FPU_MODES)}"
+            )
+        alpha = self.dirichlet_alpha
+        if alpha is not None:
+            _number(alpha, "dirichlet_alpha", low=0.0)
+            if alpha == 0:
+                raise InvalidParameterError(
+                    f"{_NAME}: dirichlet_alpha must be > 0 (or None for no noise), got {alpha!r}"
+                )
+        _number(self.dirichlet_epsilon, "dirichlet_epsilon", low=0.0, high=1.0)
+
+
+CONFIG_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PUCTConfig))
+"""The fields of :class:`PUCTConfig`, the keywords :func:`search` takes."""
+
+
+def make_config(config: PUCTConfig | None, overrides: Mapping[str, Any]) -> PUCTConfig:
+    """``config`` (default: ``PUCTConfig()``) with the fields in ``overrides`` replaced; an
+    unknown name is an ``UnknownNameError`` listing the known ones."""
+    unknown = [name for name in overrides if name not in CONFIG_NAMES]
+    if unknown:
+        raise UnknownNameError(
+            f"{_NAME}: unknown option {unknown[0]!r}; known: {', '.join(CONFIG_NAMES)}"
+        )
+    if config is None:
+        return PUCTConfig(**overrides)
+    if not isinstance(config, PUCTConfig):
+        raise InvalidParameterError(f"{_NAME}: config must be a PUCTConfig, got {config!r}")
+    return dataclasses.replace(config, **overrides) if overrides else config
+
+
+def _integer(value: Any, name: str, *, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidParameterError(f"{_NAME}: {name} must be an integer >= {low}, got {value!r}")
+
+
+def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> None:
+    ok = (
+        not isinstance(value, bool)
+        and isinstance(value, int | float)
+        and math.isfinite(value)
+        and low <= value <= high
+    )
+    if not ok:
+        bound = f">= {low:g}" if high == math.inf else f"in [{low:g}, {high:g}]"
+        raise InvalidParameterError(
+            f"{_NAME}: {name} must be a finite number {bound}, got {value!r}"
+        )
+
+
+# --- the tree arrays and the compiled loop --------------------------------------------------
+
+# Rows of the integer array (one column per node).
+_PARENT, _FIRST, _COUNT, _ACTION, _VISITS, _PENDING, _MOVER, _PLAYER, _STATUS = range(9)
+_INT_ROWS = 9
+# Rows of the float array.
+_PRIOR, _WSUM, _TERMINAL = range(3)
+_FLOAT_ROWS = 3
+# A node's status.
+_FRESH = 0  # its position is not made yet (an edge never taken)
+_WAITING = 1  # its position is made and is being evaluated (or, at the root, about to be)
+_EXPANDED = 2  # evaluated: its children exist
+_TERMINAL_NODE = 3  # the game is over there; _TERMINAL holds its value for player 0
+
+
+@njit(cache=True)
+def _select_child(ints, floats, node, c_puct, fpu, relative_fpu, virtual_loss):
+    """The child PUCT follows from an expanded ``node`` (virtual loss included)."""
+    parent_visits = ints[_VISITS, node] + virtual_loss * ints[_PENDING, node]
+    scale = c_puct * math.sqrt(parent_visits if parent_visits > 1.0 else 1.0)
+    if relative_fpu:
+        mean = 0.0
+        if parent_visits > 0.0:
+            mean = (floats[_WSUM, node] - virtual_loss * ints[_PENDING, node]) / parent_visits
+        if ints[_MOVER, node] != ints[_PLAYER, node]:
+            mean = 0.0 - mean  # the node's mean is its mover's; the chooser is its player
+        unvisited = mean - fpu
+    else:
+        unvisited = fpu
+    first = ints[_FIRST, node]
+    best = first
+    best_score = -math.inf
+    for child in range(first, first + ints[_COUNT, node]):
+        pending = ints[_PENDING, child]
+        visits = ints[_VISITS, child] + virtual_loss * pending
+        if visits > 0.0:
+            mean = (floats[_WSUM, child] - virtual_loss * pending) / visits
+            score = mean + scale * floats[_PRIOR, child] / (1.0 + visits)
+        else:
+            score = unvisited + scale * floats[_PRIOR, child]
+        if score > best_score:
+            best, best_score = child, score
+    return best
+
+
+@njit(cache=True)
+def _backup(ints, floats, leaf, value, value_player, release):
+    """Add one visit and ``value`` (for ``value_player``; each node keeps its mover's) from
+    ``leaf`` up to the root, releasing ``release`` virtual losses on the way."""
+    node = leaf
+    while node >= 0:
+        ints[_VISITS, node] += 1
+        ints[_PENDING, node] -= release
+        if ints[_MOVER, node] == value_player:
+            floats[_WSUM, node] += value
+        else:
+            floats[_WSUM, node] += 0.0 - value
+        node = ints[_PARENT, node]
+
+
+@njit(cache=True)
+def _collect(ints, floats, root, c_puct, fpu, relative_fpu, virtual_loss, budget, out):
+    """Run up to ``budget`` selections: a known terminal leaf is backed up at once, a new leaf
+    is put in flight (virtual loss on its path) and written to ``out``. Returns ``(leaves,
+    terminal simulations, collided)``; a collision (a leaf already in flight) ends the run."""
+    leaves = 0
+    finished = 0
+    while leaves + finished < budget:
+        node = root
+        while ints[_STATUS, node] == _EXPANDED:
+            node = _select_child(ints, floats, node, c_puct, fpu, relative_fpu, virtual_loss)
+        status = ints[_STATUS, node]
+        if status == _TERMINAL_NODE:
+            _backup(ints, floats, node, floats[_TERMINAL, node], 0, 0)
+            finished += 1
+        elif status == _FRESH:
+            ints[_STATUS, node] = _WAITING
+            up = node
+            while up >= 0:
+                ints[_PENDING, up] += 1
+                up = ints[_PARENT, up]
+            out[leaves] = node
+            leaves += 1
+        else:
+            return leaves, finished, True
+    return leaves, finished, False
+
+
+@njit(cache=True)
+def _expand(ints, floats, leaf, start, actions, priors):
+    """Give ``leaf`` one child per action at columns ``start...``, with ``priors``
+    renormalised (all zero: uniform); ``False`` (nothing changed) if a prior is negative or
+    not finite."""
+    count = actions.shape[0]
+    total = 0.0
+    for index in range(count):
+        prior = priors[index]
+        if not (prior >= 0.0) or math.isinf(prior):
+            return False
+        total += prior
+    player = ints[_PLAYER, leaf]
+    for index in range(count):
+        child = start + index
+        ints[_PARENT, child] = leaf
+        ints[_FIRST, child] = -1
+        ints[_COUNT, child] = 0
+        ints[_ACTION, child] = actions[index]
+        ints[_VISITS, child] = 0
+        ints[_PENDING, child] = 0
+        ints[_MOVER, child] = player
+        ints[_PLAYER, child] = -1
+        ints[_STATUS, child] = _FRESH
+        floats[_PRIOR, child] = priors[index] / total if total > 0.0 else 1.0 / count
+        floats[_WSUM, child] = 0.0
+        floats[_TERMINAL, child] = 0.0
+    ints[_FIRST, leaf] = start
+    ints[_COUNT, leaf] = count
+    ints[_STATUS, leaf] = _EXPANDED
+    return True
+
+
+def _outcome_value(state: State) -> float:
+    """A finished game's value for player 0 on the outcome scale: +1, 0 or -1."""
+    value = state.returns()[0]
+    return 1.0 if value > 0 else -1.0 if value < 0 else 0.0
+
+
+# --- the result ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SearchOutcome:
+    """What one search found at its root.
+
+    Attributes:
+        actions: the root's legal actions, in ``state.legal_actions()`` order; the arrays below
+            are aligned with them.
+        visits: simulations through each root action (they sum to ``simulations``).
+        values: each action's mean return for the root's player to move (0 where unvisited).
+        priors: the evaluator's priors of the actions (renormalised, before any noise).
+        root_value: the mean return of all simulations for the root's player to move.
+        network_value: the evaluator's value of the root itself, for its player to move.
+        simulations: simulations run.
+        player: the root's player to move.
+    """
+
+    actions: tuple[int, ...]
+    visits: np.ndarray
+    values: np.ndarray
+    priors: np.ndarray
+    root_value: float
+    network_value: float
+    simulations: int
+    player: int
+
+    def best_index(self) -> int:
+        """The index of the most visited action (ties: the better mean, then the smaller
+        action; the reference's ``final_move="most_visits"``)."""
+        keys = [
+            (int(visits), float(value), -action)
+            for visits, value, action in zip(self.visits, self.values, self.actions, strict=True)
+        ]
+        return max(range(len(keys)), key=keys.__getitem__)
+
+    def best_action(self) -> int:
+        """The most visited action (see :meth:`best_index`)."""
+        return self.actions[self.best_index()]
+
+    def best_value(self) -> float:
+        """The mean return of the most visited action for the root's player."""
+        return float(self.values[self.best_index()])
+
+    def policy(self, temperature: float = 1.0) -> np.ndarray:
+        """Probabilities over :attr:`actions`: ``N ** (1 / temperature)`` normalised; at
+        temperature 0, all on :meth:`best_index` (AlphaZero's policy target is temperature 1,
+        the visit counts themselves)."""
+        _number(temperature, "temperature", low=0.0)
+        probabilities = np.zeros(len(self.actions), dtype=np.float64)
+        if temperature == 0.0:
+            probabilities[self.best_index()] = 1.0
+            return probabilities
+        counts = self.visits.astype(np.float64)
+        counts /= counts.max()
+        weights = counts ** (1.0 / temperature)
+        return weights / weights.sum()
+
+    def sample_action(self, temperature: float, rng: np.random.Generator) -> int:
+        """An action drawn from :meth:`policy` with ``rng`` (temperature 0: the best one,
+        drawing nothing)."""
+        if temperature == 0.0:
+            return self.best_action()
+        cumulative = np.cumsum(self.policy(temperature))
+        index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+        return self.actions[min(index, len(self.actions) - 1)]
+
+
+# --- one game's tree, stepped from outside -----------------------------------------------------
+
+
+class PUCTTree:
+    """One search in progress, stepped by its caller so that many can share a batch.
+
+    :meth:`collect` returns the positions to evaluate now (the root alone first, then up to
+    ``batch_size`` leaves under virtual loss); the caller evaluates them (possibly with other
+    trees' positions, in one ``evaluate_batch`` call) and hands the rows back, in the same
+    order, to :meth:`backup`; until :attr:`done`. :func:`search` is that loop for one tree;
+    :func:`~searchlab.learning.selfplay.self_play` runs it for many games in lock step.
+
+    Args:
+        state: the root position (not terminal).
+        config: a checked :class:`PUCTConfig`.
+        indexer: the evaluator's encoder (``action_to_index``).
+        rng: draws the root's Dirichlet noise (used only when ``config.dirichlet_alpha``).
+    """
+
+    def __init__(
+        self,
+        state: State,
+        config: PUCTConfig,
+        indexer: ActionIndexer,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        if state.is_terminal():
+            raise InvalidStateError(f"{_NAME}: cannot search a finished game:\n{state}")
+        self.config = config
+        self._indexer = indexer
+        self._rng = rng
+        self._c_puct = float(config.c_puct)
+        self._fpu = float(config.fpu)
+        self._relative = config.fpu_mode == "reduction"
+        self._virtual = float(config.virtual_loss)
+        capacity = 1 + 8 * (config.num_simulations + 1)
+        self._ints = np.zeros((_INT_ROWS, capacity), dtype=np.int64)
+        self._floats = np.zeros((_FLOAT_ROWS, capacity), dtype=np.float64)
+        self._size = 1
+        player = state.current_player()
+        self._ints[:, 0] = (-1, -1, 0, -1, 0, 0, 1 - player, player, _WAITING)
+        self._states: list[State | None] = [state]
+        self._out = np.zeros(config.batch_size, dtype=np.int64)
+        self._in_flight: list[int] = []
+        self._root_priors: np.ndarray | None = None
+        self._network_value = 0.0
+        self.simulations = 0
+
+    @property
+    def root_state(self) -> State:
+        """The position searched."""
+        state = self._states[0]
+        assert state is not None
+        return state
+
+    @property
+    def done(self) -> bool:
+        """Every simulation has been backed up."""
+        return self.simulations >= self.config.num_simulations
+
+    def collect(self) -> list[State]:
+        """The positions to evaluate next (empty when this step needed none: the leaves it
+        reached were terminal; call again). Each must come back through :meth:`backup`."""
+        if self._in_flight:
+            raise InvalidStateError(
+                f"{_NAME}: collect() called again before backup() of {len(self._in_flight)} "
+                "positions in flight"
+            )
+        if self._root_priors is None:
+            self._in_flight = [0]
+            return [self.root_state]
+        batch = self.config.batch_size
+        ints, floats, out = self._ints, self._floats, self._out
+        states = self._states
+        leaves = self._in_flight
+        while len(leaves) < batch:
+            budget = min(
+                batch - len(leaves), self.config.num_simulations - self.simulations - len(leaves)
+            )
+            if budget <= 0:
+                break
+            count, finished, collided = _collect(
+                ints, floats, 0, self._c_puct, self._fpu, self._relative, self._virtual, budget, out
+            )
+            self.simulations += finished
+            for leaf in out[:count].tolist():
+                parent_state = states[ints[_PARENT, leaf]]
+                assert parent_state is not None
+                state = parent_state.apply(int(ints[_ACTION, leaf]))
+                if state.is_terminal():
+                    ints[_STATUS, leaf] = _TERMINAL_NODE
+                    floats[_TERMINAL, leaf] = _outcome_value(state)
+                    _backup(ints, floats, leaf, floats[_TERMINAL, leaf], 0, 1)
+                    self.simulations += 1
+                else:
+                    states[leaf] = state
+                    ints[_PLAYER, leaf] = state.current_player()
+                    leaves.append(leaf)
+            if collided:
+                break
+        return [states[leaf] for leaf in leaves]  # type: ignore[misc]
+
+    def backup(self, priors: Any, values: Any) -> None:
+        """Expand and back up the positions of the last :meth:`collect` with their evaluations:
+        ``priors`` ``[k, num_actions]`` and ``values`` ``[k]`` (for each one's player to move),
+        rows in :meth:`collect`'s order."""
+        leaves = self._in_flight
+        priors = np.asarray(priors)
+        values = _check_values(values, len(leaves))
+        if priors.ndim != 2 or priors.shape[0] != len(leaves):
+            raise InvalidParameterError(
+                f"{_NAME}: evaluate_batch gave priors of shape {priors.shape} for "
+                f"{len(leaves)} positions; expected ({len(leaves)}, num_actions)"
+            )
+        ints, floats, states = self._ints, self._floats, self._states
+        indexer = self._indexer
+        for row, leaf in enumerate(leaves):
+            state = states[leaf]
+            assert state is not None
+            actions = list(state.legal_actions())
+            try:
+                columns = [indexer.action_to_index(state, action) for action in actions]
+                raw = priors[row, columns].astype(np.float64)
+            except IndexError:
+                raise InvalidParameterError(
+                    f"{_NAME}: the encoder's action indices {columns} do not fit priors of "
+                    f"{priors.shape[1]} columns"
+                ) from None
+            self._reserve(len(actions))
+            if not _expand(ints, floats, leaf, self._size, np.array(actions, np.int64), raw):
+                raise InvalidParameterError(
+                    f"{_NAME}: evaluator priors must be finite and >= 0, got {raw.tolist()!r}"
+                )
+            self._size += len(actions)
+            states.extend([None] * len(actions))
+            value = float(values[row])
+            if leaf == 0:
+                self._expand_root(value)
+            else:
+                _backup(ints, floats, leaf, value, ints[_PLAYER, leaf], 1)
+                self.simulations += 1
+        self._in_flight = []
+
+    def _expand_root(self, value: float) -> None:
+        """The root's evaluation: keep its priors and value, mix in the noise."""
+        first, count = int(self._ints[_FIRST, 0]), int(self._ints[_COUNT, 0])
+        priors = self._floats[_PRIOR, first : first + count]
+        self._root_priors = priors.copy()
+        self._network_value = value
+        alpha = self.config.dirichlet_alpha
+        if alpha is not None:
+            rng = self._rng if self._rng is not None else np.random.default_rng()
+            noise = rng.dirichlet([alpha] * count)
+            epsilon = self.config.dirichlet_epsilon
+            priors[:] = (1.0 - epsilon) * priors + epsilon * noise
+
+    def _reserve(self, count: int) -> None:
+        """Room for ``count`` more nodes (the arrays double when full)."""
+        needed = self._size + count
+        capacity = self._ints.shape[1]
+        if needed <= capacity:
+            return
+        while capacity < needed:
+            capacity *= 2
+        ints = np.zeros((_INT_ROWS, capacity), dtype=np.int64)
+        floats = np.zeros((_FLOAT_ROWS, capacity), dtype=np.float64)
+        ints[:, : self._size] = self._ints[:, : self._size]
+        floats[:, : self._size] = self._floats[:, : self._size]
+        self._ints, self._floats = ints, floats
+
+    def outcome(self) -> SearchOutcome:
+        """The root's statistics (after :attr:`done`)."""
+        if self._root_priors is None:
+            raise InvalidStateError(f"{_NAME}: the root has not been evaluated yet")
+        ints, floats = self._ints, self._floats
+        first, count = int(ints[_FIRST, 0]), int(ints[_COUNT, 0])
+        children = slice(first, first + count)
+        visits = ints[_VISITS, children].copy()
+        sums = floats[_WSUM, children]
+        values = np.divide(sums, visits, out=np.zeros(count), where=visits > 0)
+        player = int(ints[_PLAYER, 0])
+        root_visits = int(ints[_VISITS, 0])
+        root_mean = floats[_WSUM, 0] / root_visits if root_visits else 0.0
+        return SearchOutcome(
+            actions=tuple(int(a) for a in ints[_ACTION, children]),
+            visits=visits,
+            values=values,
+            priors=self._root_priors,
+            root_value=float(0.0 - root_mean if ints[_MOVER, 0] != player else root_mean),
+            network_value=self._network_value,
+            simulations=self.simulations,
+            player=player,
+        )
+
+    @property
+    def nodes(self) -> int:
+        """Nodes allocated (the root and every child of an expanded node)."""
+        return self._size
+
+
+def _check_values(values: Any, count: int) -> np.ndarray:
+    """``values`` as ``count`` floats in ``[-1, 1]`` (rounding error of 1e-6 clipped)."""
+    array = np.asarray(values, dtype=np.float64).reshape(-1)
+    if array.shape[0] != count:
+        raise InvalidParameterError(
+            f"{_NAME}: evaluate_batch gave {array.shape[0]} values for {count} positions"
+        )
+    if not np.all(np.abs(array) <= 1.0 + 1e-6):  # catches NaN too
+        raise InvalidParameterError(
+            f"{_NAME}: evaluator values must be in [-1, 1] for the player to move, got "
+            f"{array.tolist()!r}"
+        )
+    return np.clip(array, -1.0, 1.0)
+
+
+def indexer_of(evaluator: Any) -> ActionIndexer:
+    """The ``encoder`` of ``evaluator`` after checking it can evaluate batches and index
+    actions (one clear line otherwise)."""
+    if not callable(getattr(evaluator, "evaluate_batch", None)):
+        raise InvalidParameterError(
+            f"{_NAME}: the evaluator must have evaluate_batch(states) -> (priors, values), "
+            f"got {evaluator!r}"
+        )
+    indexer = getattr(evaluator, "encoder", None)
+    if not callable(getattr(indexer, "action_to_index", None)):
+        raise InvalidParameterError(
+            f"{_NAME}: the evaluator needs an 'encoder' with action_to_index(state, action), "
+            f"got {indexer!r}"
+        )
+    return indexer  # type: ignore[no-any-return]
+
+
+def as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
+    """A numpy generator: ``rng`` itself, or a new one seeded with it (an int >= 0, or
+    ``None`` for fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is not None and (isinstance(rng, bool) or not isinstance(rng, int) or rng < 0):
+        raise InvalidParameterError(
+            f"{_NAME}: rng must be a numpy Generator, an integer seed >= 0 or None, got {rng!r}"
+        )
+    return np.random.default_rng(rng)
+
+
+def search(
+    state: State,
+    evaluator: BatchEvaluator,
+    config: PUCTConfig | None = None,
+    *,
+    rng: np.random.Generator | int | None = None,
+    **overrides: Any,
+) -> SearchOutcome:
+    """Search ``state`` with PUCT and return its root statistics.
+
+    Args:
+        state: a non-terminal position (``InvalidStateError`` otherwise).
+        evaluator: ``evaluate_batch(states) -> (priors, values)`` and an ``encoder`` (see the
+            module); called once per batch of up to ``batch_size`` positions.
+        config: a :class:`PUCTConfig`; its fields may also be given (or overridden) as
+            keywords: ``num_simulations``, ``c_puct``, ``batch_size``, ``virtual_loss``,
+            ``fpu``, ``fpu_mode``, ``dirichlet_alpha``, ``dirichlet_epsilon``.
+        rng: the Dirichlet noise's generator (or an integer seed): the same seed, the same
+            search.
+
+    Returns:
+        A :class:`SearchOutcome`; ``best_action()`` is the move to play.
+    """
+    config = make_config(config, overrides)
+    indexer = indexer_of(evaluator)
+    noise_rng = as_rng(rng) if config.dirichlet_alpha is not None else None
+    tree = PUCTTree(state, config, indexer, noise_rng)
+    while not tree.done:
+        states = tree.collect()
+        if states:
+            priors, values = evaluator.evaluate_batch(states)
+            tree.backup(priors, values)
+    return tree.outcome()
