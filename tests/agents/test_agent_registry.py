@@ -22,7 +22,7 @@ def coin(game: Any, *, name: str, seed: int | None) -> RandomAgent:
 
 def test_the_default_registry_is_built_from_the_builtin_kinds() -> None:
     names = [kind.name for kind in BUILTIN_KINDS]
-    assert names == ["random", "greedy", "alphabeta", "flatmc", "mcts", "human"]
+    assert names == ["random", "greedy", "alphabeta", "flatmc", "mcts", "gtp", "human"]
     assert all(AGENT_KINDS[kind.name] is kind for kind in BUILTIN_KINDS)
     assert agent_kinds() == sorted(names)
 

@@ -154,6 +154,8 @@ def test_unknown_names(client: Any) -> None:
     assert reply["type"] == "error" and "unknown parameter 'simulatons'" in reply["error"]
     reply = search(client, game="tictactoe", agent="human")
     assert reply["type"] == "error" and "'human' is a person" in reply["error"]
+    reply = search(client, game="go", agent="gtp:command=touch /tmp/searchlab-web-gtp")
+    assert reply["type"] == "error" and "does not start external programs" in reply["error"]
 
 
 def test_illegal_moves_and_positions(client: Any) -> None:

@@ -9,6 +9,7 @@ alphabeta  depth, time, nodes                                           depth=6
 flatmc     simulations, time, scale, seed                               simulations=1000
 mcts       simulations, time, c, rollout, final, solver, transpositions simulations=1000
            exact, rave, reuse, tier, scale, seed
+gtp        command, timeout, clock, label (an external Go engine)       the engine's own
 human      —                                                            —
 ========== ============================================================ =====================
 
@@ -28,6 +29,7 @@ from typing import Any
 
 from searchlab.agents.base import Agent
 from searchlab.agents.evaluations import default_evaluation
+from searchlab.agents.gtp_agent import GTP_KIND
 from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
 from searchlab.agents.simple import GreedyAgent, RandomAgent
@@ -178,6 +180,7 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
         },
         "Monte Carlo tree search (UCT), compiled for Connect Four and Othello",
     ),
+    GTP_KIND,
     AgentKind("human", _human, {}, "you, at the terminal"),
 )
 """The built-in kinds, in the order ``--help`` lists them."""

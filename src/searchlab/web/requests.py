@@ -138,6 +138,8 @@ def search_limits(spec_text: Any, caps: ServerCaps) -> tuple[str, dict[str, Any]
                 given[name] = kind.params[name].convert(name, raw, text)
     except SearchlabError as error:
         raise JobError(400, str(error)) from None
+    if kind.name == "gtp":  # it would start a program of the client's choosing on the server
+        raise JobError(400, f"agent {text!r}: the web lab does not start external programs")
     try:
         for name in ("time", "simulations", "nodes", "depth"):
             value = given.get(name)
