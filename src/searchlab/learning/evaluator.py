@@ -1,0 +1,151 @@
+"""The network behind PUCT's evaluator interface, one position at a time or a batch at once.
+
+:class:`NetworkEvaluator` wraps a :class:`~searchlab.learning.network.PolicyValueNet` and the
+:class:`~searchlab.learning.encoder.Encoder` of its game:
+
+* ``evaluate(state) -> (priors, value)``: the
+  :class:`~searchlab.algorithms.mcts.evaluator.Evaluator` protocol, priors aligned with
+  ``state.legal_actions()``; so ``mcts(game, evaluator=NetworkEvaluator(...))`` is PUCT with
+  the network;
+* ``evaluate_batch(states) -> (priors [B, num_actions], values [B])``: one forward pass for the
+  whole batch, the priors masked to the legal actions and normalised (a finished game's row is
+  all zeros), for searches that gather many leaves before they ask.
+
+The value is for the player to move in each state (the planes are theirs). Evaluation runs
+under ``torch.inference_mode()`` with the network in evaluation mode (batch normalisation
+uses its running statistics, so a position gets the same answer alone or in a batch, up to
+float rounding).
+
+>>> from searchlab.core.limits import Limits
+>>> from searchlab.algorithms.mcts import mcts
+>>> from searchlab.domains.games.tictactoe import TicTacToe
+>>> from searchlab.learning.encoders import encoder_for
+>>> from searchlab.learning.network import PolicyValueNet
+>>> encoder = encoder_for(TicTacToe())
+>>> evaluator = NetworkEvaluator(PolicyValueNet(encoder.shape, encoder.num_actions, seed=0),
+...                              encoder)
+>>> priors, values = evaluator.evaluate_batch([TicTacToe().initial_state()] * 2)
+>>> priors.shape, values.shape, round(float(priors[0].sum()), 6)
+((2, 9), (2,), 1.0)
+>>> result = mcts(TicTacToe(), limits=Limits(simulations=50), evaluator=evaluator, seed=1)
+>>> result.algorithm, sum(child["visits"] for child in result.stats["children"])
+('puct', 50)
+>>> check_device("cuda:7")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: device 'cuda:7': ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from searchlab.core.errors import InvalidParameterError
+from searchlab.learning.encoder import Encoder
+from searchlab.learning.network import PolicyValueNet, masked_softmax
+
+__all__ = ["NetworkEvaluator", "check_device"]
+
+
+def check_device(name: str | torch.device) -> torch.device:
+    """The torch device ``name`` (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"mps"``) when this
+    machine has it; else one ``InvalidParameterError`` line saying what is missing.
+
+    >>> check_device("cpu")
+    device(type='cpu')
+    >>> check_device("tpu")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: unknown device 'tpu'; expected cpu, cuda, \
+cuda:N or mps
+    """
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError):
+        raise InvalidParameterError(
+            f"unknown device {name!r}; expected cpu, cuda, cuda:N or mps"
+        ) from None
+    if device.type == "cpu":
+        return device
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            raise InvalidParameterError(
+                f"device {name!r}: this machine has no CUDA GPU that PyTorch "
+                f"{torch.__version__} can use (use --device cpu, or install a CUDA build of "
+                "PyTorch on a machine with a GPU)"
+            )
+        count = torch.cuda.device_count()
+        if device.index is not None and device.index >= count:
+            raise InvalidParameterError(
+                f"device {name!r}: there {'is' if count == 1 else 'are'} only {count} CUDA "
+                f"GPU{'' if count == 1 else 's'} (cuda:0..cuda:{count - 1})"
+            )
+        return device
+    if device.type == "mps":
+        if not torch.backends.mps.is_available():
+            raise InvalidParameterError(f"device {name!r}: this machine has no Apple GPU (mps)")
+        return device
+    raise InvalidParameterError(f"unknown device {name!r}; expected cpu, cuda, cuda:N or mps")
+
+
+class NetworkEvaluator:
+    """Priors and values of ``net`` for the states of ``encoder``'s game, on ``device``.
+
+    Raises ``InvalidParameterError`` when the network does not read the encoder's planes or
+    write its number of actions, or for a device this machine lacks.
+    """
+
+    def __init__(self, net: PolicyValueNet, encoder: Encoder, device: str = "cpu") -> None:
+        if tuple(net.shape) != tuple(encoder.shape) or net.num_actions != encoder.num_actions:
+            raise InvalidParameterError(
+                f"NetworkEvaluator: the network reads planes {tuple(net.shape)} with "
+                f"{net.num_actions} actions, the {encoder.game_name} encoder gives "
+                f"{tuple(encoder.shape)} and {encoder.num_actions}"
+            )
+        self.device = check_device(device)
+        self.net = net.to(self.device).eval()
+        self.encoder = encoder
+        self.positions = 0
+        """Positions evaluated so far (for throughput figures)."""
+        self.batches = 0
+        """Forward passes so far."""
+
+    def evaluate_batch(self, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """``(priors float32 [B, num_actions], values float32 [B])`` in one forward pass:
+        priors 0 on illegal indices and summing to 1 over the legal ones (all 0 for a finished
+        game), values in ``[-1, 1]`` for each state's player to move."""
+        count = len(states)
+        if count == 0:
+            return (
+                np.zeros((0, self.encoder.num_actions), dtype=np.float32),
+                np.zeros(0, dtype=np.float32),
+            )
+        planes = torch.from_numpy(self.encoder.encode_batch(states))
+        mask = torch.from_numpy(np.stack([self.encoder.legal_mask(s) for s in states]))
+        with torch.inference_mode():
+            logits, values = self.net(planes.to(self.device))
+            priors = masked_softmax(logits.float(), mask.to(self.device))
+            priors_out = priors.cpu().numpy()
+            values_out = values.float().cpu().numpy()
+        self.positions += count
+        self.batches += 1
+        return priors_out, values_out
+
+    def evaluate(self, state: Any) -> tuple[list[float], float]:
+        """``(priors aligned with state.legal_actions(), value)``: the
+        :class:`~searchlab.algorithms.mcts.evaluator.Evaluator` protocol (a batch of one)."""
+        priors, values = self.evaluate_batch([state])
+        row = priors[0]
+        encoder = self.encoder
+        legal = [float(row[encoder.action_to_index(state, a)]) for a in state.legal_actions()]
+        return legal, float(values[0])
+
+    def __repr__(self) -> str:
+        return (
+            f"NetworkEvaluator({self.net.config.describe()}, {self.encoder.game_name}, "
+            f"device={str(self.device)!r})"
+        )
