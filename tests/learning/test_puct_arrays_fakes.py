@@ -15,13 +15,21 @@ from searchlab.core.game import GameInfo, parse_int_action
 
 
 class Indexer:
-    """``action_to_index`` by a function (identity by default)."""
+    """An encoder stand-in: ``action_to_index`` by a function (identity by default), and
+    ``encode`` giving one ``[1, 1, 2]`` plane: a hash of the position and its player."""
 
-    def __init__(self, index: Callable[[Any, int], int] | None = None) -> None:
+    def __init__(
+        self, index: Callable[[Any, int], int] | None = None, num_actions: int = 9
+    ) -> None:
         self._index = index or (lambda state, action: action)
+        self.num_actions = num_actions
 
     def action_to_index(self, state: Any, action: int) -> int:
         return self._index(state, action)
+
+    def encode(self, state: Any) -> np.ndarray:
+        code = zlib.crc32(repr(state.key()).encode()) % 100_003
+        return np.array([code, state.current_player()], dtype=np.float32).reshape(1, 1, 2)
 
 
 class KeyedEvaluator:
@@ -39,7 +47,7 @@ class KeyedEvaluator:
         uniform: bool = False,
     ) -> None:
         self.num_actions = num_actions
-        self.encoder = Indexer(index)
+        self.encoder = Indexer(index, num_actions)
         self.salt = salt
         self.uniform = uniform
         self.calls: list[int] = []
