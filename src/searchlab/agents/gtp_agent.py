@@ -115,6 +115,8 @@ class GtpAgent(AgentBase):
     def act(self, state: State, limits: Limits | None = None) -> int:
         game: Any = getattr(state, "game", None)
         _check_go(game, self.name)
+        if self.engine.pid is None:  # not started, or stopped by a failure: start afresh
+            self.close()
         if state.is_terminal():
             raise InvalidParameterError(f"agent {self.name!r}: the game is over")
         size = int(game.size)

@@ -1,0 +1,318 @@
+"""``searchlab gtp``: driven as a GTP controller drives an engine (a child process, commands
+on its stdin, answers on its stdout), against our rules and against GNU Go; and the arena
+playing GNU Go through the ``gtp`` agent kind."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_support import assert_one_line_error, run_main
+
+from searchlab.agents.gtp_agent import GTP_KIND
+from searchlab.agents.gtp_client import GtpEngine, GtpError
+from searchlab.cli.gtp import COMMANDS, GtpServer
+from searchlab.core.game import play
+from searchlab.domains.games.go import Go, point_to_vertex, vertex_to_point
+
+SEARCHLAB = f"{sys.executable} -m searchlab"
+REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
+            "boardsize", "clear_board", "komi", "play", "genmove")  # fmt: skip
+
+
+def gnugo_program() -> str:
+    found = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
+    if found is None:
+        message = "GNU Go (gnugo) is not installed; scripts/test-deps.sh installs it"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+class Controller:
+    """A GTP controller's side of the pipe: one command, one answer (read to its blank line)."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "searchlab", "gtp", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def raw(self, text: str) -> str:
+        """Write ``text`` (one or more lines) and read one answer, blank line excluded."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(text)
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            assert line, f"the engine closed its output; stderr: {self.stderr()}"
+            if line == "\n" and lines:
+                return "".join(lines).rstrip()
+            lines.append(line)
+
+    def ask(self, command: str) -> str:
+        return self.raw(command + "\n")
+
+    def stderr(self) -> str:
+        if self.process.poll() is None:
+            self.process.kill()
+        assert self.process.stderr is not None
+        return self.process.stderr.read()
+
+    def close(self) -> int:
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+        return self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def engine() -> Iterator[Controller]:
+    controller = Controller("--agent", "random", "--size", "5", "--komi", "0.5")
+    try:
+        yield controller
+    finally:
+        controller.close()
+
+
+def test_protocol_ids_comments_and_errors(engine: Controller) -> None:
+    assert engine.ask("protocol_version") == "= 2"
+    assert engine.ask("7 name") == "=7 searchlab"
+    assert engine.ask("8 version").startswith("=8 ")
+    listed = engine.ask("list_commands").removeprefix("= ").split("\n")
+    assert set(REQUIRED) <= set(listed) and listed == list(COMMANDS)
+    assert engine.ask("known_command genmove") == "= true"
+    assert engine.ask("known_command teleport") == "= false"
+    # comments, empty lines, tabs and control characters are dropped before the command
+    assert engine.raw("\n# a comment line\n\n  9\tname  # trailing comment\n") == "=9 searchlab"
+    assert engine.ask("10 na\x01me") == "=10 searchlab"
+    assert engine.ask("11 frobnicate") == "?11 unknown command"
+    assert engine.ask("12") == "?12 syntax error"
+    assert engine.ask("boardsize") == "? syntax error"
+    assert engine.ask("boardsize nine") == "? syntax error"
+    assert engine.ask("13 boardsize 4") == "?13 unacceptable size"
+    assert engine.ask("boardsize 20") == "? unacceptable size"
+    assert engine.ask("komi lots") == "? syntax error"
+    assert engine.ask("play purple C3") == "? syntax error (invalid color)"
+    assert engine.ask("play b Z9") == "? syntax error (invalid coordinate)"
+    assert engine.ask("play b I3") == "? syntax error (invalid coordinate)"  # no I column
+    assert engine.ask("genmove") == "? syntax error"
+    assert engine.ask("undo") == "? cannot undo"
+    assert engine.ask("time_settings 1 2") == "? syntax error"
+    assert engine.ask("14 quit") == "=14"
+    assert engine.close() == 0
+
+
+def test_a_game_as_a_controller_plays_it(engine: Controller) -> None:
+    game = Go(5, komi=0.5)
+    state = game.initial_state()
+    assert engine.ask("clear_board") == "="
+    for vertex in ["B1", "C1", "A2", "B2", "pass", "A1"]:
+        colour = "bw"[state.to_move]
+        assert engine.ask(f"play {colour} {vertex}") == "="
+        state = play(state, vertex)
+    assert engine.ask("play b A1") == "? illegal move (occupied)"
+    assert engine.ask("play w A1") == "? illegal move (occupied)"
+    board = engine.ask("showboard")
+    assert board.startswith("= \n") and str(state).split("\n")[0] in board
+    rng = random.Random(3)
+    refused = {"suicide": 0, "ko": 0, "superko": 0}
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        colour = "bw"[state.to_move]
+        for point in range(25):  # what the engine refuses is what our rules refuse
+            reason = state.illegal_reason(point)
+            if reason in ("suicide", "ko", "superko"):
+                refused[reason] += 1
+                vertex = _vertex(point)
+                assert engine.ask(f"play {colour} {vertex}") == f"? illegal move ({reason})"
+        if rng.random() < 0.5:
+            answer = engine.ask(f"genmove {colour}").removeprefix("= ")
+            assert answer != "resign"
+            action = vertex_to_point(answer, 5)
+            assert state.is_legal(action), (answer, str(state))
+        else:
+            action = rng.choice(state.playout_actions())
+            vertex = state.action_to_string(action)
+            assert engine.ask(f"play {colour} {vertex}") == "="
+        state = state.apply(action)
+    assert refused["suicide"] > 0
+    score = state.area_score()
+    expected = "0" if score == 0 else f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
+    assert engine.ask("final_score") == f"= {expected}"
+    # undo walks back; the board follows
+    moves = len(state.moves)
+    for _ in range(3):
+        assert engine.ask("undo") == "="
+    back = game.initial_state()
+    for action in state.moves[: moves - 3]:
+        back = back.apply(action)
+    assert str(back).split("\n")[:7] == engine.ask("showboard").split("\n")[1:8]
+
+
+def _vertex(point: int) -> str:
+    return point_to_vertex(point, 5)
+
+
+def test_setup_commands(engine: Controller) -> None:
+    assert engine.ask("boardsize 9") == "="
+    assert engine.ask("komi 6.5") == "="
+    assert engine.ask("fixed_handicap 10") == "? invalid number of stones"
+    stones = engine.ask("fixed_handicap 4").removeprefix("= ").split()
+    assert sorted(stones) == sorted(
+        _vertex9(p) for p in Go(9, handicap=4).initial_state().game.handicap_stones
+    )
+    assert engine.ask("fixed_handicap 2") == "? board not empty"
+    # white moves first after a handicap; a move for the colour not to move is accepted
+    assert engine.ask("play b E5") == "="
+    assert engine.ask("final_score") == f"= B+{81 - 6.5:.1f}"
+    assert engine.ask("komi 0") == "="
+    assert engine.ask("final_score") == "= B+81.0"
+    assert engine.ask("clear_board") == "="
+    assert engine.ask("final_score") == "= 0"
+    # time: the agent is asked for a move within the time left
+    assert engine.ask("time_settings 0 1 1") == "="
+    assert engine.ask("time_left b 1 1") == "="
+    assert engine.ask("genmove b").startswith("= ")
+    assert engine.ask("reg_genmove w").startswith("= ")  # not played:
+    assert engine.ask("undo") == "="
+    assert engine.ask("undo") == "? cannot undo"
+
+
+def _vertex9(point: int) -> str:
+    return point_to_vertex(point, 9)
+
+
+def test_loadsgf(engine: Controller, tmp_path: Path) -> None:
+    record = tmp_path / "game.sgf"
+    record.write_text("(;GM[1]FF[4]SZ[7]KM[5.5];B[dd];W[cc];B[ee])")
+    assert engine.ask(f"loadsgf {record}") == "="
+    board = engine.ask("showboard")
+    assert "A B C D E F G" in board and "komi 5.5" in board and "white (O) to move" in board
+    assert engine.ask(f"loadsgf {record} 2") == "="  # the position before move 2
+    assert "white (O) to move" in engine.ask("showboard")
+    assert engine.ask("undo") == "="
+    assert engine.ask("undo") == "? cannot undo"
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1]SZ[7];B[dd];W[dd])")
+    answer = engine.ask(f"loadsgf {bad}")
+    assert answer.startswith("? cannot load file") and "occupied" in answer
+    assert engine.ask(f"loadsgf {tmp_path / 'missing.sgf'}").startswith("? cannot load file")
+
+
+def test_server_in_process_agent_failure_is_one_line() -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, state: object, limits: object = None) -> int:
+            raise RuntimeError("the search\nfell over")
+
+        def reset(self) -> None:
+            pass
+
+    server = GtpServer("broken", size=5, make_agent=lambda spec, game, seed: Broken())
+    assert server.handle("3 genmove b") == "?3 the search fell over\n\n"
+    assert server.handle("4 name") == "=4 searchlab\n\n"
+
+
+def test_bad_command_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(capsys, "gtp", "--agent", "minimax")
+    assert_one_line_error(code, err, "unknown agent 'minimax'")
+    code, _, err = run_main(capsys, "gtp", "--agent", "random", "--size", "3")
+    assert_one_line_error(code, err, "size must be an integer in 5..19, got 3")
+    code, _, err = run_main(capsys, "gtp", "--agent", "random", "--komi", "0.3")
+    assert_one_line_error(code, err, "komi")
+
+
+def test_gnugo_plays_searchlab_gtp_to_the_end() -> None:
+    """GNU Go (level 0) and ``searchlab gtp --agent random`` play a 7x7 game, a controller
+    relaying each move: each accepts every move of the other, and both count the same moves."""
+    gnugo = GtpEngine(f"{gnugo_program()} --mode gtp --level 0 --chinese-rules", timeout=60)
+    ours = GtpEngine(f"{SEARCHLAB} gtp --agent random --size 7", timeout=60)
+    state = Go(7, komi=7.5).initial_state()
+    try:
+        for engine in (gnugo, ours):
+            engine.send_many(["boardsize 7", "komi 7.5", "clear_board"])
+        players = (gnugo, ours)
+        while not state.is_terminal():
+            colour = "bw"[state.to_move]
+            mover, other = players[state.to_move], players[1 - state.to_move]
+            answer = mover.send(f"genmove {colour}")
+            if answer.lower() == "resign":
+                break
+            action = vertex_to_point(answer, 7)
+            assert state.is_legal(action), (answer, str(state))
+            other.send(f"play {colour} {answer}")
+            state = state.apply(action)
+        assert len(state.moves) > 10
+        score = state.area_score()
+        expected = "0" if score == 0 else f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
+        assert ours.send("final_score") == expected
+        occupied = next(p for p in range(49) if state.board[p])
+        with pytest.raises(GtpError, match=r"illegal move \(occupied\)"):
+            ours.send(f"play b {point_to_vertex(occupied, 7)}")
+    finally:
+        gnugo.close()
+        ours.close()
+
+
+@pytest.fixture
+def gtp_registered() -> Iterator[None]:
+    from searchlab.agents import AGENT_KINDS
+
+    before = AGENT_KINDS.get("gtp")
+    AGENT_KINDS["gtp"] = GTP_KIND
+    try:
+        yield
+    finally:
+        if before is None:
+            del AGENT_KINDS["gtp"]
+        else:
+            AGENT_KINDS["gtp"] = before
+
+
+@pytest.mark.usefixtures("gtp_registered")
+def test_arena_against_gnugo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from searchlab.arena.store import ArenaStore
+
+    db = tmp_path / "go.sqlite"
+    gnugo = f"gtp:command={gnugo_program()} --mode gtp --level 0"
+    code, out, err = run_main(
+        capsys, "arena", "go", "random", gnugo, "--games", "2", "-p", "size=5",
+        "--db", db, "--move-time", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "played 2 of 2 scheduled games" in out
+    with ArenaStore.open(str(db)) as store:
+        records = store.records(game="go(size=5)")
+    assert len(records) == 2
+    for record in records:
+        assert record.termination in ("end", "resign"), record
+        replay = Go(5).initial_state()
+        for move in (*record.opening, *record.moves):
+            replay = replay.apply(replay.string_to_action(move))
+    # a missing engine is one line before any game
+    code, _, err = run_main(
+        capsys,
+        "arena",
+        "go",
+        "random",
+        "gtp:command=no-such-gnugo --mode gtp",
+        "--games",
+        "2",
+        "--db",
+        db,
+    )
+    assert_one_line_error(code, err, "no program 'no-such-gnugo' on PATH")
