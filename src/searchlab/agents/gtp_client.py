@@ -48,6 +48,7 @@ import tempfile
 import time
 import weakref
 from contextlib import suppress
+from dataclasses import dataclass
 from types import TracebackType
 from typing import IO
 
@@ -144,6 +145,15 @@ def engine_argv(command: str) -> list[str]:
     return argv
 
 
+@dataclass(slots=True)
+class _Batch:
+    """Commands sent together: their lines, the first id, the bytes not yet written."""
+
+    lines: list[str]
+    first: int
+    pending: bytes
+
+
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill ``process`` and its process group (it leads one), close its pipes and reap it."""
     if process.poll() is None:
@@ -182,6 +192,7 @@ class GtpEngine:
         self._buffer = b""
         self._next_id = 1
         self._broken: str | None = None
+        self._batch: _Batch | None = None  # commands submitted, not yet collected
 
     # -- life ----------------------------------------------------------------------------------
     @property
@@ -215,7 +226,7 @@ class GtpEngine:
             raise EngineNotFound(f"GTP engine {self.name!r} could not start: {reason}") from None
         self._process, self._stderr = process, stderr
         self._finalizer = weakref.finalize(self, _kill, process)
-        self._buffer, self._next_id, self._broken = b"", 1, None
+        self._buffer, self._next_id, self._broken, self._batch = b"", 1, None, None
 
     def close(self) -> None:
         """Stop the engine: ``quit`` (briefly), then kill its process group and reap it.
@@ -223,15 +234,16 @@ class GtpEngine:
         process = self._process
         if process is None:
             return
-        if process.poll() is None and self._broken is None:
+        if process.poll() is None and self._broken is None and self._batch is None:
             with suppress(EngineError, OSError):
-                self._exchange(["quit"], self._next_id, _QUIT_SECONDS)
+                ident = self._next_id
+                self._exchange(_Batch(["quit"], ident, f"{ident} quit\n".encode()), _QUIT_SECONDS)
         if self._finalizer is not None:
             self._finalizer()  # kills and reaps, once
         if self._stderr is not None:
             self._stderr.close()
         self._process = self._stderr = self._finalizer = None
-        self._broken = None
+        self._broken = self._batch = None
 
     def __enter__(self) -> GtpEngine:
         return self
@@ -268,37 +280,87 @@ class GtpEngine:
         deadlock. Used for long exchanges (replaying a game, asking every position's
         ``all_legal``) that would otherwise cost one round trip per command.
         """
+        self.submit(commands)
+        return self.collect(timeout=timeout)
+
+    def submit(self, commands: list[str]) -> None:
+        """Start sending ``commands`` (what the pipe takes now) and return at once, so the
+        engine works while the caller does; :meth:`collect` returns the answers. One batch
+        may be outstanding at a time."""
         lines = [" ".join(command.split()) for command in commands]
         for command, line in zip(commands, lines, strict=True):
             if not line or any(ch in command for ch in "\n\r"):
                 raise InvalidParameterError(
                     f"GTP command must be one non-empty line, got {command!r}"
                 )
-        limit = self.timeout if timeout is None else _check_timeout(timeout)
+        if self._batch is not None:
+            raise InvalidParameterError(
+                f"GTP engine {self.name!r}: collect() the commands submitted before"
+            )
         if self._broken is not None:
             raise EngineCrashed(f"GTP engine {self.name!r} is stopped ({self._broken})")
         if self._process is None:
             self.start()
         first = self._next_id
         self._next_id += len(lines)
+        text = "".join(f"{first + k} {line}\n" for k, line in enumerate(lines))
+        batch = _Batch(lines, first, text.encode())
+        self._batch = batch
         try:
-            answers = self._exchange(lines, first, limit)
-        except BaseException as error:  # a dead, hung or mad engine, or Ctrl-C: kill it
-            self._broken = str(error) if isinstance(error, EngineError) else "interrupted"
-            if self._finalizer is not None:
-                self._finalizer()
+            self._push(batch, wait=0.0)
+        except BaseException as error:
+            self._fail(error)
             raise
-        for line, (ok, text) in zip(lines, answers, strict=True):
+
+    def collect(self, *, timeout: float | None = None) -> list[str]:
+        """The answers to the commands of :meth:`submit`, in order (see :meth:`send_many`)."""
+        limit = self.timeout if timeout is None else _check_timeout(timeout)
+        batch, self._batch = self._batch, None
+        if batch is None:
+            raise InvalidParameterError(f"GTP engine {self.name!r}: no commands to collect")
+        if self._broken is not None:
+            raise EngineCrashed(f"GTP engine {self.name!r} is stopped ({self._broken})")
+        try:
+            answers = self._exchange(batch, limit)
+        except BaseException as error:  # a dead, hung or mad engine, or Ctrl-C: kill it
+            self._fail(error)
+            raise
+        for line, (ok, text) in zip(batch.lines, answers, strict=True):
             if not ok:
                 raise GtpError(self.name, line, text)
         return [text for _, text in answers]
 
-    def _exchange(self, lines: list[str], first: int, limit: float) -> list[tuple[bool, str]]:
-        """Write ``lines`` with ids from ``first`` while reading their answers."""
+    def _fail(self, error: BaseException) -> None:
+        """After a failure the engine's state is unknown: kill it."""
+        self._broken = str(error) if isinstance(error, EngineError) else "interrupted"
+        self._batch = None
+        if self._finalizer is not None:
+            self._finalizer()
+
+    def _push(self, batch: _Batch, wait: float) -> bool:
+        """Write what the pipe takes of ``batch`` within ``wait`` seconds; whether any was."""
+        process = self._process
+        assert process is not None and process.stdin is not None
+        out_fd = process.stdin.fileno()
+        wrote = False
+        while batch.pending:
+            _, writable, _ = select.select([], [out_fd], [], wait)
+            if not writable:
+                break
+            try:
+                written = os.write(out_fd, batch.pending[:4096])  # <= PIPE_BUF: never blocks
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._crashed(batch.lines[0]) from None
+            batch.pending = batch.pending[written:]
+            wrote, wait = True, 0.0
+        return wrote
+
+    def _exchange(self, batch: _Batch, limit: float) -> list[tuple[bool, str]]:
+        """Write the rest of ``batch`` while reading its answers."""
         process = self._process
         assert process is not None and process.stdin is not None and process.stdout is not None
         out_fd, in_fd = process.stdin.fileno(), process.stdout.fileno()
-        pending = "".join(f"{first + k} {line}\n" for k, line in enumerate(lines)).encode()
+        lines, first = batch.lines, batch.first
         deadline = time.monotonic() + limit
         answers: list[tuple[bool, str]] = []
         while len(answers) < len(lines):
@@ -328,13 +390,14 @@ class GtpEngine:
                 raise EngineTimeout(
                     f"GTP engine {self.name!r} did not answer {current!r} within {limit:g} s"
                 )
+            pending = batch.pending
             readable, writable, _ = select.select([in_fd], [out_fd] if pending else [], [], left)
             if writable:
                 try:
                     written = os.write(out_fd, pending[:4096])  # <= PIPE_BUF: never blocks
                 except (BrokenPipeError, ConnectionResetError):
                     raise self._crashed(current) from None
-                pending = pending[written:]
+                batch.pending = pending[written:]
             if readable:
                 chunk = os.read(in_fd, 65536)
                 if not chunk:
