@@ -253,3 +253,21 @@ def test_garbage_collection_and_exit_stop_the_engine(fake: str, tmp_path: Path) 
     )
     grandchild, child = (int(word) for word in done.stdout.split())
     assert wait_dead(child) and wait_dead(grandchild)
+
+
+def test_submit_then_collect(fake: str) -> None:
+    with GtpEngine(fake, timeout=20) as engine:
+        engine.submit(["a", "b"])
+        with pytest.raises(InvalidParameterError, match="collect"):
+            engine.submit(["c"])  # one batch at a time
+        assert engine.collect() == ["a", "b"]
+        with pytest.raises(InvalidParameterError, match="no commands to collect"):
+            engine.collect()
+        # a batch larger than the pipe: submit writes what fits, collect the rest
+        commands = [f"echo {k} " + "y" * 200 for k in range(2_000)]
+        engine.submit(commands)
+        assert engine.collect() == commands
+        engine.submit(["hang"])
+        with pytest.raises(EngineTimeout):
+            engine.collect(timeout=0.2)
+        assert not engine.is_running
