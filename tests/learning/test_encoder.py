@@ -12,6 +12,7 @@ import pytest
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, UnknownNameError
 from searchlab.domains.games.connect4 import Connect4, parse_moves
+from searchlab.domains.games.go import Go
 from searchlab.domains.games.gomoku import Gomoku
 from searchlab.domains.games.othello import PASS, Othello, OthelloState
 from searchlab.domains.games.tictactoe import MNKGame, TicTacToe
@@ -31,6 +32,8 @@ GAMES = {
     "othello": Othello,
     "gomoku-7": lambda: Gomoku(size=7),
     "gomoku-15": Gomoku,
+    "go-5": lambda: Go(5),
+    "go-7": lambda: Go(7, superko="situational"),
 }
 
 
@@ -68,6 +71,7 @@ def numpy_group(height: int, width: int, kind: str) -> set[tuple[int, ...]]:
         ("connect4", "mirror", 2),
         ("othello", "square", 8),
         ("gomoku-7", "square", 8),
+        ("go-5", "square", 8),
     ],
 )
 def test_symmetries_are_the_group_of_the_board(name, kind, count) -> None:
@@ -105,7 +109,9 @@ def play_recorded(game, rng, plies: int):
     return state, moves
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "mnk-4x3", "connect4", "gomoku-7", "gomoku-15"])
+@pytest.mark.parametrize(
+    "name", ["tictactoe", "mnk-4x3", "connect4", "gomoku-7", "gomoku-15", "go-5", "go-7"]
+)
 def test_every_symmetry_maps_a_replayed_position_to_the_mapped_planes_and_mask(name) -> None:
     game = GAMES[name]()
     encoder = encoder_for(game)
@@ -159,7 +165,13 @@ def expected_planes(state) -> tuple[np.ndarray, np.ndarray]:
         board = state.board_string()
         black = np.array([c == "X" for c in board], dtype=np.float32).reshape(8, 8)
         white = np.array([c == "O" for c in board], dtype=np.float32).reshape(8, 8)
-    elif hasattr(state, "moves"):  # Connect Four: replay the move string column by column
+    elif hasattr(state, "ko_point"):  # Go: one byte per point, 1 black, 2 white
+        size = state.game.size
+        board = np.frombuffer(state.board, dtype=np.uint8).reshape(size, size)
+        black, white = (board == 1).astype(np.float32), (board == 2).astype(np.float32)
+    elif isinstance(
+        getattr(state, "moves", None), str
+    ):  # Connect Four: replay the move string column by column
         black, white = np.zeros((6, 7), np.float32), np.zeros((6, 7), np.float32)
         heights = [0] * 7
         for ply, char in enumerate(state.moves):
@@ -210,6 +222,33 @@ def test_othello_plane_3_is_the_movers_legal_squares() -> None:
         assert sorted(np.flatnonzero(encoder.encode(state)[3].ravel()).tolist()) == squares
 
 
+def test_go_planes_say_who_is_black_the_ko_and_a_pass() -> None:
+    game = Go(5)
+    encoder = encoder_for(game)
+    start = game.initial_state()
+    assert (encoder.encode(start)[3] == 1).all() and not encoder.encode(start)[4:].any()
+    state = game.position(black=["A1", "B2"], white=["B1", "C2", "D1"])
+    state = state.apply(state.string_to_action("C1"))  # takes B1: white may not retake at once
+    planes = encoder.encode(state)
+    assert not planes[3].any(), "white to move"
+    assert np.flatnonzero(planes[4].ravel()).tolist() == [1]  # B1: row 0, column 1
+    assert not encoder.legal_mask(state)[1] and encoder.legal_mask(state)[25]
+    for symmetry in encoder.symmetries():  # the ko moves with the board
+        image = game.position(
+            black=[symmetry.map_index(p) for p in (0, 6)],  # A1, B2
+            white=[symmetry.map_index(p) for p in (1, 7, 3)],  # B1, C2, D1
+        ).apply(symmetry.map_index(2))  # C1
+        assert image.ko_point == symmetry.map_index(1)
+        np.testing.assert_array_equal(encoder.encode(image), symmetry.apply_planes(planes))
+        np.testing.assert_array_equal(
+            encoder.legal_mask(image), symmetry.apply_policy(encoder.legal_mask(state))
+        )
+    passed = state.apply(game.pass_action)
+    assert (encoder.encode(passed)[5] == 1).all() and (encoder.encode(passed)[3] == 1).all()
+    assert not encoder.encode(passed)[4].any()
+    assert not encoder.encode(passed.apply(12))[5].any()
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_legal_mask_is_the_legal_actions_and_indices_round_trip(name) -> None:
     game = GAMES[name]()
@@ -241,7 +280,9 @@ def test_encoder_for_knows_the_built_in_games_and_their_parameters() -> None:
     assert encoder_for(MNKGame(5, 4, 4)).game_params == {"m": 5, "n": 4, "k": 4}
     assert encoder_for(Gomoku(size=9)).shape == (3, 9, 9)
     assert encoder_for(Othello()).num_actions == 65
-    for name in ("tictactoe", "mnk", "connect4", "othello", "gomoku"):
+    assert encoder_for(Go(9)).shape == (6, 9, 9) and encoder_for(Go(9)).num_actions == 82
+    assert encoder_for(Go(9, komi=0.5)).game_params == {"size": 9}
+    for name in ("tictactoe", "mnk", "connect4", "othello", "gomoku", "go"):
         assert name in ENCODERS
 
 

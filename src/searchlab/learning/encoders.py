@@ -12,10 +12,15 @@ mnk           ``3, n, m``         ``m*n``      ones                             
 connect4      ``4, 6, 7``         7 columns    ones, the cell each column fills   2 (mirror)
 othello       ``4, 8, 8``         64 + pass    ones, the mover's legal squares    8 (square)
 gomoku        ``3, s, s``         ``s*s``      ones                               8 (square)
+go            ``6, s, s``         ``s*s`` + 1  ones, black to move, the ko point,  8 (square)
+                                               the opponent just passed
 ============  ==================  ===========  =================================  ============
 
 Plane row ``r``, column ``c`` is the game's row ``r`` (row 0 at the bottom, or Othello's rank
-1) and column ``c``; the cell's action is ``r * W + c`` (Connect Four: the column ``c``).
+1) and column ``c``; the cell's action is ``r * W + c`` (Connect Four: the column ``c``); a
+pass (Othello, Go) is the last index. Rules that change only what a result is worth (Othello's
+``scoring``, Go's ``komi`` and ``scoring``) are not part of the encoding: a checkpoint records
+the board, not the stakes.
 
 >>> from searchlab.domains.games.connect4 import Connect4, parse_moves
 >>> encoder = encoder_for(Connect4())
@@ -28,7 +33,7 @@ Plane row ``r``, column ``c`` is the game's row ``r`` (row 0 at the bottom, or O
 Traceback (most recent call last):
 ...
 searchlab.core.errors.UnknownNameError: no encoder for the game 'chess'; known: connect4, \
-gomoku, mnk, othello, tictactoe (give the game an encoder() method, or register_encoder one)
+go, gomoku, mnk, othello, tictactoe (give the game an encoder() method, or register_encoder one)
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from searchlab.learning.encoder import BaseEncoder, Encoder, Symmetry, board_sym
 __all__ = [
     "ENCODERS",
     "Connect4Encoder",
+    "GoEncoder",
     "GomokuEncoder",
     "MNKEncoder",
     "OthelloEncoder",
@@ -173,12 +179,49 @@ class GomokuEncoder(BaseEncoder):
         return list(self._symmetries)
 
 
+class GoEncoder(BaseEncoder):
+    """Go on a ``size`` x ``size`` board: mine, theirs, ones, a plane of ones when black is to
+    move (komi makes the colours unequal), the point the basic ko forbids, and a plane of ones
+    when the opponent has just passed (a pass now ends the game); the pass is index
+    ``size * size``; the 8 symmetries of the square. Superko's other forbidden points are left
+    to the legal mask."""
+
+    game_name = "go"
+
+    def __init__(self, size: int = 9) -> None:
+        self.size = size
+        self.shape = (6, size, size)
+        self.num_actions = size * size + 1
+        self.game_params = {"size": size}
+        self._symmetries = board_symmetries(size, size, "dihedral", extra_actions=1)
+
+    def encode(self, state: Any) -> np.ndarray:
+        """Planes of a :class:`~searchlab.domains.games.go.GoState`."""
+        n = self.size
+        board = np.frombuffer(state.board, dtype=np.uint8).reshape(n, n)
+        mine = state.to_move + 1
+        planes = np.zeros(self.shape, dtype=np.float32)
+        planes[0] = board == mine
+        planes[1] = board == 3 - mine
+        planes[2] = 1.0
+        planes[3] = 1.0 if state.to_move == 0 else 0.0
+        if state.ko_point >= 0:
+            planes[4].flat[state.ko_point] = 1.0
+        planes[5] = 1.0 if state.passes == 1 else 0.0
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """The 8 of the square; the pass stays the pass."""
+        return list(self._symmetries)
+
+
 def _mnk(game: Any) -> Encoder:
     return MNKEncoder(game.m, game.n, game.k, game_name=game.info.name)
 
 
 ENCODERS: dict[str, Callable[[Any], Encoder]] = {
     "connect4": lambda game: Connect4Encoder(),
+    "go": lambda game: GoEncoder(game.size),
     "gomoku": lambda game: GomokuEncoder(game.size),
     "mnk": _mnk,
     "othello": lambda game: OthelloEncoder(),
