@@ -86,6 +86,7 @@ __all__ = [
     "play",
     "playable_q",
     "playout_points",
+    "put_q",
     "random_move",
     "size_of",
     "to_move",
@@ -285,15 +286,12 @@ def _capture(pos, head, capturer):  # pragma: no cover - compiled
     return count
 
 
-@njit(cache=True)
-def place_q(pos, q, colour):  # pragma: no cover - compiled
-    """Put a stone of ``colour`` on the empty square ``q``: chains, pseudo-liberties,
-    captures of the other colour's chains left without liberties, hash. Returns
-    ``(stones captured, square of the last chain captured)``; touches no header counter but
-    the hash and the empty list (no suicide check: a chain of ``colour`` left without
-    liberties stays on the board)."""
+@njit(cache=True, inline="always")
+def put_q(pos, q, colour):  # pragma: no cover - compiled
+    """Put a stone of ``colour`` on the empty square ``q`` and join it to its chains
+    (pseudo-liberties, hash, empty list), capturing nothing: how :func:`place_q` starts, and
+    how a hand-built board is set up stone by stone."""
     w = pos[HDR, H_W]
-    other = 3 - colour
     _remove_empty(pos, q)
     pos[BOARD, q] = colour
     pos[HDR, H_HASH] ^= _Z[colour - 1, pos[Q2P, q]]
@@ -328,6 +326,17 @@ def place_q(pos, q, colour):  # pragma: no cover - compiled
                     _merge(pos, a, b)
                 else:
                     _merge(pos, b, a)
+
+
+@njit(cache=True)
+def place_q(pos, q, colour):  # pragma: no cover - compiled
+    """Put a stone of ``colour`` on the empty square ``q`` (:func:`put_q`) and capture the
+    other colour's chains it leaves without liberties. Returns ``(stones captured, square
+    of the last chain captured)``; touches no header counter but the hash and the empty
+    list (no suicide check: a chain of ``colour`` left without liberties stays)."""
+    put_q(pos, q, colour)
+    w = pos[HDR, H_W]
+    other = 3 - colour
     taken = 0
     where = -1
     for d in (1, -1, w, -w):
