@@ -201,6 +201,23 @@ def test_history_holds_every_position_seen() -> None:
     }
 
 
+def test_a_state_built_without_its_hash_computes_it() -> None:
+    state = play(Go(5).initial_state(), "C3 D3")
+    rebuilt = GoState(
+        game=state.game,
+        board=state.board,
+        to_move=state.to_move,
+        ko_point=state.ko_point,
+        passes=state.passes,
+        moves=state.moves,
+        captures=state.captures,
+        last_move=state.last_move,
+        history=state.history,
+    )
+    assert rebuilt.board_hash == board_hash(state.board) == state.board_hash
+    assert rebuilt == state and rebuilt.legal_actions() == state.legal_actions()
+
+
 # -- passes and the end -------------------------------------------------------------------------
 def test_two_consecutive_passes_end_the_game() -> None:
     game = Go(5)

@@ -327,6 +327,10 @@ class Go:
 
     Each bad value is one :class:`~searchlab.core.errors.InvalidParameterError` naming it.
 
+    Attributes: the parameters (``size``, ``komi``, ``superko``, ``handicap``, ``scoring``,
+    ``max_moves``), ``handicap_stones`` (the sorted points of the handicap stones),
+    ``pass_action`` (``size * size``, also ``PASS``) and ``info`` (name ``"go"``).
+
     >>> Go(9).info.max_game_length, Go(9, scoring="area").info.max_utility
     (243, 88.5)
     >>> Go(4)
@@ -372,7 +376,7 @@ class Go:
             3 * points if max_moves is None else integer("go", "max_moves", max_moves, 1, 10**9)
         )
         if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap != 0:
-            self.handicap_stones = handicap_points(self.size, handicap)
+            self.handicap_stones: tuple[int, ...] = handicap_points(self.size, handicap)
         else:
             self.handicap_stones = ()
         self.handicap: int = len(self.handicap_stones)
@@ -479,14 +483,23 @@ no liberty
             moves=(),
             captures=(0, 0),
             last_move=None,
-            history=frozenset({self._history_key(board_key, to_move)}),
+            history=frozenset({self.history_key(board_key, to_move)}),
             board_hash=board_key,
         )
 
-    def _history_key(self, board_key: int, to_move: int) -> int:
+    def history_key(self, board_key: int, to_move: int) -> int:
+        """The key :attr:`GoState.history` stores for a board hash with ``to_move`` to move:
+        the board hash, XOR :data:`~searchlab.domains.games._go_zobrist.SIDE_TO_MOVE_KEY`
+        when white is to move under situational superko.
+
+        >>> Go(superko="situational").history_key(5, 1) == 5 ^ SIDE_TO_MOVE_KEY
+        True
+        """
         if self.superko == "situational" and to_move == 1:
             return board_key ^ SIDE_TO_MOVE_KEY
         return board_key
+
+    _history_key = history_key
 
     # -- identity --------------------------------------------------------------------------------
     def _params(self) -> tuple[Any, ...]:
@@ -576,7 +589,7 @@ class GoState:
         history: Zobrist hashes of every position seen, this one included (board hashes;
             XOR :data:`~searchlab.domains.games._go_zobrist.SIDE_TO_MOVE_KEY` when white is
             to move under situational superko).
-        board_hash: Zobrist hash of :attr:`board`.
+        board_hash: Zobrist hash of :attr:`board` (computed when not given).
     """
 
     game: Go
@@ -588,10 +601,14 @@ class GoState:
     captures: tuple[int, int]
     last_move: int | None
     history: frozenset[int] = field(repr=False)
-    board_hash: int = field(repr=False, default=0)
+    board_hash: int = field(repr=False, default=-1)
     _cache: dict[str, Any] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+
+    def __post_init__(self) -> None:
+        if self.board_hash < 0:  # not given: computed from the board
+            object.__setattr__(self, "board_hash", _hash(self.board, self.game._keys))
 
     # -- the State protocol ----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -660,7 +677,7 @@ class GoState:
         if action == points:
             history = self.history
             if game.superko == "situational":
-                history = history | {game._history_key(self.board_hash, following)}
+                history = history | {game.history_key(self.board_hash, following)}
             return GoState(
                 game=game,
                 board=self.board,
@@ -699,7 +716,7 @@ class GoState:
             moves=(*self.moves, action),
             captures=(black, white),
             last_move=action,
-            history=self.history | {game._history_key(new_hash, following)},
+            history=self.history | {game.history_key(new_hash, following)},
             board_hash=new_hash,
         )
 
@@ -853,7 +870,7 @@ class GoState:
             new_hash ^= enemy_keys[s]
         if (
             game.superko != "simple"
-            and game._history_key(new_hash, 1 - self.to_move) in self.history
+            and game.history_key(new_hash, 1 - self.to_move) in self.history
         ):
             return "superko", captured, new_hash
         return None, captured, new_hash
