@@ -117,9 +117,11 @@ class MCTSAgent(_SeededSearchAgent):
 
     The options (an :class:`~searchlab.algorithms.mcts.options.MCTSOptions` as ``options=``,
     and/or its fields as keywords) are made and checked once, here, and every move's search
-    gets that same object. With ``reuse=True`` the tree is kept between moves (reference tier:
-    the compiled kernels start a fresh tree each move, and are faster than reuse makes the
-    reference tier).
+    gets that same object. With ``reuse=True`` the tree is kept between moves: on Go by the
+    compiled searcher (:class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`) unless
+    ``tier="reference"`` or the options need the reference tier; on the other games by the
+    reference tier (their compiled kernels start a fresh tree each move, and are faster than
+    reuse makes the reference tier).
 
     >>> from searchlab.games import make
     >>> agent = MCTSAgent("mcts", make("othello"), limits=Limits(simulations=500), seed=1)
@@ -151,10 +153,13 @@ class MCTSAgent(_SeededSearchAgent):
             raise type(error)(f"agent {name!r}: {error}") from None
         self._reuse = reuse
         self._searcher: MCTS | None = searcher if reuse else None
+        self._compiled: Any = _compiled_searcher(game, self.options, seed) if reuse else None
 
     def act(self, state: State, limits: Limits | None = None) -> int:
         limits = limits or self._limits
-        if self._searcher is not None:
+        if self._compiled is not None:
+            result = self._compiled.search(state, limits)
+        elif self._searcher is not None:
             result = self._searcher.search(state, limits)
         else:
             from searchlab.algorithms.mcts import mcts
@@ -168,7 +173,8 @@ class MCTSAgent(_SeededSearchAgent):
     @property
     def tree(self) -> Any:
         """The root :class:`~searchlab.algorithms.mcts.tree.Node` of the last search's tree,
-        kept when the agent reuses its tree (``reuse=True``, reference tier); else ``None``."""
+        kept when the agent reuses its tree (``reuse=True``, reference tier); else ``None``
+        (also for Go's compiled searcher, whose tree is arrays)."""
         return None if self._searcher is None else self._searcher.root
 
     def reset(self) -> None:
@@ -176,4 +182,21 @@ class MCTSAgent(_SeededSearchAgent):
         if self._reuse:
             from searchlab.algorithms.mcts import MCTS
 
-            self._searcher = MCTS(self._game, seed=self._next_seed(), options=self.options)
+            seed = self._next_seed()
+            self._searcher = MCTS(self._game, seed=seed, options=self.options)
+            self._compiled = _compiled_searcher(self._game, self.options, seed)
+
+
+def _compiled_searcher(game: Game, options: MCTSOptions, seed: int | None) -> Any:
+    """The compiled searcher that keeps its tree between moves for ``game`` and
+    ``options`` (Go's :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`), or
+    ``None`` where the reference tier keeps it."""
+    from searchlab.domains.games.go import Go
+
+    if type(game) is not Go or options.tier == "reference":
+        return None
+    if options.why_not_compiled(game) is not None:
+        return None
+    from searchlab.algorithms.mcts.go_compiled import GoSearcher
+
+    return GoSearcher(game, options, seed)

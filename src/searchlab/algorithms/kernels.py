@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from searchlab.core.tier import KernelRegistry
 from searchlab.domains.games.connect4 import Connect4
+from searchlab.domains.games.go import Go
 from searchlab.domains.games.othello import Othello
 from searchlab.domains.games.snakego import SnakeGo
 from searchlab.domains.path.grid import GridProblem
@@ -65,11 +66,13 @@ KERNELS.register(
 KERNELS.register("mcts", Connect4, "searchlab.algorithms.mcts.compiled:compiled_mcts")
 KERNELS.register("mcts", Othello, "searchlab.algorithms.mcts.compiled:compiled_mcts")
 KERNELS.register("mcts", SnakeGo, "searchlab.algorithms.mcts.compiled:compiled_mcts")
+KERNELS.register("mcts", Go, "searchlab.algorithms.mcts.go_compiled:go_mcts")  # RAVE, priors
 
 MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {
     Connect4: ("random",),
     Othello: ("random",),
     SnakeGo: ("random", "informed"),  # the course notes' policy, compiled (_snakego_arrays)
+    Go: ("random", "informed"),  # eye-avoiding uniform; capture/atari/3x3 patterns (_go_informed)
 }
 """The rollout policies (``MCTSOptions.rollout`` names) each compiled MCTS kernel runs, by
 the game's exact type: a capability of the kernel, which options and driver read here."""
@@ -81,7 +84,9 @@ def mcts_rollouts(game: object) -> tuple[str, ...]:
     return MCTS_ROLLOUTS.get(type(game), ("random",))
 
 
-MCTS_FEATURES: dict[type, frozenset[str]] = {}
+MCTS_FEATURES: dict[type, frozenset[str]] = {
+    Go: frozenset({"rave"}),  # go_compiled: AMAF statistics from every simulation's moves
+}
 """The options beyond plain UCT (``MCTSOptions`` field names, such as ``"rave"``) each
 compiled MCTS kernel runs, by the game's exact type; a game not listed runs none of them
 compiled (``MCTSOptions.why_not_plain`` then sends such options to the reference tier)."""
