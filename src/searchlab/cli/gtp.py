@@ -49,6 +49,29 @@ COMMANDS = (
 )  # fmt: skip
 """The commands ``list_commands`` answers, in its order."""
 
+DESCRIPTION = """\
+searchlab as a Go engine speaking GTP v2 (the Go Text Protocol) on stdin and stdout, for any
+GTP controller: Sabaki, GoGui, GNU Go's twogtp, a tournament manager. Give the controller the
+command line, e.g. `searchlab gtp --agent mcts:time=1`; every move it asks for (genmove) is
+chosen by the agent --agent names (any agent spec: mcts:time=1, random, gtp:command=... for
+another engine).
+
+Commands: protocol_version name version known_command list_commands quit boardsize
+clear_board komi play genmove reg_genmove undo showboard final_score fixed_handicap
+time_settings time_left loadsgf. Failures are answered '? message' as the protocol says.
+
+Rules: Chinese area scoring (final_score counts the board as it stands: play dead stones out
+first), suicide illegal, positional superko unless --superko says otherwise. With
+time_settings and time_left, each genmove gets a share of the time left; without them the
+agent uses its own budget. The engine ends at quit or at the end of its input.
+
+examples:
+  searchlab gtp --agent mcts:time=1
+  searchlab gtp --agent random --size 5 --komi 0.5
+  gogui-twogtp -black "gnugo --mode gtp" -white "searchlab gtp --agent mcts:time=1" \\
+      -size 9 -komi 7.5 -games 10 -auto -sgffile match
+"""
+
 _MAIN_TIME_MOVES = 20  # a move in main time gets the time left over this many
 _MARGIN = 0.9  # the share of a move's time the agent may use (the rest: overheads, the pipe)
 _MIN_MOVE_TIME = 0.05
@@ -432,8 +455,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "gtp",
         help="a Go engine for GTP controllers (Sabaki, GoGui): searchlab gtp --agent mcts:time=1",
-        description=(__doc__ or "").split("\n\n", 1)[0],
-        epilog="\n\n".join((__doc__ or "").split("\n\n")[1:]),
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
