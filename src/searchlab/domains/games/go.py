@@ -626,10 +626,11 @@ class GoState:
             if self.is_terminal():
                 cached = []
             else:
+                examine = self._examine
                 cached = [
                     p
                     for p, colour in enumerate(self.board)
-                    if colour == EMPTY and self._examine(p)[0] is None
+                    if colour == EMPTY and examine(p)[0] is None
                 ]
                 cached.append(self.game.pass_action)
             self._cache["legal"] = cached
@@ -797,10 +798,11 @@ class GoState:
             if self.is_terminal():
                 cached = []
             else:
+                examine, eye = self._examine, self.fills_own_eye
                 cached = [
                     p
                     for p, colour in enumerate(self.board)
-                    if colour == EMPTY and not self.fills_own_eye(p) and self._examine(p)[0] is None
+                    if colour == EMPTY and not eye(p) and examine(p)[0] is None
                 ]
                 if not cached:
                     cached = [self.game.pass_action]
@@ -815,63 +817,74 @@ class GoState:
         colour = self.to_move + 1
         if board[point] != EMPTY:
             return False
-        if any(board[q] != colour for q in geometry.neighbours[point]):
-            return False
+        for q in geometry.neighbours[point]:
+            if board[q] != colour:
+                return False
         enemy = 3 - colour
-        bad = sum(1 for q in geometry.diagonals[point] if board[q] == enemy)
+        bad = 0
+        for q in geometry.diagonals[point]:
+            if board[q] == enemy:
+                bad += 1
         return bad == 0 if geometry.edge[point] else bad <= 1
 
     def stones(self) -> tuple[int, int]:
         """``(black stones, white stones)`` on the board."""
         return self.board.count(BLACK), self.board.count(WHITE)
 
-    def _chains(self) -> tuple[list[int], list[tuple[int, list[int], set[int]]]]:
-        cached = self._cache.get("chains")
-        if cached is None:
-            cached = self._cache["chains"] = _chains(self.board, self.game._geometry.neighbours)
-        return cached
+    def _context(self) -> tuple[Any, ...]:
+        """What :meth:`_examine` needs, computed once per state: the chains (a label per
+        point, each chain's stones and liberty count) and the keys."""
+        context = self._cache.get("context")
+        if context is None:
+            game = self.game
+            label, chains = _chains(self.board, game._geometry.neighbours)
+            colour = self.to_move + 1
+            # the key a position reached by a move of the mover is stored under
+            side = SIDE_TO_MOVE_KEY if game.superko == "situational" and colour == 1 else 0
+            context = self._cache["context"] = (
+                label,
+                [stones for _, stones, _ in chains],
+                [len(liberties) for _, _, liberties in chains],
+                game._geometry.neighbours,
+                colour,
+                game._keys[colour],
+                game._keys[3 - colour],
+                game.superko != "simple",
+                side,
+            )
+        return context
 
     def _examine(self, p: int) -> tuple[str | None, list[int], int]:
         """``(reason it is illegal or None, stones it captures, board hash after it)`` for a
-        stone of the player to move on point ``p``."""
+        stone of the player to move on the point ``p``: the one place the rules of a move
+        are written (occupied, basic ko, captures, suicide, superko)."""
         board = self.board
         if board[p] != EMPTY:
             return "occupied", [], 0
         if p == self.ko_point:
             return "ko", [], 0
-        game = self.game
-        colour = self.to_move + 1
-        enemy = 3 - colour
-        label, chains = self._chains()
+        label, stones_of, liberties_of, neighbours, colour, mine, theirs, check, side = (
+            self._context()
+        )
         captured: list[int] = []
         breathes = False
-        seen: list[int] = []
-        for q in game._geometry.neighbours[p]:
+        taken: list[int] = []
+        for q in neighbours[p]:
             c = board[q]
             if c == EMPTY:
                 breathes = True
-                continue
-            index = label[q]
-            if index in seen:
-                continue
-            seen.append(index)
-            _, stones, liberties = chains[index]
-            if c == enemy:
-                if len(liberties) == 1:
-                    captured.extend(stones)
-            elif len(liberties) > 1:
-                breathes = True
+            elif c == colour:
+                if liberties_of[label[q]] > 1:  # p was one of them: others remain
+                    breathes = True
+            elif liberties_of[label[q]] == 1 and label[q] not in taken:  # p was the last
+                taken.append(label[q])
+                captured.extend(stones_of[label[q]])
         if not breathes and not captured:
             return "suicide", [], 0
-        keys = game._keys
-        new_hash = self.board_hash ^ keys[colour][p]
-        enemy_keys = keys[enemy]
-        for s in captured:
-            new_hash ^= enemy_keys[s]
-        if (
-            game.superko != "simple"
-            and game.history_key(new_hash, 1 - self.to_move) in self.history
-        ):
+        new_hash = self.board_hash ^ mine[p]
+        for stone in captured:
+            new_hash ^= theirs[stone]
+        if check and new_hash ^ side in self.history:
             return "superko", captured, new_hash
         return None, captured, new_hash
 
