@@ -316,3 +316,39 @@ def test_arena_against_gnugo(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         db,
     )
     assert_one_line_error(code, err, "no program 'no-such-gnugo' on PATH")
+
+
+def test_time_settings_give_each_move_a_share() -> None:
+    seen: list[object] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def act(self, state: object, limits: object = None) -> int:
+            seen.append(None if limits is None else limits.time)  # type: ignore[attr-defined]
+            return state.game.pass_action  # type: ignore[attr-defined]
+
+        def reset(self) -> None:
+            pass
+
+    server = GtpServer("recorder", size=5, make_agent=lambda spec, game, seed: Recorder())
+    commands = [
+        "genmove b",  # no time settings: the agent's own budget
+        "time_settings 0 5 1",  # byo-yomi: 5 s per move
+        "genmove w",
+        "time_settings 60 0 0",  # absolute: 60 s, then a twentieth of the time left
+        "genmove b",
+        "time_left b 30 0",
+        "genmove b",
+        "time_settings 0 10 0",  # byo-yomi with no stones: no limit, as GTP says
+        "genmove w",
+        "time_settings 10 30 5",  # main time, then 30 s per 5 stones
+        "time_left w 10 5",  # in byo-yomi: 10 s for 5 stones
+        "genmove w",
+    ]
+    for command in commands:
+        answer = server.handle(command)
+        assert answer is not None and answer.startswith("= "), (command, answer)
+    # each share is used for 90 % less 0.05 s (the pipe, the controller's clock)
+    expected = [None, 5 * 0.9 - 0.05, 3 * 0.9 - 0.05, 1.5 * 0.9 - 0.05, None, 2 * 0.9 - 0.05]
+    assert seen == pytest.approx(expected)
