@@ -352,3 +352,8 @@ def test_time_settings_give_each_move_a_share() -> None:
     # each share is used for 90 % less 0.05 s (the pipe, the controller's clock)
     expected = [None, 5 * 0.9 - 0.05, 3 * 0.9 - 0.05, 1.5 * 0.9 - 0.05, None, 2 * 0.9 - 0.05]
     assert seen == pytest.approx(expected)
+
+
+def test_the_human_agent_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(capsys, "gtp", "--agent", "human")
+    assert_one_line_error(code, err, "the human agent cannot play here")

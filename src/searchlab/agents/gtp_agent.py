@@ -1,9 +1,10 @@
 """An agent that lets an external Go engine choose the moves, over GTP: ``gtp:command=...``.
 
 ``gtp:command=gnugo --mode gtp --level 10`` plays Go through any engine that speaks the Go
-Text Protocol (GTP v2). The engine process is started by the agent's first move and stopped by
-:meth:`GtpAgent.close` (also by :meth:`GtpAgent.reset`, before a new game, and at the latest when
-the agent is garbage-collected or the interpreter exits; see
+Text Protocol (GTP v2). The command cannot hold a comma (commas separate a spec's parameters):
+wrap such a command line in a small script. The engine process is started by the agent's first
+move and stopped by :meth:`GtpAgent.close` (also by :meth:`GtpAgent.reset`, before a new game,
+and at the latest when the agent is garbage-collected or the interpreter exits; see
 :class:`~searchlab.agents.gtp_client.GtpEngine`).
 
 Before each ``genmove`` the engine is brought to the position to move from (*syncing*):
@@ -24,8 +25,9 @@ illegal move.
 Time: when the caller gives ``limits.time`` (the arena's ``--move-time``) and ``clock=true``
 (the default), the engine is told it has that many seconds per move (GTP has whole seconds:
 rounded up) with ``time_settings 0 T 1`` and ``time_left COLOUR T 1`` before each move; the
-engine then has ``limits.time + timeout`` seconds to answer. Without a time limit it has
-``timeout`` seconds (default 60) for every answer.
+engine then has ``limits.time + timeout`` seconds to answer. Engines adapt to it: GNU Go lowers
+its level to keep to the time, so ``clock=false`` keeps GNU Go at the ``--level`` it was given.
+Without a time limit it has ``timeout`` seconds (default 60) for every answer.
 
 A crashed, hung or nonsense-answering engine raises an
 :class:`~searchlab.agents.gtp_client.EngineError` (one line saying what happened); the arena

@@ -135,7 +135,14 @@ class GtpServer:
         make_agent: Callable[..., Any] | None = None,
     ) -> None:
         from searchlab.agents import make_agent as default_make_agent
+        from searchlab.agents.spec import parse_spec
+        from searchlab.core.errors import InvalidParameterError
 
+        if parse_spec(agent_spec).kind == "human":
+            raise InvalidParameterError(
+                "searchlab gtp: the human agent cannot play here (stdin carries the protocol); "
+                "use a GTP controller's own board for a person"
+            )
         self.agent_spec = agent_spec
         self.superko = superko
         self.seed = seed
