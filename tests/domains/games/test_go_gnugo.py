@@ -40,7 +40,9 @@ from searchlab.domains.games.go import (
 )
 
 KOMIS = (7.5, 0.5, 0.0, 5.5, 6.0)
-GAMES = {5: 2000, 7: 300, 9: 100}  # 2,400 games: about 30 s on two free cores
+# 2,400 games: about 50 s of CPU (ours ~30 s, GNU Go ~20 s, overlapped: each game is played
+# while GNU Go checks the one before), so about 30-35 s on two free cores
+GAMES = {5: 2000, 7: 300, 9: 100}
 
 
 def gnugo_program() -> str:
