@@ -46,6 +46,8 @@ NOTATIONS: dict[str, str] = {
     "grundys_game": "HEAP:OPTION, the OPTION-th way to split heap HEAP (type moves to see them)",
     "snakego": "the action of the snake the prompt names: up, down, left, right (or u, d, l, "
     "r), split, ray",
+    "go": "a point, column letter (A..T, no I) then row number (A1 is the bottom-left "
+    "corner; any case), or pass; undo also takes back the reply",
 }
 """How a person writes a move, by game name (a game of your own may set ``notation``)."""
 

@@ -6,6 +6,8 @@
   searchlab play nim -p piles=3,4,5 --second mcts:simulations=2000,solver=true
   searchlab play snakego -p size=8 -p rounds=30 -p seed=3 --second mcts:time=0.5
   searchlab play snakego -p size=8 -p items=@items.txt --first greedy --second random
+  searchlab play go --sgf game.sgf                         # black against mcts:time=1 on 9x9
+  searchlab play go -p size=13 -p handicap=2 --second mcts:time=2 --load game.sgf
 
 Each turn shows the board. A person types a move in the game's notation (Connect Four: the
 column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count; Snake Go:
@@ -17,6 +19,16 @@ principal variation or the root's children (visits, values).
 Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
 to act: up/down/right/split> "); -p seed=S draws the items (-p items=@FILE reads them, one
 "x y time type param" per line); the end shows both scores.
+
+Go: --first is Black, --second White (with a handicap White moves first). A move is a point,
+column letter (no I) then row from the bottom (D4, d4), or pass; undo takes back your last move
+and the reply. Two passes end the game; then the dead stones are settled by playing out and
+the score is Tromp-Taylor area with komi: by default random play-outs from the final position
+(the engine's eye-avoiding rollouts) remove the chains that end as the opponent's in most of
+them; --settle SPEC has that engine's search play both sides until two passes instead;
+--settle none scores the board as it stands. --sgf FILE saves the game as SGF after every
+move (nothing is lost on Ctrl-C) and with its result at the end; --load FILE continues a game
+saved as SGF (size, komi, handicap and moves from the file; its main line).
 """
 
 from __future__ import annotations
@@ -64,6 +76,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--analysis", action="store_true", help="show each AI move's line or root visit counts"
     )
+    parser.add_argument(
+        "--sgf", metavar="FILE", help="Go: save the game as SGF in FILE after every move"
+    )
+    parser.add_argument("--load", metavar="FILE", help="Go: continue the game saved as SGF in FILE")
+    parser.add_argument(
+        "--settle",
+        metavar="SPEC",
+        help="Go: how dead stones are settled at the end: 'playouts' (default: random "
+        "play-outs judge them), an agent spec (its search plays both sides until two "
+        "passes) or 'none' (score the board as it stands)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
     parser.add_argument(
         "--json",
@@ -81,10 +104,32 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.cli.perft import parse_param
     from searchlab.domains.games import make
 
-    game = make(args.game, **dict(parse_param(p) for p in args.param))
-    state = position_from_moves(game, args.moves)
+    params = dict(parse_param(p) for p in args.param)
+    record = None
+    game: Any
+    state: Any
+    if args.load is not None:
+        from searchlab.cli._go_play import load_record
+
+        if args.game != "go":
+            raise InvalidParameterError(
+                f"--load reads a Go game (SGF): use 'play go', not {args.game!r}"
+            )
+        if args.moves:
+            raise InvalidParameterError("--load and --moves: give one (the moves are in the file)")
+        record = load_record(args.load, params, "--load")
+        game = record.game
+        state = record.final
+    else:
+        game = make(args.game, **params)
+        state = position_from_moves(game, args.moves)
+    go_options = [f"--{name}" for name in ("sgf", "settle") if getattr(args, name) is not None]
+    if go_options and game.info.name != "go":
+        raise InvalidParameterError(f"{go_options[0]} is for Go: use 'play go', not {args.game!r}")
     if state.is_terminal():
         where = f"after {args.moves!r}" if args.moves else "at the start (check -p)"
+        if args.load is not None:
+            where = f"in {args.load}"
         raise InvalidStateError(f"the game is already over {where}: nothing to play")
     if args.json and "human" in (parse_spec(args.first).kind, parse_spec(args.second).kind):
         raise InvalidParameterError("--json plays agent against agent: give --first and --second")
@@ -93,8 +138,13 @@ def run(args: argparse.Namespace) -> int:
         make_agent(args.second, game, seed=args.seed + 1),
     ]
     quiet = args.quiet or args.json
+    go = None
+    if game.info.name == "go":
+        from searchlab.cli._go_play import GoExtras
+
+        go = GoExtras.build(args, game, state, record, agents)
     session = _Session(
-        state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json, game=game
+        state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json, game=game, go=go
     )
     for index, agent in enumerate(agents):
         if isinstance(agent, HumanAgent):  # asks with the session's prompt (the acting snake)
@@ -149,6 +199,7 @@ class _Session:
         analysis: bool,
         as_json: bool,
         game: Any = None,
+        go: Any = None,
     ) -> None:
         self.history = [state]
         self.moves: list[tuple[int, str, float]] = []  # (player, notation, seconds)
@@ -159,6 +210,10 @@ class _Session:
         self.as_json = as_json
         name = game.info.name if game is not None else ""
         self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
+        self.names = ("first", "second")
+        self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
+        if go is not None:
+            self.sides, self.names = ("X", "O"), ("black", "white")
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -175,10 +230,10 @@ class _Session:
         return input(prompt)
 
     def label(self, player: int) -> str:
-        return f"{('first', 'second')[player]} ({self.agents[player].name})"
+        return f"{self.names[player]} ({self.agents[player].name})"
 
     def side(self, player: int) -> str:
-        return f"{('first', 'second')[player]} ({self.sides[player]})"
+        return f"{self.names[player]} ({self.sides[player]})"
 
     def introduce(self) -> None:
         """Who plays which side, before the first move."""
@@ -237,6 +292,8 @@ class _Session:
             self.moves.append((player, notation, seconds))
             self.actions.append(action)
             self.history.append(state.apply(action))
+            if self.go is not None:
+                self.go.save(self.history[-1])
             if not isinstance(agent, HumanAgent):
                 self.report(agent, state, notation, seconds)
         return self.finish(resigned)
@@ -269,11 +326,15 @@ class _Session:
                 del self.history[index + 1 :]
                 for agent in self.agents:
                     agent.reset()
+                if self.go is not None:
+                    self.go.save(self.history[-1])
                 self.say("took back your last move")
                 return
         self.say("nothing to undo: you have not moved yet")
 
     def finish(self, resigned: int | None) -> dict[str, Any]:
+        if self.go is not None:
+            return self.finish_go(resigned)
         state = self.history[-1]
         if resigned is not None:
             winner: int | None = 1 - resigned
@@ -305,4 +366,62 @@ class _Session:
             "returns": returns,
             "resigned": resigned,
             "result": text,
+        }
+
+    def finish_go(self, resigned: int | None) -> dict[str, Any]:
+        """Go's end: a resignation, or the score with the dead stones settled by playing
+        out; the SGF file gets the result."""
+        from searchlab.cli._go_play import result_of_score
+
+        state = self.history[-1]
+        extra: dict[str, Any] = {}
+        lines = []
+        if resigned is not None:
+            winner: int | None = 1 - resigned
+            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            result = f"{'BW'[1 - resigned]}+R"
+        else:
+            if not self.as_json:
+                print(f"\n{self.board(state, hints=False)}")
+            if self.go.settle_spec not in (None, "playouts") and not self.quiet:
+                print(f"settling dead stones: {self.go.settle_spec} plays both sides ...")
+            settlement = self.go.settle(state)
+            score = settlement.score
+            result = result_of_score(score)
+            lines = settlement.lines()
+            if settlement.moves:
+                after = self.board(settlement.settled, hints=False)
+                lines.insert(1, f"the board after the play-out:\n{after}")
+            winner = None if score == 0 else (0 if score > 0 else 1)
+            if winner is None:
+                text = f"draw (jigo): {result}"
+            else:
+                text = f"{self.label(winner)} wins by {abs(score):g} points ({result})"
+            extra = {
+                "score": score,
+                "settled_by": settlement.settler or None,
+                "settle_moves": list(settlement.moves),
+                "dead": {"black": settlement.dead[0], "white": settlement.dead[1]},
+            }
+        self.go.save(state, result)
+        returns = [0.0, 0.0] if winner is None else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+        if not self.as_json:
+            if resigned is not None:
+                print(f"\n{self.board(state, hints=False)}")
+            for line in lines:
+                print(line)
+            print(f"game over after {len(self.moves)} moves: {text}")
+            if self.go.recorder is not None:
+                print(f"saved: {self.go.recorder.path}")
+        if not self.quiet:
+            print("moves: " + " ".join(notation for _, notation, _ in self.moves))
+        return {
+            **extra,
+            "moves": [notation for _, notation, _ in self.moves],
+            "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
+            "winner": winner,
+            "returns": returns,
+            "resigned": resigned,
+            "result": text,
+            "sgf_result": result,
         }

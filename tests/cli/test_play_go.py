@@ -1,0 +1,342 @@
+"""``searchlab play go``: a person at the terminal (points, pass, undo, resign), the board after
+each move, the score at the end with dead stones settled by playing out, the game saved as SGF
+after every move and continued with --load; every bad input one line or asked again.
+
+The engines here are small reference-tier searches (``tier=reference``) or random players, so
+the tests are quick and do not depend on the compiled Go kernels."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cli_support import assert_one_line_error, run_main
+
+from searchlab.domains.games.go import Go, GoState
+from searchlab.domains.games.sgf import load_sgf, read_sgf, write_sgf
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ["-p", "size=5", "-p", "komi=0.5"]
+PEOPLE = ["--first", "human", "--second", "human"]
+# 22 moves of a 5x5 game after which Black's A1 would repeat an earlier position (superko).
+SUPERKO_LINE = "B4 A3 E3 B1 D4 D5 B3 B2 C3 E1 A1 D1 A4 D3 C5 D2 E4 B5 C4 C1 A2 A3"
+
+
+class Typist:
+    """Stands in for stdin: gives the lines one by one and runs ``look()`` before each, so a
+    test can see what was saved at every prompt."""
+
+    def __init__(self, lines: list[str], look: Callable[[], object] | None = None) -> None:
+        self.lines = list(lines)
+        self.look = look
+        self.seen: list[object] = []
+
+    def readline(self) -> str:
+        if self.look is not None:
+            self.seen.append(self.look())
+        return self.lines.pop(0) + "\n" if self.lines else ""
+
+
+def _type(
+    monkeypatch: pytest.MonkeyPatch, lines: list[str], look: Callable[[], object] | None = None
+) -> Typist:
+    typist = Typist(lines, look)
+    monkeypatch.setattr("sys.stdin", typist)
+    return typist
+
+
+def stones(state: GoState, colour: int) -> list[int]:
+    return [point for point, value in enumerate(state.board) if value == colour]
+
+
+def _moves_in(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    record = load_sgf(path)
+    return [record.final.action_to_string(action) for action in record.moves]
+
+
+# -- a person plays ------------------------------------------------------------------------------
+def test_two_people_play_to_two_passes_and_the_record_is_saved(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    sgf = tmp_path / "game.sgf"
+    typist = _type(monkeypatch, ["C3", "d4", "b3", "pass", "PASS"], look=lambda: _moves_in(sgf))
+    code, out, err = run_main(
+        capsys, "play", "go", *SMALL, *PEOPLE, "--settle", "none", "--sgf", sgf
+    )
+    assert code == 0, err
+    assert "two people: black (X) and white (O) take turns" in out
+    # the board after each move: the last stone in parentheses, who is to move
+    assert " 3 . .(X). .  3" in out and "white (O) to move, move 2" in out
+    assert "last move: white D4" in out
+    # saved at every prompt: the file always holds the game so far
+    assert typist.seen == [[], ["C3"], ["C3", "D4"], ["C3", "D4", "B3"], ["C3", "D4", "B3", "pass"]]
+    record = load_sgf(sgf)
+    assert [record.final.action_to_string(a) for a in record.moves] == [
+        "C3",
+        "D4",
+        "B3",
+        "pass",
+        "pass",
+    ]
+    # scored as it stands (--settle none): Tromp-Taylor area with komi, by the rules' own count
+    score = record.final.area_score()
+    assert (
+        record.metadata["RE"]
+        == record.final.result()
+        == ("B+" if score > 0 else "W+") + f"{abs(score):g}"
+    )
+    assert record.metadata["PB"] == "human" and record.metadata["RU"] == "Chinese"
+    assert "dead stones not settled: the board is scored as it stands" in out
+    assert f"game over after 5 moves: black (human) wins by {score:g} points" in out
+
+
+def test_a_bad_point_an_occupied_point_and_superko_are_asked_again(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _type(monkeypatch, ["I3", "z9", "c4", "a1", "resign"])
+    code, out, err = run_main(
+        capsys, "play", "go", *SMALL, *PEOPLE, "--moves", SUPERKO_LINE, "--settle", "none"
+    )
+    assert code == 0, err
+    assert "'I3' is not a vertex: Go has no column I" in out
+    assert "'z9' is not a vertex" in out
+    assert "illegal move C4 for black: occupied" in out
+    assert "illegal move A1 for black: superko" in out
+    assert "black (human) resigns: white (human) wins" in out
+
+
+def test_undo_takes_back_your_move_and_the_reply(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    sgf = tmp_path / "game.sgf"
+    typist = _type(monkeypatch, ["c3", "undo", "resign"], look=lambda: _moves_in(sgf))
+    code, out, err = run_main(
+        capsys, "play", "go", *SMALL, "--second", "random", "--sgf", sgf, "--settle", "none"
+    )
+    assert code == 0, err
+    assert "took back your last move" in out
+    first, after_reply, after_undo = typist.seen
+    assert first == [] and after_reply[0] == "C3" and len(after_reply) == 2
+    assert after_undo == []  # the move and the engine's reply are gone from the file too
+    record = load_sgf(sgf)
+    assert record.moves == () and record.metadata["RE"] == "W+R"
+    assert record.metadata["PW"] == "random"
+
+
+def _wall(tmp_path: Path) -> tuple[Path, GoState]:
+    """A black wall on the D line; the lone white stone in the one-line strip behind it is
+    dead, but as the board stands it keeps the strip from being black's."""
+    start = Go(5, 0.5).position(black=["D1", "D2", "D3", "D4", "D5"], white=["E3"], to_move=0)
+    saved = tmp_path / "wall.sgf"
+    saved.write_text(write_sgf(start, start=start))
+    return saved, start
+
+
+def test_dead_stones_are_settled_by_play_outs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved, start = _wall(tmp_path)
+    _type(monkeypatch, ["pass", "pass"])
+    code, out, err = run_main(capsys, "play", "go", "--load", saved, *PEOPLE, "--sgf", saved)
+    assert code == 0, err
+    assert start.result() == "B+18.5"  # as it stands E1 E2 E4 E5 are nobody's, E3 white's
+    assert "dead stones settled by 100 random play-outs from the final position" in out
+    assert "dead: black none; white E3" in out
+    assert "score (Tromp-Taylor area): black 25, white 0, komi 0.5: B+24.5" in out
+    assert "black (human) wins by 24.5 points (B+24.5)" in out
+    assert load_sgf(saved).metadata["RE"] == "B+24.5"
+
+
+def test_an_engine_can_settle_by_playing_both_sides(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved, start = _wall(tmp_path)
+    code, out, err = run_main(
+        capsys, "play", "go", "--load", saved, "--first", "random", "--second", "random",
+        "--settle", "random", "--seed", "3", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    game = json.loads(out)
+    final = start
+    for move in game["moves"]:
+        final = final.apply(final.string_to_action(move))
+    assert final.is_terminal()
+    # the play-out starts from the final position (not ended) under area scoring
+    state = Go(5, 0.5, scoring="area").position(
+        black=stones(final, 1), white=stones(final, 2), to_move=final.to_move
+    )
+    for move in game["settle_moves"]:
+        state = state.apply(state.string_to_action(move))
+    assert state.is_terminal() and game["settled_by"] == "random"
+    assert game["score"] == state.area_score()
+    for colour, name in ((1, "black"), (2, "white")):
+        gone = [p for p in stones(final, colour) if state.board[p] != colour]
+        assert game["dead"][name] == [final.action_to_string(p) for p in gone]
+
+
+def test_agents_against_each_other_as_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sgf = tmp_path / "g.sgf"
+    code, out, err = run_main(
+        capsys, "play", "go", *SMALL, "--first", "random", "--second", "random", "--seed", "4",
+        "--settle", "none", "--sgf", sgf, "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    game = json.loads(out)
+    record = load_sgf(sgf)
+    assert [record.final.action_to_string(a) for a in record.moves] == game["moves"]
+    assert record.final.is_terminal()
+    assert game["score"] == record.final.area_score()
+    assert game["sgf_result"] == record.metadata["RE"] == record.final.result()
+    assert game["returns"] == list(record.final.returns())  # win/loss by the area score
+
+
+def test_load_continues_a_saved_game_and_keeps_its_record(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved = tmp_path / "old.sgf"
+    saved.write_text("(;GM[1]FF[4]SZ[7]KM[6.5]GN[club game]C[first session];B[dd];W[cc]C[hm])")
+    _type(monkeypatch, ["e5", "resign"])
+    code, out, err = run_main(
+        capsys, "play", "go", "--load", saved, "--sgf", saved, "--first", "human",
+        "--second", "random", "--settle", "none",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "black (X) to move, move 3, komi 6.5" in out
+    record = load_sgf(saved)
+    names = [record.final.action_to_string(a) for a in record.moves]
+    assert names[:3] == ["D4", "C5", "E5"] and len(names) == 4  # E5 and the engine's reply
+    assert record.game.size == 7 and record.game.komi == 6.5
+    assert record.metadata["GN"] == "club game" and record.comments == {0: "first session", 2: "hm"}
+    assert record.metadata["RE"] == "W+R"
+
+
+def test_ctrl_c_keeps_every_move_in_the_file(tmp_path: Path) -> None:
+    sgf = tmp_path / "game.sgf"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "searchlab",
+            "play",
+            "go",
+            *SMALL,
+            "--second",
+            "random",
+            "--sgf",
+            str(sgf),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert process.stdin is not None and process.stdout is not None
+
+        def prompt() -> None:
+            seen = ""
+            while not seen.endswith("your move> "):
+                char = process.stdout.read(1)  # type: ignore[union-attr]
+                assert char, f"no prompt: {seen!r}"
+                seen += char
+
+        prompt()
+        process.stdin.write("c3\n")
+        process.stdin.flush()
+        prompt()  # the engine has replied
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=30)
+        assert time.monotonic() - sent < 10
+        assert err == "searchlab: interrupted\n" and process.returncode == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    record = load_sgf(sgf)
+    assert len(record.moves) == 2 and record.final.action_to_string(record.moves[0]) == "C3"
+    assert "RE" not in record.metadata  # the game did not end
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+# -- bad input: one line, exit code 2 ------------------------------------------------------------
+def test_a_malformed_sgf_is_one_line_with_its_place(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;GM[1]SZ[9]\n;B[ee];W[ee])")
+    code, _, err = run_main(capsys, "play", "go", "--load", bad)
+    assert_one_line_error(code, err, f"{bad}:2:8: move 2 W[ee] (E5) is illegal: occupied")
+    bad.write_text("(;GM[1]SZ[9];B[ee]")
+    code, _, err = run_main(capsys, "play", "go", "--load", bad)
+    assert_one_line_error(code, err, f"{bad}:1:19: unbalanced parentheses")
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragments"),
+    [
+        (["play", "go", "--load", "{tmp}/missing.sgf"], ["no such file", "missing.sgf"]),
+        (
+            ["play", "go", "--load", "{tmp}/ok.sgf", "-p", "size=9"],
+            ["--load takes the board size", "-p size"],
+        ),
+        (["play", "go", "--load", "{tmp}/ok.sgf", "--moves", "D4"], ["--load and --moves"]),
+        (["play", "go", "--load", "{tmp}/over.sgf"], ["the game is already over in", "over.sgf"]),
+        (["play", "tictactoe", "--sgf", "{tmp}/t.sgf"], ["--sgf is for Go"]),
+        (["play", "tictactoe", "--load", "{tmp}/ok.sgf"], ["--load reads a Go game"]),
+        (["play", "go", "--sgf", "{tmp}/no/such/dir/g.sgf"], ["--sgf: no such folder"]),
+        (["play", "go", "--sgf", "{tmp}"], ["--sgf:", "is a folder"]),
+        (["play", "go", "--settle", "human"], ["--settle needs a search agent"]),
+        (["play", "go", "--settle", "mcts:bogus=1"], ["bogus"]),
+        (["play", "go", "--moves", "D4 D4"], ["move 2 'D4'", "occupied"]),
+        (["play", "go", "--moves", f"{SUPERKO_LINE} A1"], ["move 23 'A1'", "superko"]),
+        (["play", "go", "-p", "size=21"], ["size must be an integer in 5..19, got 21"]),
+    ],
+)
+def test_bad_input_is_one_line(
+    argv: list[str], fragments: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "ok.sgf").write_text("(;SZ[9];B[ee])")
+    (tmp_path / "over.sgf").write_text("(;SZ[9];B[ee];W[];B[])")
+    code, _, err = run_main(capsys, *[arg.replace("{tmp}", str(tmp_path)) for arg in argv])
+    assert_one_line_error(code, err, *fragments)
+
+
+def test_the_record_is_read_by_the_module_the_same(tmp_path: Path) -> None:
+    """The written file is plain SGF text our reader and a second reader agree on."""
+    from sgfmill import sgf as sgfmill
+
+    path = tmp_path / "g.sgf"
+    code = subprocess.run(
+        [sys.executable, "-m", "searchlab", "play", "go", *SMALL, "--first", "random", "--second",
+         "random", "--settle", "none", "--sgf", str(path), "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    ).returncode  # fmt: skip
+    assert code == 0
+    text = path.read_text()
+    ours = read_sgf(text)
+    theirs = sgfmill.Sgf_game.from_string(text)
+    assert theirs.get_size() == 5 and theirs.get_komi() == 0.5
+    assert len(theirs.get_main_sequence()) - 1 == len(ours.moves)
+    assert theirs.get_root().get("RE") == ours.metadata["RE"]
+
+
+def test_help_names_the_go_notation(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _type(monkeypatch, ["help", "resign"])
+    code, out, _ = run_main(capsys, "play", "go", *SMALL, "--second", "random")
+    assert code == 0
+    assert "moves: a point, column letter (A..T, no I) then row number" in out
+    assert "you play black (X) against random (O)" in out
