@@ -369,3 +369,24 @@ def test_symmetries_apply_to_batches() -> None:
         np.testing.assert_array_equal(
             symmetry.apply_policy(masks)[1], symmetry.apply_policy(masks[1])
         )
+
+
+def test_the_package_names_load_on_first_use_and_encoders_need_no_torch() -> None:
+    import importlib
+    import subprocess
+    import sys
+
+    import searchlab.learning as learning
+
+    for name in learning.__all__:
+        home = importlib.import_module(f"searchlab.learning.{learning._HOMES[name]}")
+        assert getattr(learning, name) is getattr(home, name)
+    with pytest.raises(AttributeError, match="has no attribute 'train'"):
+        learning.train  # noqa: B018
+    code = (
+        "import sys, searchlab.learning, searchlab.learning.encoders;"
+        "from searchlab.learning import encoder_for;"
+        "print('torch' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "False", done.stderr

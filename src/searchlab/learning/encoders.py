@@ -259,11 +259,10 @@ def encoder_for(game: Any) -> Encoder:
             f"no encoder for the game {name!r}; known: {', '.join(sorted(ENCODERS))} "
             "(give the game an encoder() method, or register_encoder one)"
         )
-    _check_encoder(name, encoder)
-    return encoder
+    return _check_encoder(name, encoder)
 
 
-def _check_encoder(name: str, encoder: Any) -> None:
+def _check_encoder(name: str, encoder: Any) -> Encoder:
     if not isinstance(encoder, Encoder):
         raise InvalidParameterError(
             f"the encoder of {name!r} is a {type(encoder).__name__}, not an Encoder "
@@ -288,3 +287,4 @@ def _check_encoder(name: str, encoder: Any) -> None:
         )
     if not isinstance(encoder.game_params, Mapping):
         raise InvalidParameterError(f"the encoder of {name!r} has game_params that are no dict")
+    return encoder
