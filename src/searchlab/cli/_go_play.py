@@ -126,10 +126,9 @@ class SgfRecorder:
             metadata["RE"] = result
         played = len(state.moves) - len(self.start.moves)
         comments = {n: text for n, text in self.comments.items() if n <= played}
-        text = write_sgf(state, start=self.start, metadata=metadata, comments=comments)
-        temporary = self.path.with_name(f".{self.path.name}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, self.path)
+        save_text(
+            self.path, write_sgf(state, start=self.start, metadata=metadata, comments=comments)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,3 +385,68 @@ def _owners(board: bytes, size: int) -> list[int]:
             for p in points:
                 owners[p] = colour
     return owners
+
+
+# -- the arena's games as SGF ---------------------------------------------------------------------
+def arena_sgf(record: Any, job: Any) -> tuple[str, str]:
+    """The file name and SGF text of a finished arena game (``record``, a
+    :class:`~searchlab.arena.worker.GameRecord`, of ``job``): the opening and the moves, the
+    agents as ``PB``/``PW``, ``RE`` the area score of a game played to its end (``B+F`` /
+    ``W+F`` for a forfeit, ``+R`` for a resignation, ``+T`` for a loss on time; the error as
+    the root comment), ``DT`` today."""
+    import hashlib
+
+    from searchlab.domains.games import make
+
+    game = make(job.game, **dict(job.game_params))
+    state: Any = game.initial_state()
+    for move in (*record.opening, *record.moves):
+        state = state.apply(state.string_to_action(move))
+    termination = str(record.termination)
+    winner = "B" if record.result == "1-0" else "W" if record.result == "0-1" else ""
+    if termination == "end" or not winner:
+        result = state.result() if state.is_terminal() else "0" if not winner else f"{winner}+"
+    elif "resign" in termination:
+        result = f"{winner}+R"
+    elif "time" in termination:
+        result = f"{winner}+T"
+    else:
+        result = f"{winner}+F"
+    metadata = {
+        "PB": record.first,
+        "PW": record.second,
+        "DT": today(),
+        "RE": result,
+        "RU": RULES,
+        "EV": "searchlab arena",
+        "GN": f"{record.game} game {job.index}",
+    }
+    comments = {0: f"{termination}: {record.error}"} if record.error else {}
+    digest = hashlib.sha1(record.key.encode()).hexdigest()[:8]
+    name = f"{_safe(record.first)}_vs_{_safe(record.second)}_game{job.index}_{digest}.sgf"
+    return name, write_sgf(state, metadata=metadata, comments=comments)
+
+
+def _safe(text: str) -> str:
+    """``text`` with only letters, digits and ``.=-`` (others become ``-``), for file names."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in ".=-") else "-" for c in text)
+
+
+def sgf_folder(text: str) -> Path:
+    """The folder of ``--sgf DIR``, created when its parent exists; one line otherwise."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise InvalidParameterError(f"--sgf: {text!r} is a file, not a folder")
+    if not path.parent.is_dir():
+        raise InvalidParameterError(f"--sgf: no such folder {str(path.parent)!r} (for {text!r})")
+    path.mkdir(exist_ok=True)
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"--sgf: permission denied, cannot write in {text!r}")
+    return path
+
+
+def save_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it)."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

@@ -11,6 +11,7 @@ kept and not played again.
   searchlab arena connect4 mcts flatmc alphabeta --games 50 --move-time 0.2 --json
   searchlab arena othello mcts:time=1 alphabeta:time=1 --games 200 --workers 2 --time 3600
   searchlab arena snakego mcts:time=0.2 greedy --matches 20 -p size=10 -p rounds=60
+  searchlab arena go mcts:time=1 random --games 10 -p size=9 --sgf games/
 
 Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new game starts, the games in progress are
 abandoned (worker processes are terminated), one line says how many games are stored, and the
@@ -79,6 +80,8 @@ examples:
       start no new game after an hour; run it again tomorrow to play the rest
   searchlab arena snakego mcts:time=0.2 greedy --matches 20 -p size=10 -p rounds=60
       20 Snake Go matches (40 halves); match j has the items of seed j
+  searchlab arena go mcts:time=1 random --games 10 -p size=9 --sgf games/
+      Go games, each also written to games/ as an SGF file when it ends
 
 The same seed plays the same games (agents with a time budget vary with the machine's speed).
 """
@@ -141,6 +144,12 @@ def register(subparsers: Any) -> None:
         "stored; run the command again to play the rest)",
     )
     add_param_argument(parser)
+    parser.add_argument(
+        "--sgf",
+        metavar="DIR",
+        help="Go: write each game finished in this run as an SGF file in DIR (created if "
+        "missing): players, result, date",
+    )
     parser.add_argument("--json", action="store_true", help="the standings as one JSON list")
     parser.set_defaults(func=run)
 
@@ -194,6 +203,7 @@ def _run(args: argparse.Namespace) -> int:
         move_time=args.move_time,
     )
     game_id = jobs[0].game_id
+    save_sgf = _sgf_writer(args, jobs, game_params)
     with ArenaStore.open(args.db) as store:
         monitor = None
         if sprt is not None:
@@ -215,6 +225,8 @@ def _run(args: argparse.Namespace) -> int:
 
                 def on_record(record: Any) -> None:
                     advance()
+                    if save_sgf is not None:
+                        save_sgf(record)
                     if monitor is not None:
                         monitor.add(record)
 
@@ -336,6 +348,27 @@ def _report_matches(
         print("decided by: " + ", ".join(f"{why} {n}" for why, n in reasons.items()))
     resumed = f", {summary.skipped} already stored" if summary.skipped else ""
     print(f"played {summary.played} of {summary.scheduled} scheduled halves{resumed}")
+
+
+def _sgf_writer(
+    args: argparse.Namespace, jobs: list[Any], game_params: dict[str, Any]
+) -> Any | None:
+    """With ``--sgf DIR`` (Go only): a function that writes a finished game's record there."""
+    if args.sgf is None:
+        return None
+    from searchlab.cli._go_play import arena_sgf, is_go, save_text, sgf_folder
+    from searchlab.games import make
+
+    if not is_go(make(args.game, **game_params)):
+        raise InvalidParameterError(f"--sgf writes Go games: {args.game!r} is not Go")
+    folder = sgf_folder(args.sgf)
+    by_key = {job.key: job for job in jobs}
+
+    def save(record: Any) -> None:
+        name, text = arena_sgf(record, by_key[record.key])
+        save_text(folder / name, text)
+
+    return save
 
 
 def _label(spec: str, move_time: float | None) -> str:
