@@ -127,9 +127,15 @@ A..J, rows 1..9, or pass)
         return size * size
     if len(token) >= 2 and token[0] == "I":
         raise IllegalMoveError(f"{text!r} is not a vertex: Go has no column I ({expected})")
-    if len(token) < 2 or token[0] not in COLUMNS or not token[1:].isdigit():
+    digits = token[1:]
+    if (
+        len(token) < 2
+        or token[0] not in COLUMNS
+        or not (digits.isascii() and digits.isdigit())
+        or digits[0] == "0"
+    ):
         raise IllegalMoveError(f"{text!r} is not a vertex ({expected})")
-    col, row = COLUMNS.index(token[0]), int(token[1:]) - 1
+    col, row = COLUMNS.index(token[0]), int(digits) - 1
     if col >= size or not 0 <= row < size:
         raise IllegalMoveError(f"{text!r} is off the {size}x{size} board ({expected})")
     return row * size + col
@@ -759,11 +765,12 @@ class GoState:
 
     def string_to_action(self, text: str) -> int:
         """Parse a vertex or ``pass``; raises ``IllegalMoveError`` quoting ``text`` when it is
-        not a vertex of the board or the move is illegal here (saying why)."""
+        not a vertex of the board, or naming the vertex and why when the move is illegal
+        here."""
         action = vertex_to_point(text, self.game.size)
         reason = self.illegal_reason(action)
         if reason is not None:
-            raise IllegalMoveError(f"{text!r}: {self._illegal_message(action, reason)}")
+            raise IllegalMoveError(self._illegal_message(action, reason))
         return action
 
     # -- Go ----------------------------------------------------------------------------------
