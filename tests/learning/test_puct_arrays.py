@@ -333,3 +333,33 @@ def test_bad_input_is_one_clear_line() -> None:
     with pytest.raises(InvalidParameterError, match="rng must be"):
         search(TicTacToe().initial_state(), evaluator, num_simulations=5, dirichlet_alpha=0.3,
                rng=-1)  # fmt: skip
+
+
+def _network_evaluator(game: Any, seed: int = 0) -> Any:
+    from searchlab.learning.encoders import encoder_for
+    from searchlab.learning.evaluator import NetworkEvaluator
+    from searchlab.learning.network import PolicyValueNet
+
+    encoder = encoder_for(game)
+    return NetworkEvaluator(PolicyValueNet(encoder.shape, encoder.num_actions, seed=seed), encoder)
+
+
+def test_with_the_network_batch_one_gives_the_reference_visits() -> None:
+    """The real network: its ``evaluate`` is a batch of one, so the numbers are the same."""
+    game = Connect4()
+    evaluator = _network_evaluator(game)
+    state = game.from_moves("4435")
+    expected = _reference(game, state, evaluator, 120, c_puct=1.5)
+    outcome = search(state, evaluator, num_simulations=120, batch_size=1)
+    assert _arrays(outcome) == expected
+
+
+def test_with_the_network_batches_go_through_one_forward_pass_each() -> None:
+    game = Connect4()
+    evaluator = _network_evaluator(game)
+    outcome = search(game.initial_state(), evaluator, num_simulations=160, batch_size=16)
+    assert int(outcome.visits.sum()) == 160
+    assert evaluator.positions <= 161
+    assert evaluator.batches <= 1 + 160 // 8
+    assert -1.0 <= outcome.root_value <= 1.0
+    assert outcome.priors.sum() == pytest.approx(1.0)

@@ -190,3 +190,28 @@ def test_bad_call_is_one_clear_line() -> None:
         self_play(TicTacToe(), evaluator, games=1, seed=-3)
     with pytest.raises(InvalidParameterError, match="must have evaluate_batch"):
         self_play(TicTacToe(), object(), games=1)  # type: ignore[arg-type]
+
+
+def test_with_the_network_samples_are_the_encoders_planes() -> None:
+    from searchlab.learning.encoders import encoder_for
+    from searchlab.learning.evaluator import NetworkEvaluator
+    from searchlab.learning.network import PolicyValueNet
+
+    game = TicTacToe()
+    encoder = encoder_for(game)
+    evaluator = NetworkEvaluator(
+        PolicyValueNet(encoder.shape, encoder.num_actions, seed=1), encoder
+    )
+    config = _config(games_in_flight=3, temperature_plies=3)
+    result = self_play(game, evaluator, games=3, config=config, seed=5)
+    again = self_play(game, evaluator, games=3, config=config, seed=5)
+    assert result.records == again.records  # deterministic on the CPU
+    assert result.stats.evaluation_calls == evaluator.batches / 2
+    for record in result.records:
+        states = _replay(game, record)
+        for sample in record.samples:
+            assert sample.planes.shape == encoder.shape
+            assert np.array_equal(sample.planes, encoder.encode(states[sample.ply]))
+            assert sample.policy.shape == (encoder.num_actions,)
+            returned = states[-1].returns()[sample.player]
+            assert sample.value == (1.0 if returned > 0 else -1.0 if returned < 0 else 0.0)

@@ -78,6 +78,7 @@ __all__ = [
     "PUCTConfig",
     "PUCTTree",
     "SearchOutcome",
+    "evaluate_step",
     "make_config",
     "search",
 ]
@@ -302,14 +303,15 @@ def _collect(ints, floats, root, c_puct, fpu, relative_fpu, virtual_loss, budget
 
 
 @njit(cache=True)
-def _expand(ints, floats, leaf, start, actions, priors):
-    """Give ``leaf`` one child per action at columns ``start...``, with ``priors``
-    renormalised (all zero: uniform); ``False`` (nothing changed) if a prior is negative or
-    not finite."""
+def _expand_backup(ints, floats, leaf, start, actions, priors, row, columns, value, back_up):
+    """Give ``leaf`` one child per action at columns ``start...``, with the priors
+    ``priors[row, columns]`` renormalised (all zero: uniform); then (``back_up``) back up the
+    leaf's ``value`` for its player to move, releasing its virtual loss. ``False`` (nothing
+    changed) if a prior is negative or not finite."""
     count = actions.shape[0]
     total = 0.0
     for index in range(count):
-        prior = priors[index]
+        prior = np.float64(priors[row, columns[index]])
         if not (prior >= 0.0) or math.isinf(prior):
             return False
         total += prior
@@ -325,12 +327,15 @@ def _expand(ints, floats, leaf, start, actions, priors):
         ints[_MOVER, child] = player
         ints[_PLAYER, child] = -1
         ints[_STATUS, child] = _FRESH
-        floats[_PRIOR, child] = priors[index] / total if total > 0.0 else 1.0 / count
+        prior = np.float64(priors[row, columns[index]])
+        floats[_PRIOR, child] = prior / total if total > 0.0 else 1.0 / count
         floats[_WSUM, child] = 0.0
         floats[_TERMINAL, child] = 0.0
     ints[_FIRST, leaf] = start
     ints[_COUNT, leaf] = count
     ints[_STATUS, leaf] = _EXPANDED
+    if back_up:
+        _backup(ints, floats, leaf, value, player, 1)
     return True
 
 
@@ -511,44 +516,52 @@ class PUCTTree:
                 break
         return [states[leaf] for leaf in leaves]  # type: ignore[misc]
 
+    @property
+    def in_flight(self) -> int:
+        """Positions handed out by the last :meth:`collect` and not yet backed up."""
+        return len(self._in_flight)
+
     def backup(self, priors: Any, values: Any) -> None:
         """Expand and back up the positions of the last :meth:`collect` with their evaluations:
         ``priors`` ``[k, num_actions]`` and ``values`` ``[k]`` (for each one's player to move),
         rows in :meth:`collect`'s order."""
-        leaves = self._in_flight
-        priors = np.asarray(priors)
-        values = _check_values(values, len(leaves))
-        if priors.ndim != 2 or priors.shape[0] != len(leaves):
-            raise InvalidParameterError(
-                f"{_NAME}: evaluate_batch gave priors of shape {priors.shape} for "
-                f"{len(leaves)} positions; expected ({len(leaves)}, num_actions)"
-            )
+        priors = _check_priors(priors, len(self._in_flight))
+        self.receive(priors, _check_values(values, len(self._in_flight)).tolist(), 0)
+
+    def receive(self, priors: np.ndarray, values: list[float], offset: int) -> None:
+        """:meth:`backup` from rows ``offset...`` of a batch already checked
+        (:func:`evaluate_step`): ``priors`` a 2-d array, ``values`` floats in ``[-1, 1]``."""
         ints, floats, states = self._ints, self._floats, self._states
         indexer = self._indexer
-        for row, leaf in enumerate(leaves):
+        width = priors.shape[1]
+        for row, leaf in enumerate(self._in_flight, start=offset):
             state = states[leaf]
             assert state is not None
-            actions = list(state.legal_actions())
-            try:
-                columns = [indexer.action_to_index(state, action) for action in actions]
-                raw = priors[row, columns].astype(np.float64)
-            except IndexError:
+            actions = state.legal_actions()
+            columns = np.array(
+                [indexer.action_to_index(state, action) for action in actions], np.int64
+            )
+            count = len(columns)
+            if columns.min() < 0 or columns.max() >= width:
                 raise InvalidParameterError(
-                    f"{_NAME}: the encoder's action indices {columns} do not fit priors of "
-                    f"{priors.shape[1]} columns"
-                ) from None
-            self._reserve(len(actions))
-            if not _expand(ints, floats, leaf, self._size, np.array(actions, np.int64), raw):
-                raise InvalidParameterError(
-                    f"{_NAME}: evaluator priors must be finite and >= 0, got {raw.tolist()!r}"
+                    f"{_NAME}: the encoder's action indices {columns.tolist()} do not fit "
+                    f"priors of {width} columns"
                 )
-            self._size += len(actions)
-            states.extend([None] * len(actions))
-            value = float(values[row])
-            if leaf == 0:
-                self._expand_root(value)
+            self._reserve(count)
+            is_root = leaf == 0
+            if not _expand_backup(
+                ints, floats, leaf, self._size, np.array(actions, np.int64), priors, row,
+                columns, values[row], not is_root,
+            ):  # fmt: skip
+                raw = priors[row, columns].tolist()
+                raise InvalidParameterError(
+                    f"{_NAME}: evaluator priors must be finite and >= 0, got {raw!r}"
+                )
+            self._size += count
+            states.extend([None] * count)
+            if is_root:
+                self._expand_root(values[row])
             else:
-                _backup(ints, floats, leaf, value, ints[_PLAYER, leaf], 1)
                 self.simulations += 1
         self._in_flight = []
 
@@ -607,6 +620,17 @@ class PUCTTree:
     def nodes(self) -> int:
         """Nodes allocated (the root and every child of an expanded node)."""
         return self._size
+
+
+def _check_priors(priors: Any, count: int) -> np.ndarray:
+    """``priors`` as a 2-d array of ``count`` rows, else one clear line."""
+    array = np.asarray(priors)
+    if array.ndim != 2 or array.shape[0] != count:
+        raise InvalidParameterError(
+            f"{_NAME}: evaluate_batch gave priors of shape {array.shape} for {count} "
+            f"positions; expected ({count}, num_actions)"
+        )
+    return array
 
 
 def _check_values(values: Any, count: int) -> np.ndarray:
@@ -681,8 +705,28 @@ def search(
     noise_rng = as_rng(rng) if config.dirichlet_alpha is not None else None
     tree = PUCTTree(state, config, indexer, noise_rng)
     while not tree.done:
+        evaluate_step([tree], evaluator)
+    return tree.outcome()
+
+
+def evaluate_step(trees: Sequence[PUCTTree], evaluator: BatchEvaluator) -> int:
+    """One lock step: every tree's :meth:`~PUCTTree.collect`, **one** ``evaluate_batch``
+    call for all their positions (none if no tree needs one), the rows checked once and
+    handed back to their trees. Returns the number of positions evaluated."""
+    batch: list[State] = []
+    owners: list[tuple[PUCTTree, int]] = []
+    for tree in trees:
+        if tree.done:
+            continue
         states = tree.collect()
         if states:
-            priors, values = evaluator.evaluate_batch(states)
-            tree.backup(priors, values)
-    return tree.outcome()
+            owners.append((tree, len(batch)))
+            batch.extend(states)
+    if not batch:
+        return 0
+    priors, values = evaluator.evaluate_batch(batch)
+    priors = _check_priors(priors, len(batch))
+    checked = _check_values(values, len(batch)).tolist()
+    for tree, offset in owners:
+        tree.receive(priors, checked, offset)
+    return len(batch)

@@ -71,6 +71,7 @@ from searchlab.learning.puct_arrays import (
     PUCTConfig,
     PUCTTree,
     SearchOutcome,
+    evaluate_step,
     indexer_of,
 )
 
@@ -431,6 +432,22 @@ class _Game:
         )
 
 
+class _Timed:
+    """The evaluator, with the time spent inside ``evaluate_batch`` added up."""
+
+    def __init__(self, evaluator: BatchEvaluator, encoder: ActionIndexer) -> None:
+        self._evaluator = evaluator
+        self.encoder = encoder
+        self.seconds = 0.0
+
+    def evaluate_batch(self, states: Any) -> tuple[Any, Any]:
+        start = time.perf_counter()
+        try:
+            return self._evaluator.evaluate_batch(states)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+
 def _num_actions(encoder: Any, evaluator: Any, state: State) -> int:
     count = getattr(encoder, "num_actions", None)
     if isinstance(count, int) and count > 0:
@@ -483,7 +500,7 @@ def self_play(
         )
     start = time.perf_counter()
     num_actions = _num_actions(sample_encoder, evaluator, game.initial_state())
-    evaluation_seconds = 0.0
+    timed = _Timed(evaluator, indexer)
     positions = calls = moves = 0
     next_index = first_game
     end_index = first_game + games
@@ -499,25 +516,10 @@ def self_play(
                 )
             )  # fmt: skip
             next_index += 1
-        batch: list[State] = []
-        owners: list[tuple[_Game, int, int]] = []
-        for playing in active:
-            states = playing.tree.collect()
-            if states:
-                owners.append((playing, len(batch), len(states)))
-                batch.extend(states)
-        if batch:
-            before = time.perf_counter()
-            priors, values = evaluator.evaluate_batch(batch)
-            evaluation_seconds += time.perf_counter() - before
-            positions += len(batch)
+        evaluated = evaluate_step([playing.tree for playing in active], timed)
+        if evaluated:
+            positions += evaluated
             calls += 1
-            priors = np.asarray(priors)
-            values = np.asarray(values)
-            for playing, offset, count in owners:
-                playing.tree.backup(
-                    priors[offset : offset + count], values[offset : offset + count]
-                )
         still: list[_Game] = []
         for playing in active:
             if playing.tree.done:
@@ -535,6 +537,6 @@ def self_play(
         positions_evaluated=positions,
         evaluation_calls=calls,
         seconds=time.perf_counter() - start,
-        evaluation_seconds=evaluation_seconds,
+        evaluation_seconds=timed.seconds,
     )
     return SelfPlayResult(records=tuple(records), stats=stats)
