@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
@@ -414,6 +415,15 @@ def test_off_board_actions(action: object) -> None:
     assert not state.is_legal(action)  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match=r"off the board \(points 0\.\.80, pass 81\)"):
         state.apply(action)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_actions_too() -> None:
+    state = Go(5).initial_state()
+    child = state.apply(np.int64(12))
+    assert child.moves == (12,) and type(child.moves[0]) is int
+    assert state.action_to_string(np.int32(25)) == "pass" and state.is_legal(np.int16(3))
+    with pytest.raises(IllegalMoveError, match=r"^illegal move C3 for white: occupied$"):
+        child.apply(np.int64(12))
 
 
 # -- the text board -----------------------------------------------------------------------------

@@ -45,6 +45,7 @@ searchlab.core.errors.IllegalMoveError: illegal move A1 for white: suicide
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -94,14 +95,15 @@ def point_to_vertex(point: int, size: int) -> str:
     >>> point_to_vertex(0, 9), point_to_vertex(80, 9), point_to_vertex(81, 9)
     ('A1', 'J9', 'pass')
     """
-    if point == size * size:
+    index = _index(point)
+    if index == size * size:
         return "pass"
-    if isinstance(point, bool) or not isinstance(point, int) or not 0 <= point < size * size:
+    if index is None or not 0 <= index < size * size:
         raise IllegalMoveError(
             f"point {point!r} is off the {size}x{size} board (points 0..{size * size - 1}, "
             f"pass {size * size})"
         )
-    row, col = divmod(point, size)
+    row, col = divmod(index, size)
     return f"{COLUMNS[col]}{row + 1}"
 
 
@@ -569,6 +571,18 @@ def _player(value: int | str) -> int:
     )
 
 
+def _index(action: object) -> int | None:
+    """``action`` as an int when it is an integer (numpy's too, not a bool), else None."""
+    if isinstance(action, bool):
+        return None
+    if isinstance(action, int):
+        return action
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def _hash(board: bytes, keys: tuple[tuple[int, ...], ...]) -> int:
     value = 0
     for p, colour in enumerate(board):
@@ -657,7 +671,8 @@ class GoState:
         ['occupied', 'ko', None, 'off the board']
         """
         points = self.game.pass_action
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action <= points:
+        action = _index(action)  # type: ignore[assignment]
+        if action is None or not 0 <= action <= points:
             return "off the board"
         if self.is_terminal():
             return "game over"
@@ -679,6 +694,7 @@ class GoState:
         reason = self.illegal_reason(action)
         if reason is not None:
             raise IllegalMoveError(self._illegal_message(action, reason))
+        action = int(action)  # numpy integers too
         mover = self.to_move
         following = 1 - mover
         if action == points:
