@@ -5,6 +5,7 @@
   searchlab analyse othello f5d6c3 --agent alphabeta:time=2 --json
   searchlab analyse connect4 44 --agent mcts:time=1 --png root.png
   searchlab analyse tictactoe b2 --agent mcts:simulations=3000 --tree-png tree.png
+  searchlab analyse go --sgf game.sgf --move 30 --agent mcts:time=2
 
 Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
 children with their visits and values (Monte Carlo), the nodes or simulations, and the
@@ -14,7 +15,9 @@ text shows its first moves). ``--png`` writes the picture in the format its exte
 (.png, .jpg, .webp, ...), checked before the search; ``--tree-png`` draws the MCTS tree
 ``--tree-depth`` plies deep (the reference tier's tree: the search runs on that tier, keeping
 its tree). GAME may be ``FILE.py:CLASS`` or
-``MODULE:CLASS`` for a game of your own.
+``MODULE:CLASS`` for a game of your own. Go positions can come from an SGF file: ``--sgf FILE``
+analyses the position after its last move (its main line), ``--move N`` the one after move N
+(0: the start, with its handicap or set-up stones).
 """
 
 from __future__ import annotations
@@ -63,6 +66,15 @@ def register(subparsers: Any) -> None:
     )
     add_param_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
+    parser.add_argument(
+        "--sgf", metavar="FILE", help="Go: the position from the SGF file (its main line)"
+    )
+    parser.add_argument(
+        "--move",
+        type=int,
+        metavar="N",
+        help="with --sgf: the position after move N (default: the last; 0: the start)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument(
         "--png",
@@ -101,6 +113,23 @@ def _tree_spec(text: str) -> Any:
     return AgentSpec("mcts", {**spec.params, "tier": "reference", "reuse": "true"})
 
 
+def _from_sgf(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, str]:
+    """The game, the position and how to name it, from ``--sgf FILE [--move N]``."""
+    from searchlab.cli._go_play import load_record
+
+    if args.game != "go":
+        raise InvalidParameterError(f"--sgf reads a Go game: use 'analyse go', not {args.game!r}")
+    if args.moves:
+        raise InvalidParameterError("--sgf and MOVES: give one (the moves are in the file)")
+    record = load_record(args.sgf, params, "--sgf")
+    move = len(record.moves) if args.move is None else args.move
+    try:
+        state = record.state_at(move)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"--move {move}: {args.sgf}: {error}") from None
+    return record.game, state, f"move {move} of {args.sgf}"
+
+
 def run(args: argparse.Namespace) -> int:
     """Check every input and output, search once and print the result."""
     from searchlab.agents import HumanAgent, make_agent
@@ -116,12 +145,17 @@ def run(args: argparse.Namespace) -> int:
         tree_picture = picture_file(args.tree_png, "--tree-png", "analyse")
         if not 1 <= args.tree_depth <= 6:
             raise InvalidParameterError(f"--tree-depth must be 1..6, got {args.tree_depth}")
-    game = make(args.game, **dict(parse_param(p) for p in args.param))
-    state = position_from_moves(game, args.moves)
+    params = dict(parse_param(p) for p in args.param)
+    where = repr(args.moves)
+    if args.sgf is not None:
+        game, state, where = _from_sgf(args, params)
+    else:
+        if args.move is not None:
+            raise InvalidParameterError("--move N picks a move of an SGF record: give --sgf FILE")
+        game = make(args.game, **params)
+        state = position_from_moves(game, args.moves)
     if state.is_terminal():
-        raise InvalidStateError(
-            f"the game is already over after {args.moves!r}: nothing to analyse"
-        )
+        raise InvalidStateError(f"the game is already over after {where}: nothing to analyse")
     spec = _tree_spec(args.agent) if tree_picture is not None else args.agent
     agent = make_agent(spec, game, seed=args.seed)
     if isinstance(agent, HumanAgent):
@@ -139,19 +173,20 @@ def run(args: argparse.Namespace) -> int:
     if picture is not None:
         from searchlab.viz.root_png import render_root
 
-        title = f"{args.game} {args.moves or '(start)'}: {agent.name} plays {data['action']}"
+        title = f"{args.game} {_position_name(args)}: {agent.name} plays {data['action']}"
         render_root(data["children"], picture, title=title, chosen=data["action"])
     if tree_picture is not None:
         from searchlab.viz.mcts_tree_png import mcts_tree_dict, render_mcts_tree
 
         tree = mcts_tree_dict(agent.tree, state, depth=args.tree_depth)  # type: ignore[attr-defined]
         title = (
-            f"{args.game} {args.moves or '(start)'}: MCTS tree, {tree['visits']} simulations, "
+            f"{args.game} {_position_name(args)}: MCTS tree, {tree['visits']} simulations, "
             f"plays {data['action']}"
         )
         render_mcts_tree(tree, tree_picture, title=title)
     if args.json:
-        emit_json({"game": args.game, "moves": args.moves, "agent": agent.name, **data})
+        source = {} if args.sgf is None else {"sgf": args.sgf, "move": len(state.moves)}
+        emit_json({"game": args.game, "moves": args.moves, **source, "agent": agent.name, **data})
         return 0
     print(state)
     print(f"{agent.name}: {data['action']}")
@@ -176,6 +211,12 @@ def run(args: argparse.Namespace) -> int:
     if tree_picture is not None:
         print(f"tree picture: {tree_picture}")
     return 0
+
+
+def _position_name(args: argparse.Namespace) -> str:
+    if args.sgf is not None:
+        return f"{args.sgf}" + ("" if args.move is None else f" move {args.move}")
+    return str(args.moves or "(start)")
 
 
 def _print_children(rows: list[dict[str, Any]], limit: int = 10) -> None:
