@@ -227,6 +227,7 @@ def test_random_move_is_uniform_over_playout_points() -> None:
     counts: Counter[int] = Counter()
     for _ in range(6000):
         p, rng = B.random_move(pos, rng, next_below)
+        rng = np.uint64(rng)  # numba hands a uint64 back as a Python int
         counts[int(p)] += 1
     assert set(counts) == allowed
     assert all(1700 < c < 2300 for c in counts.values())
