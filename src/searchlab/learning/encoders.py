@@ -38,7 +38,7 @@ go, gomoku, mnk, othello, tictactoe (give the game an encoder() method, or regis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,10 +58,14 @@ __all__ = [
 ]
 
 
-def _bits(value: int, count: int) -> np.ndarray:
-    """The low ``count`` bits of ``value`` as float32, bit ``i`` at index ``i``."""
-    raw = np.frombuffer(value.to_bytes((count + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:count].astype(np.float32)
+def _bits_batch(values: Sequence[int], count: int) -> np.ndarray:
+    """``float32 [len(values), count]``: the low ``count`` bits of each value (non-negative,
+    below ``2 ** (8 * ceil(count / 8))``), bit ``i`` in column ``i``; one unpacking for all."""
+    size = (count + 7) // 8
+    mask = (1 << (8 * size)) - 1
+    raw = np.frombuffer(b"".join((v & mask).to_bytes(size, "little") for v in values), np.uint8)
+    bits = np.unpackbits(raw.reshape(len(values), size), axis=1, bitorder="little")
+    return bits[:, :count].astype(np.float32)
 
 
 class MNKEncoder(BaseEncoder):
@@ -106,17 +110,22 @@ class Connect4Encoder(BaseEncoder):
         self._board, self._bottom = BOARD_MASK, BOTTOM_MASK
         self._symmetries = board_symmetries(6, 7, "mirror", actions="columns")
 
-    def _grid(self, bitboard: int) -> np.ndarray:
-        # bit 7 * column + row, a sentinel row on top of each column
-        return _bits(bitboard, 49).reshape(7, 7)[:, :6].T
-
     def encode(self, state: Any) -> np.ndarray:
         """Planes of a :class:`~searchlab.domains.games.connect4.Connect4State`."""
-        planes = np.empty(self.shape, dtype=np.float32)
-        planes[0] = self._grid(state.current)
-        planes[1] = self._grid(state.current ^ state.mask)
-        planes[2] = 1.0
-        planes[3] = self._grid((state.mask + self._bottom) & self._board)
+        return self.encode_batch([state])[0]
+
+    def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
+        """The planes of every state, the bitboards unpacked at once."""
+        count = len(states)
+        bitboards = []
+        for state in states:
+            current, mask = state.current, state.mask
+            bitboards += (current, current ^ mask, (mask + self._bottom) & self._board)
+        # bit 7 * column + row, a sentinel row on top of each column: [B, 3, column, row]
+        grids = _bits_batch(bitboards, 49).reshape(count, 3, 7, 7)[:, :, :, :6]
+        planes = np.empty((count, *self.shape), dtype=np.float32)
+        planes[:, [0, 1, 3]] = grids.transpose(0, 1, 3, 2)
+        planes[:, 2] = 1.0
         return planes
 
     def symmetries(self) -> list[Symmetry]:
@@ -137,12 +146,17 @@ class OthelloEncoder(BaseEncoder):
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of an :class:`~searchlab.domains.games.othello.OthelloState`."""
-        mine, theirs = state.mover_bits()
-        planes = np.empty(self.shape, dtype=np.float32)
-        planes[0] = _bits(mine, 64).reshape(8, 8)
-        planes[1] = _bits(theirs, 64).reshape(8, 8)
-        planes[2] = 1.0
-        planes[3] = _bits(state.move_bits(), 64).reshape(8, 8)
+        return self.encode_batch([state])[0]
+
+    def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
+        """The planes of every state, the bitboards unpacked at once."""
+        count = len(states)
+        bitboards = []
+        for state in states:
+            bitboards += (*state.mover_bits(), state.move_bits())
+        planes = np.empty((count, *self.shape), dtype=np.float32)
+        planes[:, [0, 1, 3]] = _bits_batch(bitboards, 64).reshape(count, 3, 8, 8)
+        planes[:, 2] = 1.0
         return planes
 
     def symmetries(self) -> list[Symmetry]:
@@ -166,12 +180,19 @@ class GomokuEncoder(BaseEncoder):
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of a :class:`~searchlab.domains.games.gomoku.GomokuState`."""
-        n = self.size
-        black = _bits(state.black & self._board, n * n).reshape(n, n)
-        white = _bits(state.white & self._board, n * n).reshape(n, n)
-        planes = np.empty(self.shape, dtype=np.float32)
-        planes[0], planes[1] = (black, white) if state.current_player() == 0 else (white, black)
-        planes[2] = 1.0
+        return self.encode_batch([state])[0]
+
+    def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
+        """The planes of every state, the stones (the row layout, the low ``size * size``
+        bits of each colour) unpacked at once."""
+        n, count = self.size, len(states)
+        bitboards = []
+        for state in states:
+            black, white = state.black & self._board, state.white & self._board
+            bitboards += (black, white) if state.current_player() == 0 else (white, black)
+        planes = np.empty((count, *self.shape), dtype=np.float32)
+        planes[:, :2] = _bits_batch(bitboards, n * n).reshape(count, 2, n, n)
+        planes[:, 2] = 1.0
         return planes
 
     def symmetries(self) -> list[Symmetry]:
