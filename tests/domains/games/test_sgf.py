@@ -114,8 +114,10 @@ def test_fixed_handicap_is_the_games_handicap() -> None:
 
 
 def test_free_handicap_and_set_up_stones_are_a_position() -> None:
-    record = read_sgf("(;SZ[9]HA[2]AB[aa][bb];W[cc])")  # not GTP's fixed points
-    assert record.game.handicap == 0
+    text = "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[0]HA[2]AB[bb][aa]PL[W]\n;W[cc]\n)\n"
+    record = read_sgf(text)  # not GTP's fixed points: a free handicap
+    assert record.game.handicap == 0 and record.metadata == {"HA": "2"}
+    assert write_sgf(record.final, start=record.start, metadata=record.metadata) == text
     assert stones(record.start, 1) == {8 * 9 + 0, 7 * 9 + 1} and record.start.to_move == 1
     record = read_sgf("(;SZ[9]AB[aa:ab]AW[ii]AE[ab]PL[W])")  # compressed list, then removed
     assert stones(record.final, 1) == {8 * 9 + 0} and stones(record.final, 2) == {8}

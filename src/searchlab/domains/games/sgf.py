@@ -7,10 +7,11 @@ the same text, byte for byte.
 
 Properties read: ``GM`` (must be 1, Go), ``FF`` (1..4), ``SZ`` (5..19, square), ``KM``
 (komi; 0 when absent), ``HA`` with ``AB`` (the fixed handicap of GTP when the stones are at
-its points, else a set-up position), ``AB``/``AW``/``AE`` before the first move (point lists
-may be compressed, ``aa:cc``), ``PL``, ``B``/``W`` (a pass is ``B[]``, or ``B[tt]`` on boards up
-to 19x19), ``C`` (comments, by move number) and every other single-valued root property as
-metadata text (``PB``, ``PW``, ``RE``, ``DT``, ``RU``, ``GN``, ``EV``, ...). Other properties of
+its points; else a set-up position, ``HA`` kept as metadata), ``AB``/``AW``/``AE`` before the
+first move (point lists may be compressed, ``aa:cc``), ``PL``, ``B``/``W`` (a pass is ``B[]``,
+or ``B[tt]`` on boards up to 19x19), ``C`` (comments, by move number) and every other
+single-valued root property as metadata text (``PB``, ``PW``, ``RE``, ``DT``, ``RU``, ``GN``,
+``EV``, ...). Other properties of
 move nodes (time left, marks) are checked for syntax and left out. ``RU`` is kept as text: the
 rules played are always :mod:`~searchlab.domains.games.go`'s area scoring.
 
@@ -471,10 +472,6 @@ def _root_game(where: _Text, root: _Node) -> tuple[int, float, int]:
 def _replay(where: _Text, nodes: list[_Node], superko: Superko) -> SgfGame:
     root = nodes[0]
     size, komi, handicap = _root_game(where, root)
-    metadata: dict[str, str] = {}
-    for ident, prop in root.properties.items():
-        if ident not in _STRUCTURE and len(prop.values) == 1:
-            metadata[ident] = _decode_text(prop.values[0][0], simple=ident not in _TEXT_PROPERTIES)
     comments: dict[int, str] = {}
     # Set-up: every node before the first move.
     black: set[int] = set()
@@ -504,6 +501,11 @@ def _replay(where: _Text, nodes: list[_Node], superko: Superko) -> SgfGame:
         raise where.error(at, str(error)) from None
     except InvalidStateError as error:  # set-up stones without liberties
         raise where.error(root.at, str(error)) from None
+    metadata: dict[str, str] = {}
+    for ident, prop in root.properties.items():
+        kept = ident not in _STRUCTURE or (ident == "HA" and not game.handicap)  # free handicap
+        if kept and len(prop.values) == 1:
+            metadata[ident] = _decode_text(prop.values[0][0], simple=ident not in _TEXT_PROPERTIES)
     states = [start]
     state = start
     for number, node in enumerate(move_nodes, start=1):
@@ -651,7 +653,7 @@ def write_sgf(
     for ident, value in (metadata or {}).items():
         if not (ident.isascii() and ident.isalpha() and ident.isupper()):
             raise InvalidParameterError(f"write_sgf: bad property identifier {ident!r}")
-        if ident in _STRUCTURE:
+        if ident in _STRUCTURE and not (ident == "HA" and handicap < 2):
             raise InvalidParameterError(
                 f"write_sgf: {ident} is written from the game, not from metadata"
             )
