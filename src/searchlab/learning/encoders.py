@@ -112,12 +112,13 @@ class Connect4Encoder(BaseEncoder):
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of a :class:`~searchlab.domains.games.connect4.Connect4State`."""
-        return self.encode_batch([state])[0]
+        planes: np.ndarray = self.encode_batch([state])[0]
+        return planes
 
     def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
         """The planes of every state, the bitboards unpacked at once."""
         count = len(states)
-        bitboards = []
+        bitboards: list[int] = []
         for state in states:
             current, mask = state.current, state.mask
             bitboards += (current, current ^ mask, (mask + self._bottom) & self._board)
@@ -146,12 +147,13 @@ class OthelloEncoder(BaseEncoder):
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of an :class:`~searchlab.domains.games.othello.OthelloState`."""
-        return self.encode_batch([state])[0]
+        planes: np.ndarray = self.encode_batch([state])[0]
+        return planes
 
     def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
         """The planes of every state, the bitboards unpacked at once."""
         count = len(states)
-        bitboards = []
+        bitboards: list[int] = []
         for state in states:
             bitboards += (*state.mover_bits(), state.move_bits())
         planes = np.empty((count, *self.shape), dtype=np.float32)
@@ -180,13 +182,14 @@ class GomokuEncoder(BaseEncoder):
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of a :class:`~searchlab.domains.games.gomoku.GomokuState`."""
-        return self.encode_batch([state])[0]
+        planes: np.ndarray = self.encode_batch([state])[0]
+        return planes
 
     def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
         """The planes of every state, the stones (the row layout, the low ``size * size``
         bits of each colour) unpacked at once."""
         n, count = self.size, len(states)
-        bitboards = []
+        bitboards: list[int] = []
         for state in states:
             black, white = state.black & self._board, state.white & self._board
             bitboards += (black, white) if state.current_player() == 0 else (white, black)
