@@ -292,6 +292,8 @@ def test_arena_records_a_failing_engine_as_its_loss(
         records = store.records(game=jobs[0].game_id)
     assert time.monotonic() - start < 30
     assert summary.played == 2 and len(records) == 2
+    # a resignation is a result; every other failure is a forfeit
+    assert summary.forfeits == (0 if termination == "resign" else 2)
     for record in records:
         assert record.termination == termination, record
         assert re.search(pattern, record.error or ""), record.error

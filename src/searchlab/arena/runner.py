@@ -61,7 +61,8 @@ class TournamentSummary:
         scheduled: jobs in the schedule.
         skipped: jobs already stored before this call (resumed).
         played: games played and stored by this call.
-        forfeits: of those, games an agent lost by an error or an illegal move.
+        forfeits: of those, games an agent lost by an error or an illegal move (a resignation is
+            a result, not a forfeit).
         is_stopped: the run ended before every job was played (``should_stop``, or a signal).
     """
 
@@ -114,7 +115,7 @@ def run_tournament(
         nonlocal played, forfeits
         if store.add(record):
             played += 1
-            forfeits += record.termination != "end"
+            forfeits += record.termination not in ("end", "resign")
         if on_record is not None:
             on_record(record)
 
