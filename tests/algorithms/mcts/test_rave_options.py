@@ -13,6 +13,7 @@ from searchlab.algorithms.mcts import MCTS, mcts
 from searchlab.algorithms.mcts import search as search_module
 from searchlab.algorithms.mcts.options import MCTSOptions, check_compiled
 from searchlab.algorithms.mcts.rollout import (
+    domain_policy,
     informed_policy,
     playout,
     random_policy,
@@ -212,6 +213,13 @@ def test_go_random_playouts_never_fill_own_eyes() -> None:
             assert not state.fills_own_eye(action)
         state = state.apply(action)
     assert state.is_terminal() and state.passes == 2  # ended by two passes, not max_moves
+
+
+def test_go_informed_rollout_is_the_games_own() -> None:
+    state = make("go", size=9).initial_state()
+    policy = domain_policy(state)
+    assert policy is not None and policy.__module__ == "searchlab.domains.games.go_policy"
+    assert policy(state, random.Random(1)) in state.legal_actions()
 
 
 def test_rave_on_go_reference_tier() -> None:
