@@ -43,18 +43,20 @@ def states_of(game, count: int, seed: int) -> list:
 def evaluator_for(game, seed: int = 0, config: NetworkConfig = SMALL) -> NetworkEvaluator:
     encoder = encoder_for(game)
     net = PolicyValueNet(encoder.shape, encoder.num_actions, config, seed=seed)
-    net.train()  # non-default batch-norm statistics; the evaluator must switch to eval mode
+    net.train()  # non-default batch-norm statistics; the evaluator must use eval mode
     with torch.no_grad():
         net(torch.randn(16, *encoder.shape, generator=torch.Generator().manual_seed(seed)))
-    return NetworkEvaluator(net, encoder)
+    return NetworkEvaluator(net, encoder)  # left in training mode, as a trainer's would be
 
 
 def numpy_priors(evaluator: NetworkEvaluator, state) -> tuple[np.ndarray, float]:
     """The network's raw outputs for one state, softmaxed over the legal indices by hand."""
     net = evaluator.net
     planes = torch.from_numpy(evaluator.encoder.encode(state)[None])
+    training = net.training
     with torch.no_grad():
         logits, value = net.eval()(planes)
+    net.train(training)
     logits = logits[0].double().numpy()
     mask = evaluator.encoder.legal_mask(state)
     priors = np.zeros_like(logits)
@@ -92,6 +94,17 @@ def test_a_batch_is_its_states_one_by_one(game) -> None:
             np.testing.assert_allclose(legal, priors[row][indices], atol=1e-5)
             assert single == pytest.approx(values[row], abs=1e-5)
     assert len(set(np.round(values, 5).tolist())) > 1
+    assert evaluator.net.training, "the network goes back to training mode"
+
+
+def test_the_evaluator_sees_the_trainers_current_weights() -> None:
+    evaluator = evaluator_for(Connect4(), seed=4)
+    state = Connect4().from_moves("44")
+    before, _ = evaluator.evaluate(state)
+    with torch.no_grad():
+        evaluator.net.policy_head[-1].bias += torch.arange(7.0)  # favour the right-hand columns
+    after, _ = evaluator.evaluate(state)
+    assert after != before and int(np.argmax(after)) == 6
 
 
 def test_priors_follow_the_games_own_order_of_legal_actions() -> None:

@@ -14,7 +14,9 @@
 The value is for the player to move in each state (the planes are theirs). Evaluation runs
 under ``torch.inference_mode()`` with the network in evaluation mode (batch normalisation
 uses its running statistics, so a position gets the same answer alone or in a batch, up to
-float rounding).
+float rounding); a network that was in training mode is put back in it afterwards, so a
+trainer may share its network with the evaluator. The evaluator sees the network's current
+weights: nothing is copied.
 
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.algorithms.mcts import mcts
@@ -95,8 +97,9 @@ cuda:N or mps
 class NetworkEvaluator:
     """Priors and values of ``net`` for the states of ``encoder``'s game, on ``device``.
 
-    Raises ``InvalidParameterError`` when the network does not read the encoder's planes or
-    write its number of actions, or for a device this machine lacks.
+    The network is moved to ``device`` (the caller's network itself, not a copy). Raises
+    ``InvalidParameterError`` when the network does not read the encoder's planes or write its
+    number of actions, or for a device this machine lacks.
     """
 
     def __init__(self, net: PolicyValueNet, encoder: Encoder, device: str = "cpu") -> None:
@@ -107,7 +110,7 @@ class NetworkEvaluator:
                 f"{tuple(encoder.shape)} and {encoder.num_actions}"
             )
         self.device = check_device(device)
-        self.net = net.to(self.device).eval()
+        self.net = net.to(self.device)
         self.encoder = encoder
         self.positions = 0
         """Positions evaluated so far (for throughput figures)."""
@@ -126,11 +129,17 @@ class NetworkEvaluator:
             )
         planes = torch.from_numpy(self.encoder.encode_batch(states))
         mask = torch.from_numpy(np.stack([self.encoder.legal_mask(s) for s in states]))
-        with torch.inference_mode():
-            logits, values = self.net(planes.to(self.device))
-            priors = masked_softmax(logits.float(), mask.to(self.device))
-            priors_out = priors.cpu().numpy()
-            values_out = values.float().cpu().numpy()
+        net = self.net
+        training = net.training  # a network in training stays so; it is evaluated in eval mode
+        try:
+            net.eval()
+            with torch.inference_mode():
+                logits, values = net(planes.to(self.device))
+                priors = masked_softmax(logits.float(), mask.to(self.device))
+                priors_out = priors.cpu().numpy()
+                values_out = values.float().cpu().numpy()
+        finally:
+            net.train(training)
         self.positions += count
         self.batches += 1
         return priors_out, values_out
