@@ -96,6 +96,9 @@ def test_update_amaf_by_hand() -> None:
     # plays 2 leaves the root's action 2 alone
     update_amaf([root], [], [(0, 1), (1, 2), (1, 1)], (-1.0, 1.0))
     assert root.amaf_visits == [2, 1] and root.amaf_sums == [0.0, 1.0]
+    # an ignored action (a game's pass) gathers nothing, in the tree or the rollout
+    update_amaf([root, second], [1], [(0, 1)], (1.0, -1.0), ignore=2)
+    assert root.amaf_visits == [3, 1] and second.amaf_visits == [2, 0]
 
 
 def test_beta_schedule() -> None:
@@ -145,17 +148,19 @@ class _Recorder:
             self.simulations[-1]["returns"] = event.returns
 
     def policy(self, state: Any, rng: random.Random) -> int:
-        actions = state.legal_actions()
+        own = getattr(state, "playout_actions", None)
+        actions = state.legal_actions() if own is None else own()
         action = actions[int(rng.random() * len(actions))]
         self.simulations[-1]["rollout"].append((state.current_player(), action))
         return int(action)
 
 
 def _recount(
-    root_state: Any, simulations: list[dict[str, Any]], table: bool
+    root_state: Any, simulations: list[dict[str, Any]], table: bool, ignore: int | None
 ) -> dict[Any, dict[int, tuple[int, float]]]:
     """AMAF counts and sums by node and action, from the records: a node is its line of
-    actions from the root (a tree), or its (position key, mover) with a table."""
+    actions from the root (a tree), or its (position key, mover) with a table; the action
+    ``ignore`` (a pass) has none."""
     counts: dict[Any, dict[int, tuple[int, float]]] = defaultdict(dict)
     for simulation in simulations:
         states, movers = [root_state], [1 - root_state.current_player()]
@@ -169,7 +174,8 @@ def _recount(
         for depth, state in enumerate(states):
             player = state.current_player()
             node = (state.key(), movers[depth]) if table else tuple(simulation["line"][:depth])
-            for action in {action for who, action in moves[depth:] if who == player}:
+            later = {action for who, action in moves[depth:] if who == player}
+            for action in (later & set(state.legal_actions())) - {ignore}:  # its edges
                 visits, total = counts[node].get(action, (0, 0.0))
                 counts[node][action] = (visits + 1, total + simulation["returns"][player])
     return dict(counts)
@@ -209,8 +215,16 @@ def _tree_counts(root: Node, table: bool) -> dict[Any, dict[int, tuple[int, floa
         (BonusNim(9), None, {}),
         (BonusNim(21), None, {"transpositions": True, "solver": True}),
         (make("connect4"), "4 3", {"transpositions": True}),
+        (make("go", size=5), "C3 pass", {}),
     ],
-    ids=["tictactoe", "tictactoe-solver", "bonusnim", "bonusnim-table-solver", "connect4-table"],
+    ids=[
+        "tictactoe",
+        "tictactoe-solver",
+        "bonusnim",
+        "bonusnim-table-solver",
+        "connect4-table",
+        "go-5x5",
+    ],
 )
 def test_amaf_counts_equal_an_independent_recount(
     game: Any, moves: str | None, options: dict[str, Any]
@@ -221,12 +235,16 @@ def test_amaf_counts_equal_an_independent_recount(
         game, seed=11, rave=50.0, rollout=recorder.policy, observer=recorder.observe,
         tier="reference", **options,
     )  # fmt: skip
-    result = searcher.search(state, Limits(simulations=120))
+    ignore = getattr(game, "pass_action", None)
+    result = searcher.search(state, Limits(simulations=120 if ignore is None else 40))
     assert result.stats["rave"] == 50.0
     table = bool(options.get("transpositions"))
-    expected = _recount(state, recorder.simulations, table)
+    expected = _recount(state, recorder.simulations, table, ignore)
     root = searcher.root
     assert root is not None
     found = _tree_counts(root, table)
     assert len(recorder.simulations) >= 10 and len(found) >= 5
     assert found == expected
+    if ignore is not None:  # the pass was played (every Go playout ends with two) but has none
+        assert any(ignore in [a for _, a in record["rollout"]] for record in recorder.simulations)
+        assert all(ignore not in counts for counts in found.values())

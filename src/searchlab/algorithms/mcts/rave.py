@@ -10,7 +10,10 @@ tree's edges from ``s`` on, then the rollout's moves, each credited to the playe
 adds one to ``Ñ`` and ``p``'s return to ``W̃`` (:func:`update_amaf`). An action counts once
 per simulation and node, however often ``p`` played it (a Go point can be played again after
 a capture); the edge taken counts too. The player of each move is read from the position, so
-runs of plies by one player (Snake Go) and transpositions need nothing special.
+runs of plies by one player (Snake Go) and transpositions need nothing special. A game's pass
+(``game.pass_action``, Go's) gathers no AMAF statistics: every Go playout ends with both
+players passing, so its AMAF value would be the playout's average outcome, not the pass's worth
+(the pass is then tried once, as an edge nothing is known about, and valued by its own visits).
 
 **Selection** (:func:`select_rave`) mixes both estimates, with Gelly and Silver's
 hand-selected schedule and equivalence parameter ``k`` (``MCTSOptions.rave``)::
@@ -101,27 +104,31 @@ def update_amaf(
     taken: Sequence[int],
     rollout: Sequence[tuple[int, int]],
     returns: Sequence[float],
+    ignore: int | None = None,
 ) -> None:
     """Add one simulation to the AMAF statistics of every node on ``path``.
 
     ``taken[d]`` is the index of the edge followed from ``path[d]`` to ``path[d + 1]`` (one
     fewer than the nodes); ``rollout`` the moves played after the leaf as
     ``(player, action)``; ``returns`` the simulation's returns by player (on the search's
-    scale)."""
+    scale); ``ignore`` an action that gathers no statistics (the game's pass)."""
     played: dict[int, set[int]] = {}
     for player, action in rollout:
-        played.setdefault(player, set()).add(action)
+        if action != ignore:
+            played.setdefault(player, set()).add(action)
     for depth in range(len(path) - 1, -1, -1):
         node = path[depth]
         player = node.player
         if depth < len(taken):  # every node but the leaf
-            played.setdefault(player, set()).add(node.actions[taken[depth]])
-        actions = played.get(player)
-        if not actions or node.amaf_visits is None or node.amaf_sums is None:
+            action = node.actions[taken[depth]]
+            if action != ignore:
+                played.setdefault(player, set()).add(action)
+        later = played.get(player)
+        if not later or node.amaf_visits is None or node.amaf_sums is None:
             continue
         value = returns[player]
         visits, sums = node.amaf_visits, node.amaf_sums
         for index, action in enumerate(node.actions):
-            if action in actions:
+            if action in later:
                 visits[index] += 1
                 sums[index] += value

@@ -119,6 +119,7 @@ class MCTS:
         exact = self.options.exact_endgame
         self._prover = ProofSearch(exact, scale=self._scale) if exact else None
         self._use_proofs = self.options.solver or exact > 0
+        self._no_amaf = getattr(game, "pass_action", None)  # RAVE: the pass gathers none
         self._root: Node | None = None
         self._table: dict[Hashable, Node] | None = None
         self._nodes = 0
@@ -287,7 +288,7 @@ class MCTS:
             visited.visits += 1
             visited.value_sum += returns[visited.mover]
         if taken is not None and moves is not None:
-            update_amaf(path, taken, moves, returns)
+            update_amaf(path, taken, moves, returns, self._no_amaf)
         if options.solver:
             for position in range(len(path) - 2, -1, -1):
                 if path[position + 1].proven is None or not prove(path[position]):
