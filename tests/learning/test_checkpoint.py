@@ -101,6 +101,8 @@ def test_another_game_is_refused_in_one_line(saved) -> None:
     assert one_line(error) == f"checkpoint {path} is for connect4, not tictactoe"
     with pytest.raises(CheckpointError, match=r"is for connect4, not tictactoe$"):
         load_checkpoint(path, encoder=encoder_for(TicTacToe()))
+    with pytest.raises(InvalidParameterError, match="pass the game, not a state"):
+        load_checkpoint(path, Connect4().initial_state())
 
 
 def test_another_encoder_version_is_refused(saved) -> None:
