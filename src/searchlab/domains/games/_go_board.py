@@ -29,7 +29,11 @@ row        contents
 ``P2Q``    indexed by the point ``p``: its square ``q``
 ``Q2P``    for a square on the board: its point ``p`` (-1 on the border)
 ``MARK``   scratch marks (compared with the generation counter ``H_GEN``)
-``STACK``  scratch stack of the flood fills
+``STACK``  scratch stack of the flood fills (and the informed policy's candidates)
+``NBR``    for a square on the board: its neighbours by kind, packed: the empty ones
+           times 1, black times 16, white times 256, off-board times 4096 (field
+           ``colour`` is ``NBR >> 4 * colour & 15``); a square with an empty neighbour
+           is a legal move that fills no eye, the playouts' fast test
 ========== =======================================================================
 
 Header fields (row ``HDR``): ``H_SIZE``, ``H_W`` (``size + 2``), ``H_N`` (``size * size``,
@@ -96,8 +100,8 @@ EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 """The values of the ``BOARD`` row (a colour is ``to_move + 1``)."""
 
 HDR, BOARD, NEXT, HEAD, LIBS, LSUM, LSQ, STONES = 0, 1, 2, 3, 4, 5, 6, 7
-EMPTY_LIST, EIDX, P2Q, Q2P, MARK, STACK = 8, 9, 10, 11, 12, 13
-ROWS = 14
+EMPTY_LIST, EIDX, P2Q, Q2P, MARK, STACK, NBR = 8, 9, 10, 11, 12, 13, 14
+ROWS = 15
 """The rows of a position (see the module docstring)."""
 
 H_SIZE, H_W, H_N, H_TO_MOVE, H_KO, H_PASSES, H_MOVES, H_CAPT = 0, 1, 2, 3, 4, 5, 6, 7
@@ -133,6 +137,10 @@ def new_position(size, komi):  # pragma: no cover - compiled
             pos[EMPTY_LIST, n] = q
             pos[EIDX, q] = n
             n += 1
+    for p in range(n):
+        q = pos[P2Q, p]
+        for d in (1, -1, w, -w):
+            pos[NBR, q] += 1 << (4 * pos[BOARD, q + d])
     pos[HDR, H_SIZE] = size
     pos[HDR, H_W] = w
     pos[HDR, H_N] = size * size
@@ -264,6 +272,7 @@ def _capture(pos, head, capturer):  # pragma: no cover - compiled
     ``capturer``'s chains around it. Returns the number of stones removed."""
     w = pos[HDR, H_W]
     colour = pos[BOARD, head]
+    change = (1 << (4 * colour)) - 1
     h = pos[HDR, H_HASH]
     count = 0
     s = head
@@ -274,6 +283,7 @@ def _capture(pos, head, capturer):  # pragma: no cover - compiled
         count += 1
         for d in (1, -1, w, -w):
             x = s + d
+            pos[NBR, x] -= change
             if pos[BOARD, x] == capturer:
                 c = pos[HEAD, x]
                 pos[LIBS, c] += 1
@@ -300,8 +310,10 @@ def put_q(pos, q, colour):  # pragma: no cover - compiled
     libs = 0
     lsum = 0
     lsq = 0
+    change = (1 << (4 * colour)) - 1
     for d in (1, -1, w, -w):
         x = q + d
+        pos[NBR, x] += change
         v = pos[BOARD, x]
         if v == EMPTY:
             libs += 1
@@ -328,7 +340,7 @@ def put_q(pos, q, colour):  # pragma: no cover - compiled
                     _merge(pos, b, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_q(pos, q, colour):  # pragma: no cover - compiled
     """Put a stone of ``colour`` on the empty square ``q`` (:func:`put_q`) and capture the
     other colour's chains it leaves without liberties. Returns ``(stones captured, square
@@ -350,7 +362,7 @@ def place_q(pos, q, colour):  # pragma: no cover - compiled
 # ---------------------------------------------------------------------------- moves
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(pos, p):  # pragma: no cover - compiled
     """Play the legal action ``p`` (a point, or ``size * size`` to pass) for the player to
     move: the board, chains, captures, hash, ko point, passes, move count, last move."""
@@ -389,7 +401,7 @@ def _legal_q(pos, q, colour):  # pragma: no cover - compiled
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(pos, p):  # pragma: no cover - compiled
     """Is the action ``p`` legal for the player to move (pass always; a point: on the board,
     empty, not suicide, not the ko point)? Superko is the caller's."""
@@ -409,20 +421,17 @@ def is_own_eye(pos, q, colour):  # pragma: no cover - compiled
     """Would a stone of ``colour`` on the empty square ``q`` fill its own eye: all four
     neighbours are ``colour`` or the edge, and the diagonals hold at most one stone of the
     other colour (none when ``q`` is on the edge or in a corner)?"""
+    kinds = pos[NBR, q]
+    edge = kinds >> 12
+    if (kinds >> (4 * colour) & 15) + edge != 4:
+        return False
     w = pos[HDR, H_W]
-    edge = 0
-    for d in (1, -1, w, -w):
-        v = pos[BOARD, q + d]
-        if v == BORDER:
-            edge = 1
-        elif v != colour:
-            return False
     other = 3 - colour
     bad = 0
     for d in (w + 1, w - 1, -w + 1, -w - 1):
         if pos[BOARD, q + d] == other:
             bad += 1
-    return bad + edge <= 1
+    return bad + (edge > 0) <= 1
 
 
 @njit(cache=True)
@@ -443,6 +452,8 @@ def legal_points(pos, out):  # pragma: no cover - compiled
 @njit(cache=True, inline="always")
 def playable_q(pos, q, colour):  # pragma: no cover - compiled
     """Is the empty square ``q`` a playout move for ``colour`` (legal, not its own eye)?"""
+    if pos[NBR, q] & 15:  # an empty neighbour: a liberty, no eye (and not the ko point)
+        return True
     return (
         pos[Q2P, q] != pos[HDR, H_KO]
         and not is_own_eye(pos, q, colour)

@@ -17,7 +17,7 @@ is allocated: the candidates go to the position's scratch row ``STACK``.
 >>> pos = encode(state.apply(13))  # white D3: black's C3 in atari, C2 saves it
 >>> out = np.zeros(26, dtype=np.int64)
 >>> informed_candidates(pos, out), out[:1].tolist()
-((1, 1), 7)
+((1, 1), [7])
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def _add(out, n, p):  # pragma: no cover - compiled
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def informed_candidates(pos, out):  # pragma: no cover - compiled
     """``(stage, n)``: the candidates of the atari stage (``ATARI``) or, if none, of the
     pattern stage (``PATTERN``) in ``out[:n]``, increasing; ``(RANDOM, 0)`` when neither has
