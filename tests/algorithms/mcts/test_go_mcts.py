@@ -38,8 +38,10 @@ def test_both_tiers_capture_the_chain_in_atari(to_move: int) -> None:
     capture = state.string_to_action("D3")
     after = state.apply(capture)
     assert after.captures[to_move] == 7  # the rules say this is the capture
-    reference = mcts(state.game, state, limits=Limits(simulations=150), seed=3, tier="reference")
-    assert reference.tier == "reference" and reference.action == capture
+    for rave in (0.0, 500.0):
+        reference = mcts(state.game, state, limits=Limits(simulations=150), seed=3, rave=rave,
+                         tier="reference")  # fmt: skip
+        assert reference.tier == "reference" and reference.action == capture
     for options in (MCTSOptions(), MCTSOptions(rave=500)):
         for priors in (False, True):
             result = GoSearcher(state.game, options, 3, priors=priors).search(

@@ -98,11 +98,7 @@ from searchlab.domains.games._go_board import (
     random_move,
     to_move,
 )
-
-try:  # G2's informed policy; until it lands, "informed" plays the random policy
-    from searchlab.domains.games._go_informed import informed_move
-except ImportError:  # pragma: no cover
-    informed_move = random_move
+from searchlab.domains.games._go_informed import informed_move
 
 __all__ = [
     "DONE",
