@@ -196,6 +196,11 @@ def test_eye_test() -> None:
         assert B.is_own_eye(pos, pos[B.P2Q, p], B.BLACK) == eye, vertex
         assert state.fills_own_eye(p) == eye, vertex
     assert not B.is_own_eye(pos, pos[B.P2Q, 0], B.WHITE)
+    # on the edge, one white diagonal (B2) is enough to spoil C1
+    edge = game.position(black=["B1", "D1", "C2"], white=["B2"])
+    c1 = vertex_to_point("C1", 5)
+    assert not B.is_own_eye(A.encode(edge), A.encode(edge)[B.P2Q, c1], B.BLACK)
+    assert not edge.fills_own_eye(c1)
     out = np.zeros(26, dtype=np.int64)
     n = B.playout_points(pos, out)
     assert not {vertex_to_point(v, 5) for v, eye in expected.items() if eye} & set(out[:n].tolist())
