@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from searchlab.agents import AGENT_KINDS, agent_kinds, make_agent, register_agent
-from searchlab.agents.kinds import BUILTIN_KINDS
+from searchlab.agents.kinds import BUILTIN_KINDS, LAZY_KINDS
 from searchlab.agents.simple import RandomAgent
 from searchlab.agents.spec import AgentKind, AgentRegistry, Param
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
@@ -24,7 +24,7 @@ def test_the_default_registry_is_built_from_the_builtin_kinds() -> None:
     names = [kind.name for kind in BUILTIN_KINDS]
     assert names == ["random", "greedy", "alphabeta", "flatmc", "mcts", "gtp", "human"]
     assert all(AGENT_KINDS[kind.name] is kind for kind in BUILTIN_KINDS)
-    assert agent_kinds() == sorted(names)
+    assert agent_kinds() == sorted(names + [kind.name for kind in LAZY_KINDS])
 
 
 def test_an_empty_registry_knows_no_kind_and_says_so() -> None:

@@ -11,10 +11,19 @@ mcts       simulations, time, c, rollout, final, solver, transpositions simulati
            exact, rave, reuse, tier, scale, seed
 gtp        command, timeout, clock, label (an external Go engine)       the engine's own
 human      —                                                            —
+az         checkpoint, simulations, time, c_puct, batch, temperature,   simulations=800
+           device, seed (PUCT with a trained network; lazy)
+policy     checkpoint, temperature, device, seed (the network alone;    one forward pass
+           lazy)
 ========== ============================================================ =====================
 
-The kinds are data (:data:`BUILTIN_KINDS`); :mod:`searchlab.agents.registry` builds the default
-registry from them. Nothing registers itself on import.
+The kinds are data (:data:`BUILTIN_KINDS`, :data:`LAZY_KINDS`); :mod:`searchlab.agents.registry`
+builds the default registry from them. Nothing registers itself on import.
+
+``az`` and ``policy`` are lazy kinds (:class:`~searchlab.agents.spec.LazyAgentKind`): their
+code lives in the learning layer (:mod:`searchlab.learning.agents`), which is *above* this one
+and needs PyTorch (the ``learn`` extra), so the registry names them by ``"module:attribute"``
+and imports them on first use; without PyTorch, using one says so in one line.
 
 >>> from searchlab.agents.spec import AgentRegistry
 >>> from searchlab.games import make
@@ -33,14 +42,14 @@ from searchlab.agents.gtp_agent import GTP_KIND
 from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
 from searchlab.agents.simple import GreedyAgent, RandomAgent
-from searchlab.agents.spec import AgentKind, Param
+from searchlab.agents.spec import AgentKind, LazyAgentKind, Param
 from searchlab.algorithms.mcts import FINAL_MOVES, ROLLOUT_POLICIES, VALUE_SCALES, ValueScale
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
 from searchlab.core.tier import TIERS
 
-__all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS"]
+__all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS", "LAZY_KINDS"]
 
 DEFAULT_DEPTH = 6
 DEFAULT_SIMULATIONS = 1000
@@ -184,3 +193,23 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
     AgentKind("human", _human, {}, "you, at the terminal"),
 )
 """The built-in kinds, in the order ``--help`` lists them."""
+
+_LEARN = "PyTorch: pip install 'searchlab[learn]'"
+
+LAZY_KINDS: tuple[LazyAgentKind, ...] = (
+    LazyAgentKind(
+        "az",
+        "searchlab.learning.agents:AZ_KIND",
+        "AlphaZero: PUCT search guided by a trained policy-value network (checkpoint=FILE|DIR)",
+        requires="torch",
+        install=_LEARN,
+    ),
+    LazyAgentKind(
+        "policy",
+        "searchlab.learning.agents:POLICY_KIND",
+        "a trained network's policy alone, no search (checkpoint=FILE|DIR)",
+        requires="torch",
+        install=_LEARN,
+    ),
+)
+"""The kinds whose code lives above the agents layer (imported on first use)."""

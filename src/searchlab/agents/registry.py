@@ -1,7 +1,8 @@
 """The default agent registry: the built-in kinds, the kinds you add, and :func:`make_agent`.
 
 :data:`AGENT_KINDS` is an :class:`~searchlab.agents.spec.AgentRegistry` built explicitly from
-:data:`~searchlab.agents.kinds.BUILTIN_KINDS`; :func:`register_agent` adds a kind of your own to
+:data:`~searchlab.agents.kinds.BUILTIN_KINDS` and the lazy
+:data:`~searchlab.agents.kinds.LAZY_KINDS`; :func:`register_agent` adds a kind of your own to
 it (usable as a spec everywhere: ``play``, ``analyse``, ``arena``).
 
 >>> from searchlab.games import make
@@ -22,14 +23,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from searchlab.agents.base import Agent
-from searchlab.agents.kinds import BUILTIN_KINDS
+from searchlab.agents.kinds import BUILTIN_KINDS, LAZY_KINDS
 from searchlab.agents.spec import AgentFactory, AgentRegistry, AgentSpec, Param
 from searchlab.core.game import Game
 
 __all__ = ["AGENT_KINDS", "agent_kinds", "make_agent", "register_agent"]
 
-AGENT_KINDS = AgentRegistry(BUILTIN_KINDS)
-"""The default registry: the built-in kinds and those added by :func:`register_agent`."""
+AGENT_KINDS = AgentRegistry((*BUILTIN_KINDS, *LAZY_KINDS))
+"""The default registry: the built-in kinds (the learning layer's ``az`` and ``policy``
+imported on first use) and those added by :func:`register_agent`."""
 
 
 def register_agent(

@@ -7,6 +7,13 @@ a game. Unknown kinds and parameters, and values of the wrong type, raise one cl
 The default registry, with the built-in kinds, and ``make_agent`` are in
 :mod:`searchlab.agents.registry`.
 
+A kind may also be **lazy** (:class:`LazyAgentKind`): the registry knows its name and a
+``"module:attribute"`` reference to the real :class:`AgentKind`, imported on first use. The
+learning layer's kinds (``az``, ``policy``) are declared so: that layer sits *above* the agents
+(it imports them), so the agents cannot import it, and it needs PyTorch, an optional extra;
+``import searchlab.agents`` stays free of both, and a missing extra is one line when the kind
+is used.
+
 >>> parse_spec("mcts:simulations=2000,c=1.4")
 AgentSpec(kind='mcts', params={'simulations': '2000', 'c': '1.4'})
 >>> parse_spec("mcts:simulations")  # doctest: +ELLIPSIS
@@ -17,6 +24,7 @@ searchlab.core.errors.InvalidParameterError: agent spec 'mcts:simulations': expe
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +33,15 @@ from searchlab.agents.base import Agent
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.game import Game
 
-__all__ = ["AgentFactory", "AgentKind", "AgentRegistry", "AgentSpec", "Param", "parse_spec"]
+__all__ = [
+    "AgentFactory",
+    "AgentKind",
+    "AgentRegistry",
+    "AgentSpec",
+    "LazyAgentKind",
+    "Param",
+    "parse_spec",
+]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -113,12 +129,73 @@ class AgentKind:
             )
 
 
+@dataclass(frozen=True, slots=True)
+class LazyAgentKind:
+    """A kind known by name, its :class:`AgentKind` imported on first use.
+
+    Attributes:
+        name: the kind's name in specs.
+        target: ``"package.module:ATTRIBUTE"``, an :class:`AgentKind` called ``name``.
+        help: one line for listings (shown without importing anything).
+        requires: the top-level module the target needs that may be missing (``"torch"``).
+        install: what to tell the user when it is: ``"PyTorch: pip install 'searchlab[learn]'"``.
+
+    >>> kind = LazyAgentKind("coin", "searchlab.agents.no_such_module:KIND", requires="torch",
+    ...                      install="PyTorch: pip install 'searchlab[learn]'")
+    >>> kind.resolve()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.UnknownNameError: agent 'coin' is declared by ..., which cannot be \
+imported: No module named 'searchlab.agents.no_such_module'
+    """
+
+    name: str
+    target: str
+    help: str = ""
+    requires: str = ""
+    install: str = ""
+
+    def __post_init__(self) -> None:
+        module, colon, attribute = self.target.partition(":")
+        if not colon or not module or not attribute:
+            raise InvalidParameterError(
+                f"lazy agent kind {self.name!r}: target must be 'module:attribute', got "
+                f"{self.target!r}"
+            )
+
+    def resolve(self) -> AgentKind:
+        """Import the target and return its :class:`AgentKind`. A missing ``requires``
+        module is one ``InvalidParameterError`` line: ``agent 'az' needs PyTorch: pip install
+        'searchlab[learn]'``; any other missing module an ``UnknownNameError`` naming it."""
+        module_name, _, attribute = self.target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            missing = (error.name or "").split(".")[0]
+            if self.requires and missing == self.requires:
+                raise InvalidParameterError(
+                    f"agent {self.name!r} needs {self.install or self.requires}"
+                ) from None
+            raise UnknownNameError(
+                f"agent {self.name!r} is declared by {self.target}, which cannot be imported: "
+                f"{error}"
+            ) from None
+        kind = getattr(module, attribute, None)
+        if not isinstance(kind, AgentKind) or kind.name != self.name:
+            raise UnknownNameError(
+                f"agent {self.name!r}: {self.target} is not an AgentKind named {self.name!r}"
+            )
+        return kind
+
+
 class AgentRegistry(MutableMapping[str, AgentKind]):
     """Agent kinds by name, and :meth:`make`, which builds the agent a spec names.
 
     A plain mapping from names to :class:`AgentKind`; nothing registers itself on import.
     :data:`searchlab.agents.AGENT_KINDS` is the default registry, built from the built-in
-    kinds (:mod:`searchlab.agents.kinds`); build your own to keep kinds apart.
+    kinds (:mod:`searchlab.agents.kinds`); build your own to keep kinds apart. A
+    :class:`LazyAgentKind` stands for its kind until the kind is first looked up (or read
+    through the mapping), then the imported :class:`AgentKind` replaces it.
 
     >>> from searchlab.agents.simple import RandomAgent
     >>> registry = AgentRegistry()
@@ -131,10 +208,10 @@ class AgentRegistry(MutableMapping[str, AgentKind]):
     searchlab.core.errors.UnknownNameError: unknown agent 'mcts'; known agents: coin
     """
 
-    def __init__(self, kinds: Iterable[AgentKind] = ()) -> None:
-        self._kinds: dict[str, AgentKind] = {}
+    def __init__(self, kinds: Iterable[AgentKind | LazyAgentKind] = ()) -> None:
+        self._kinds: dict[str, AgentKind | LazyAgentKind] = {}
         for kind in kinds:
-            self[kind.name] = kind
+            self[kind.name] = kind  # type: ignore[assignment]
 
     def register(
         self,
@@ -147,12 +224,26 @@ class AgentRegistry(MutableMapping[str, AgentKind]):
         ``InvalidParameterError`` for a name with ``:``, ``,``, ``=`` or spaces."""
         self[name] = AgentKind(name, factory, dict(params or {}), help)
 
+    def register_lazy(
+        self, name: str, target: str, help: str = "", requires: str = "", install: str = ""
+    ) -> None:
+        """Register a :class:`LazyAgentKind`: ``target`` (``"module:ATTRIBUTE"``) is imported
+        when the kind is first used."""
+        self[name] = LazyAgentKind(name, target, help, requires, install)  # type: ignore[assignment]
+
     def names(self) -> list[str]:
-        """The registered kinds, sorted."""
+        """The registered kinds, sorted (lazy ones included, without importing them)."""
         return sorted(self._kinds)
 
-    def lookup(self, name: str) -> AgentKind:
-        """The kind called ``name``; raises ``UnknownNameError`` listing the known kinds."""
+    def help(self, name: str) -> str:
+        """The one-line description of kind ``name``, without importing a lazy kind."""
+        return self._entry(name).help
+
+    def is_lazy(self, name: str) -> bool:
+        """Whether kind ``name`` is still a :class:`LazyAgentKind` (not imported yet)."""
+        return isinstance(self._entry(name), LazyAgentKind)
+
+    def _entry(self, name: str) -> AgentKind | LazyAgentKind:
         try:
             return self._kinds[name]
         except KeyError:
@@ -160,10 +251,24 @@ class AgentRegistry(MutableMapping[str, AgentKind]):
                 f"unknown agent {name!r}; known agents: {', '.join(self.names()) or 'none'}"
             ) from None
 
+    def lookup(self, name: str) -> AgentKind:
+        """The kind called ``name`` (a lazy kind is imported now); raises ``UnknownNameError``
+        listing the known kinds, and a lazy kind's one-line error when it cannot load."""
+        entry = self._entry(name)
+        if isinstance(entry, LazyAgentKind):
+            entry = entry.resolve()
+            self._kinds[name] = entry
+        return entry
+
     def __getitem__(self, name: str) -> AgentKind:
-        return self._kinds[name]
+        if name not in self._kinds:
+            raise KeyError(name)
+        return self.lookup(name)
 
     def __setitem__(self, name: str, kind: AgentKind) -> None:
+        if isinstance(kind, LazyAgentKind) and kind.name == name:
+            self._kinds[name] = kind
+            return
         if not isinstance(kind, AgentKind) or kind.name != name:
             raise InvalidParameterError(
                 f"agent kind {name!r}: expected an AgentKind named {name!r}, got {kind!r}"
