@@ -63,7 +63,7 @@ import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Literal, Protocol, cast, get_args
 
 import numpy as np
 from numba import njit
@@ -401,8 +401,9 @@ class SearchOutcome:
             return probabilities
         counts = self.visits.astype(np.float64)
         counts /= counts.max()
-        weights = counts ** (1.0 / temperature)
-        return weights / weights.sum()
+        weights: np.ndarray = np.power(counts, 1.0 / temperature)
+        probabilities[:] = weights / weights.sum()
+        return probabilities
 
     def sample_action(self, temperature: float, rng: np.random.Generator) -> int:
         """An action drawn from :meth:`policy` with ``rng`` (temperature 0: the best one,
@@ -548,6 +549,7 @@ class PUCTTree:
                     f"priors of {width} columns"
                 )
             self._reserve(count)
+            ints, floats = self._ints, self._floats  # _reserve may have grown the arrays
             is_root = leaf == 0
             if not _expand_backup(
                 ints, floats, leaf, self._size, np.array(actions, np.int64), priors, row,
@@ -656,13 +658,13 @@ def indexer_of(evaluator: Any) -> ActionIndexer:
             f"{_NAME}: the evaluator must have evaluate_batch(states) -> (priors, values), "
             f"got {evaluator!r}"
         )
-    indexer = getattr(evaluator, "encoder", None)
+    indexer: Any = getattr(evaluator, "encoder", None)
     if not callable(getattr(indexer, "action_to_index", None)):
         raise InvalidParameterError(
             f"{_NAME}: the evaluator needs an 'encoder' with action_to_index(state, action), "
             f"got {indexer!r}"
         )
-    return indexer  # type: ignore[no-any-return]
+    return cast(ActionIndexer, indexer)
 
 
 def as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:

@@ -237,8 +237,9 @@ class GameRecord:
         resignation_disabled: this game was one of the ``no_resign_fraction``.
         would_resign: per player, the first ply at which they would have resigned in a game
             with resignation disabled (``None``: never).
-        full_searches: per move, whether it got the full search (playout-cap randomisation).
-        root_values: per move, the search's root value for the player to move.
+        full_searches: per search (one per move played, and the resigner's last one), whether
+            it was a full search (playout-cap randomisation).
+        root_values: per search, its root value for the player to move.
         samples: the training positions (full searches only), in the order played.
     """
 
