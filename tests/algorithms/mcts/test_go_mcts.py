@@ -232,7 +232,7 @@ def test_time_limit_and_node_limit() -> None:
     result = go_mcts(game, state=game.initial_state(), limits=Limits(time=0.2),
                      options=MCTSOptions(rave=1000), seed=1)  # fmt: skip
     assert result is not None and result.stopped_by == "time"
-    assert 0.2 <= result.elapsed < 0.5 and result.stats["simulations"] > 100
+    assert 0.2 <= result.elapsed < 1.0 and result.stats["simulations"] > 100
     capped = go_mcts(game, state=game.initial_state(),
                      limits=Limits(simulations=10_000, nodes=1000), options=MCTSOptions(),
                      seed=1)  # fmt: skip

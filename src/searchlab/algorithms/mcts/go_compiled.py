@@ -156,6 +156,7 @@ class GoSearcher:
             raise InvalidParameterError(f"GoSearcher: a Go game is needed, got {game!r}")
         if expand < 1:
             raise InvalidParameterError(f"GoSearcher: expand must be >= 1, got {expand!r}")
+        _load_kernel()
         self.game = game
         self.options = options
         size = game.size
@@ -441,10 +442,22 @@ def go_mcts(
     return GoSearcher(game, options, seed).search(state, limits)
 
 
+_loaded = False
+
+
+def _load_kernel() -> None:
+    """Load (or compile) the kernel once per process, so that the first timed search does
+    not spend its budget on it (loading the cached kernel takes about a second)."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        game = Go(size=5)
+        GoSearcher(game, MCTSOptions(), 0).search(game.initial_state(), Limits(simulations=8))
+
+
 def warm_up() -> None:
     """Load (or compile, on the first run) the Go kernel.
 
     >>> warm_up()
     """
-    game = Go(size=5)
-    GoSearcher(game, MCTSOptions(), 0).search(game.initial_state(), Limits(simulations=8))
+    _load_kernel()
