@@ -6,6 +6,7 @@
   searchlab analyse connect4 44 --agent mcts:time=1 --png root.png
   searchlab analyse tictactoe b2 --agent mcts:simulations=3000 --tree-png tree.png
   searchlab analyse go --sgf game.sgf --move 30 --agent mcts:time=2
+  searchlab analyse connect4 --positions Test_L1_R2 --agent az:checkpoint=runs/c4 --json
 
 Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
 children with their visits and values (Monte Carlo), the nodes or simulations, and the
@@ -17,7 +18,10 @@ text shows its first moves). ``--png`` writes the picture in the format its exte
 its tree). GAME may be ``FILE.py:CLASS`` or
 ``MODULE:CLASS`` for a game of your own. Go positions can come from an SGF file: ``--sgf FILE``
 analyses the position after its last move (its main line), ``--move N`` the one after move N
-(0: the start, with its handicap or set-up stones).
+(0: the start, with its handicap or set-up stones). ``--positions FILE`` analyses every line of
+a file instead (Pons' ``MOVES SCORE`` or a move string per line; with ``--json`` one object per
+position: see :mod:`searchlab.cli.analyse_positions`). For ``az`` and ``policy`` the root
+children show the network's prior beside the visits.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from searchlab.cli._common import (
     print_table,
     shorten_line,
 )
+from searchlab.cli.analyse_positions import add_positions_arguments, run_positions
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 
 __all__ = ["register"]
@@ -76,6 +81,7 @@ def register(subparsers: Any) -> None:
         help="with --sgf: the position after move N (default: the last; 0: the start)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_positions_arguments(parser)
     parser.add_argument(
         "--png",
         metavar="FILE",
@@ -132,6 +138,8 @@ def _from_sgf(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, An
 
 def run(args: argparse.Namespace) -> int:
     """Check every input and output, search once and print the result."""
+    if args.positions is not None:
+        return run_positions(args)
     from searchlab.agents import HumanAgent, make_agent
     from searchlab.agents.search import FlatMonteCarloAgent, MCTSAgent
     from searchlab.cli._analysis import children_rows, line_in_notation, result_json
