@@ -198,9 +198,9 @@ class AZAgent(_NetworkAgent):
         else:
             index = outcome.best_index()
         action = outcome.actions[index]
-        order = sorted(
+        order = sorted(  # most visited first, ties as best_index breaks them
             range(len(outcome.actions)),
-            key=lambda i: (-int(outcome.visits[i]), -float(outcome.priors[i])),
+            key=lambda i: (-int(outcome.visits[i]), -float(outcome.values[i]), outcome.actions[i]),
         )
         children = [
             {
