@@ -58,13 +58,15 @@ every node on the path whose point the node's player to move played first (at th
 below, in the tree or the playout; the first occurrence of each point counts, and only for
 the player who played it) adds an AMAF sample.
 
-**Priors** (:func:`_priors`, on unless ``config[K_PRIORS] == 0``): every new child starts
-with :data:`PRIOR_EVEN` virtual visits at an even value (Gelly and Silver's "even game"
-prior), and shifted by virtual wins or losses for (in this order of checks) a capture, an
-escape of an own chain in atari, a self-atari, a move on the first line with no stone near it,
-and a move in contact with the last move; the pass starts with virtual losses (see the
-constants). They bias the search toward tactically sensible moves until real visits
-outweigh them.
+**Priors** (:func:`_priors`, set by the bits of ``config[K_PRIORS]``: :data:`TACTICS`,
+:data:`PATTERNS`; 0 turns them off): every new child starts with :data:`PRIOR_EVEN` virtual
+visits at an even value (Gelly and Silver's "even game" prior), shifted by virtual wins or
+losses (MoGo's and Fuego's kinds of knowledge): wins for a capture, for an escape of an own
+chain in atari (to two liberties at least), for contact with the last move and for a 3x3
+neighbourhood matching one of MoGo's patterns (the informed playouts' table); losses for a
+self-atari of two or more stones that captures nothing and for a first-line move with no
+stone within Manhattan distance 2; the pass starts with virtual losses (the constants below).
+They steer the first visits toward tactically sensible moves until real visits outweigh them.
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ from searchlab.domains.games._go_board import (
     to_move,
 )
 from searchlab.domains.games._go_informed import informed_move
+from searchlab.domains.games.go_policy import PATTERN_TABLE
 
 __all__ = [
     "DONE",
@@ -155,6 +158,13 @@ PRIOR_CONTACT = 5.0
 """Virtual wins of a move among the 8 neighbours of the last move."""
 PRIOR_PASS = 20.0
 """Virtual losses of the pass."""
+PRIOR_PATTERN = 5.0
+"""Virtual wins of a move whose 3x3 neighbourhood matches one of MoGo's patterns
+(:data:`~searchlab.domains.games.go_policy.PATTERNS`, the informed playouts' table)."""
+TACTICS, PATTERNS = 1, 2
+"""Bits of ``config[K_PRIORS]``: the tactical and edge priors; the pattern prior."""
+
+_PATTERN_TABLE = PATTERN_TABLE.copy()  # a numba global: frozen into the compiled code
 
 
 @njit(cache=True, inline="always")
@@ -263,7 +273,7 @@ def _liberties_after(pos, q, colour, cap):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _priors(pos, size, last, points, n, prior_n, prior_w, f):  # pragma: no cover - compiled
+def _priors(pos, size, last, points, n, prior_n, prior_w, f, mask):  # pragma: no cover
     """Fill the priors of the block of ``n + 1`` children starting at ``f``, whose actions
     are ``points[:n]`` and the pass, in the position ``pos`` (module docstring); ``last`` is
     the move that led to ``pos`` (-1: none; the pass: ``size * size``)."""
@@ -280,53 +290,68 @@ def _priors(pos, size, last, points, n, prior_n, prior_w, f):  # pragma: no cove
         q = pos[P2Q, p]
         pn = PRIOR_EVEN
         pw = 0.0
-        captured = 0
-        own_atari = False
-        for d in (1, -1, w, -w):
-            x = q + d
-            v = pos[BOARD, x]
-            if 0 < v < BORDER:  # a stone
-                head = pos[HEAD, x]
-                if in_atari(pos, head):
-                    if v == other:
-                        captured += pos[STONES, head]
-                    else:
-                        own_atari = True
-        if captured > 0:
-            pn += PRIOR_CAPTURE
-            pw += PRIOR_CAPTURE
-        else:
-            libs = _liberties_after(pos, q, colour, 2)
-            if libs <= 1:
-                stones = 1
-                for d in (1, -1, w, -w):
-                    if pos[BOARD, q + d] == colour:
-                        stones += 1
-                if stones >= 2:
-                    pn += PRIOR_SELF_ATARI
-                    pw -= PRIOR_SELF_ATARI
-            elif own_atari:
-                pn += PRIOR_ESCAPE
-                pw += PRIOR_ESCAPE
-        row = p // size
-        col = p % size
-        if row == 0 or col == 0 or row == size - 1 or col == size - 1:
-            lonely = True
-            for dr in range(-2, 3):
-                for dc in range(-2, 3):
-                    if abs(dr) + abs(dc) > 2 or (dr == 0 and dc == 0):
-                        continue
-                    r = row + dr
-                    cc = col + dc
-                    inside = 0 <= r < size and 0 <= cc < size
-                    if inside and pos[BOARD, pos[P2Q, r * size + cc]] != EMPTY:
-                        lonely = False
-            if lonely:
-                pn += PRIOR_EDGE
-                pw -= PRIOR_EDGE
-        if abs(row - last_row) <= 1 and abs(col - last_col) <= 1:
-            pn += PRIOR_CONTACT
-            pw += PRIOR_CONTACT
+        if mask & TACTICS:
+            captured = 0
+            own_atari = False
+            for d in (1, -1, w, -w):
+                x = q + d
+                v = pos[BOARD, x]
+                if 0 < v < BORDER:  # a stone
+                    head = pos[HEAD, x]
+                    if in_atari(pos, head):
+                        if v == other:
+                            captured += pos[STONES, head]
+                        else:
+                            own_atari = True
+            if captured > 0:
+                pn += PRIOR_CAPTURE
+                pw += PRIOR_CAPTURE
+            else:
+                libs = _liberties_after(pos, q, colour, 2)
+                if libs <= 1:
+                    stones = 1
+                    for d in (1, -1, w, -w):
+                        if pos[BOARD, q + d] == colour:
+                            stones += 1
+                    if stones >= 2:
+                        pn += PRIOR_SELF_ATARI
+                        pw -= PRIOR_SELF_ATARI
+                elif own_atari:
+                    pn += PRIOR_ESCAPE
+                    pw += PRIOR_ESCAPE
+            row = p // size
+            col = p % size
+            if row == 0 or col == 0 or row == size - 1 or col == size - 1:
+                lonely = True
+                for dr in range(-2, 3):
+                    for dc in range(-2, 3):
+                        if abs(dr) + abs(dc) > 2 or (dr == 0 and dc == 0):
+                            continue
+                        r = row + dr
+                        cc = col + dc
+                        inside = 0 <= r < size and 0 <= cc < size
+                        if inside and pos[BOARD, pos[P2Q, r * size + cc]] != EMPTY:
+                            lonely = False
+                if lonely:
+                    pn += PRIOR_EDGE
+                    pw -= PRIOR_EDGE
+            if abs(row - last_row) <= 1 and abs(col - last_col) <= 1:
+                pn += PRIOR_CONTACT
+                pw += PRIOR_CONTACT
+        if mask & PATTERNS:
+            code = (
+                pos[BOARD, q + w - 1]
+                | pos[BOARD, q + w] << 2
+                | pos[BOARD, q + w + 1] << 4
+                | pos[BOARD, q - 1] << 6
+                | pos[BOARD, q + 1] << 8
+                | pos[BOARD, q - w - 1] << 10
+                | pos[BOARD, q - w] << 12
+                | pos[BOARD, q - w + 1] << 14
+            )
+            if _PATTERN_TABLE[code]:
+                pn += PRIOR_PATTERN
+                pw += PRIOR_PATTERN
         prior_n[f + i] = pn
         prior_w[f + i] = pw
     prior_n[f + n] = PRIOR_EVEN + PRIOR_PASS
@@ -442,7 +467,7 @@ def search(  # pragma: no cover - compiled
                     flags[child] = 0
                 if use_priors:
                     last = config[K_LAST_MOVE] if depth == 0 else moves[depth - 1]
-                    _priors(pos, size, last, points, n, prior_n, prior_w, f)
+                    _priors(pos, size, last, points, n, prior_n, prior_w, f, config[K_PRIORS])
                 first[node] = f
                 n_children[node] = n + 1
                 used += n + 1

@@ -175,7 +175,7 @@ class GoSearcher:
         self._config[K.K_POLICY] = policy
         self._config[K.K_SUPERKO] = _SUPERKO[game.superko]
         self._config[K.K_MAX_MOVES] = game.max_moves
-        self._config[K.K_PRIORS] = int(priors)
+        self._config[K.K_PRIORS] = K.TACTICS | K.PATTERNS if priors else 0
         self._config[K.K_EXPAND] = int(expand)
         self._fconfig = np.array(
             [float(game.info.max_utility or 1.0), float(options.c), float(options.rave)]
