@@ -262,3 +262,18 @@ def test_the_mcts_agent_reuses_its_compiled_tree_on_go() -> None:
     plain = MCTSAgent("p", game, limits=Limits(simulations=100), seed=3, reuse=False)
     plain.act(game.initial_state())
     assert plain.last_result.stats["reused_visits"] == 0
+
+
+def test_priors_steer_the_first_visits_to_the_capture() -> None:
+    state = semeai(0)
+    capture = state.string_to_action("D3")
+
+    def share(priors: bool) -> float:
+        result = GoSearcher(state.game, MCTSOptions(), 9, priors=priors).search(
+            state, Limits(simulations=100)
+        )
+        visits = {child["action"]: child["visits"] for child in result.stats["children"]}
+        return visits[capture] / 100
+
+    with_priors, without = share(True), share(False)
+    assert with_priors > 0.5 > without, (with_priors, without)
