@@ -1,0 +1,555 @@
+"""The AlphaGo pipeline on Connect Four, stage by stage, resumable.
+
+Silver et al. (2016), *Mastering the game of Go with deep neural networks and tree search*,
+trained four policies and a value function, each from the one before, then searched with them.
+The same pipeline, with searchlab's exact Connect Four solver as the expert:
+
+1. **expert data** (:mod:`~searchlab.learning.alphago_data`): positions from varied play, each
+   labelled with every move's game-theoretic outcome; a held-out set is drawn with another seed;
+2. **SL policy network**: classification of the solver's optimal moves
+   (:func:`~searchlab.learning.alphago_nets.fit_policy`);
+3. **rollout policy** (:mod:`~searchlab.learning.rollout_policy`): a linear softmax over a dozen
+   move features, fitted to the same labels;
+4. **RL policy network**: the SL network improved by policy gradient against a pool of its
+   earlier versions (:func:`~searchlab.learning.alphago_rl.reinforce`);
+5. **value network**: regression on one position per game of the RL policy's self-play
+   (:func:`~searchlab.learning.alphago_rl.value_positions`), labelled by the game's result
+   (``value_labels="outcome"``, AlphaGo's) or by the solver (``"solver"``);
+6. the **search** (:mod:`~searchlab.learning.alphago_search`): PUCT with the SL policy's priors,
+   leaves valued ``(1 - lambda) * v + lambda * rollout``, the most visited move.
+
+:func:`run_alphago` runs the stages into a directory, each stage's result written atomically
+(checkpoints by :mod:`~searchlab.learning.checkpoint`) and recorded in ``alphago.json`` with
+its held-out figures; started again on the same directory it skips the finished stages (the RL
+stage resumes from its last chunk of ``pool_every`` iterations). :func:`load_alphago` reads a
+finished directory back, and :meth:`AlphaGoPipeline.search` makes the search.
+
+>>> import tempfile
+>>> config = AlphaGoConfig.tiny()
+>>> report = run_alphago(tempfile.mkdtemp(), config)  # doctest: +SKIP
+>>> AlphaGoConfig.from_dict({"rl_iterations": 0})
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: alphago: rl_iterations must be an integer >= 1, got 0
+>>> AlphaGoConfig.from_dict({"lambda": 0.5})
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
+expert_positions, test_positions, min_ply, node_budget, network, sl_epochs, sl_learning_rate, \
+rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, value_positions, \
+value_labels, value_epochs, value_learning_rate, match_games
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.connect4 import Connect4
+from searchlab.learning.alphago_data import ExpertPositions, generate_expert_positions
+from searchlab.learning.alphago_nets import (
+    fit_policy,
+    fit_value,
+    policy_accuracy,
+    value_correlation,
+)
+from searchlab.learning.alphago_rl import NetPolicy, match, reinforce, value_positions
+from searchlab.learning.alphago_search import AlphaGoSearch
+from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
+from searchlab.learning.encoders import Connect4Encoder
+from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.rollout_policy import RolloutPolicy, fit_rollout_policy
+
+__all__ = [
+    "STAGES",
+    "AlphaGoConfig",
+    "AlphaGoPipeline",
+    "load_alphago",
+    "run_alphago",
+]
+
+STAGES = ("data", "sl", "rollout", "rl", "value")
+"""The stages, in order; ``alphago.json`` records each one finished."""
+
+_RECORD = "alphago.json"
+_FILES = {
+    "train": "expert-train.npz",
+    "test": "expert-test.npz",
+    "sl": "sl-policy.ckpt",
+    "rollout": "rollout-policy.json",
+    "rl": "rl-policy.ckpt",
+    "value_data": "value-positions.npz",
+    "value": "value.ckpt",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AlphaGoConfig:
+    """Every knob of the pipeline, checked when made (one line per impossible value).
+
+    Attributes:
+        seed: the seed of everything (data, initial weights, minibatches, games).
+        expert_positions: solver-labelled positions to train the SL and rollout policies on.
+        test_positions: held-out positions (another seed) for the stages' checks.
+        min_ply: the fewest stones of an expert position.
+        node_budget: the solver's nodes per move; positions it cannot settle are skipped.
+        network: the policy and value networks' architecture (a ``NetworkConfig`` table).
+        sl_epochs, sl_learning_rate: the SL policy's training.
+        rollout_steps: full-batch Adam steps fitting the rollout policy.
+        rl_iterations, rl_games, rl_learning_rate, pool_every: the RL stage (batches of games,
+            games per batch, Adam's step, a pool snapshot every ``pool_every`` batches).
+        value_positions, value_labels, value_epochs, value_learning_rate: the value network
+            (positions, one per game; ``"outcome"`` or ``"solver"`` labels; its training).
+        match_games: games of the RL-against-SL check.
+    """
+
+    seed: int = 0
+    expert_positions: int = 3000
+    test_positions: int = 400
+    min_ply: int = 10
+    node_budget: int = 100_000
+    network: Mapping[str, Any] = field(
+        default_factory=lambda: {"kind": "resnet", "blocks": 2, "channels": 32, "hidden": 64}
+    )
+    sl_epochs: int = 15
+    sl_learning_rate: float = 2e-3
+    rollout_steps: int = 300
+    rl_iterations: int = 100
+    rl_games: int = 64
+    rl_learning_rate: float = 1e-3
+    pool_every: int = 10
+    value_positions: int = 8000
+    value_labels: str = "outcome"
+    value_epochs: int = 6
+    value_learning_rate: float = 1e-3
+    match_games: int = 200
+
+    def __post_init__(self) -> None:
+        for name in ("seed", "min_ply"):
+            _integer(getattr(self, name), name, 0)
+        for name in (
+            "expert_positions",
+            "test_positions",
+            "node_budget",
+            "sl_epochs",
+            "rollout_steps",
+            "rl_iterations",
+            "pool_every",
+            "value_positions",
+            "value_epochs",
+            "match_games",
+        ):
+            _integer(getattr(self, name), name, 1)
+        _integer(self.rl_games, "rl_games", 2)
+        if self.min_ply > 40:
+            raise InvalidParameterError(f"alphago: min_ply must be at most 40, got {self.min_ply}")
+        for name in ("sl_learning_rate", "rl_learning_rate", "value_learning_rate"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+                raise InvalidParameterError(f"alphago: {name} must be in (0, 1), got {value!r}")
+        if self.value_labels not in ("outcome", "solver"):
+            raise InvalidParameterError(
+                f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
+            )
+        NetworkConfig.from_dict(self.network)
+
+    @property
+    def network_config(self) -> NetworkConfig:
+        """The networks' architecture."""
+        return NetworkConfig.from_dict(self.network)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (``alphago.json`` records it)."""
+        data = dataclasses.asdict(self)
+        data["network"] = dict(self.network)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AlphaGoConfig:
+        """A config from a table (a TOML file's ``[alphago]``); unknown keys are refused."""
+        known = [f.name for f in dataclasses.fields(cls)]
+        unknown = [str(key) for key in data if key not in known]
+        if unknown:
+            plural = "s" if len(unknown) > 1 else ""
+            raise InvalidParameterError(
+                f"alphago: unknown key{plural} {', '.join(unknown)}; known: {', '.join(known)}"
+            )
+        return cls(**data)
+
+    @classmethod
+    def tiny(cls, seed: int = 0) -> AlphaGoConfig:
+        """Seconds-sized settings (the tests'): a few hundred positions, a tiny MLP."""
+        return cls(
+            seed=seed,
+            expert_positions=250,
+            test_positions=120,
+            min_ply=14,
+            node_budget=50_000,
+            network={"kind": "mlp", "blocks": 2, "hidden": 64},
+            sl_epochs=15,
+            sl_learning_rate=3e-3,
+            rollout_steps=150,
+            rl_iterations=10,
+            rl_games=32,
+            pool_every=5,
+            value_positions=600,
+            value_epochs=4,
+            value_learning_rate=3e-3,
+            match_games=100,
+        )
+
+
+def _integer(value: Any, name: str, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidParameterError(f"alphago: {name} must be an integer >= {low}, got {value!r}")
+
+
+@dataclass(eq=False)
+class AlphaGoPipeline:
+    """A finished pipeline's parts (see :func:`load_alphago`)."""
+
+    directory: Path
+    sl_policy: PolicyValueNet
+    rl_policy: PolicyValueNet
+    value_net: PolicyValueNet
+    rollout_policy: RolloutPolicy
+    encoder: Connect4Encoder
+    figures: dict[str, Any]
+
+    def search(
+        self,
+        *,
+        simulations: int = 200,
+        lambda_: float = 0.5,
+        c_puct: float = 1.5,
+        batch_size: int = 8,
+        seed: int = 0,
+    ) -> AlphaGoSearch:
+        """AlphaGo's search with these networks (see
+        :class:`~searchlab.learning.alphago_search.AlphaGoSearch`)."""
+        return AlphaGoSearch(
+            self.sl_policy,
+            self.value_net,
+            self.rollout_policy,
+            self.encoder,
+            simulations=simulations,
+            lambda_=lambda_,
+            c_puct=c_puct,
+            batch_size=batch_size,
+            seed=seed,
+        )
+
+
+def _write_json(path: Path, data: Mapping[str, Any]) -> None:
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w") as stream:
+            json.dump(data, stream, indent=2)
+            stream.write("\n")
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _read_record(directory: Path) -> dict[str, Any]:
+    path = directory / _RECORD
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise InvalidParameterError(f"alphago: {path} cannot be read ({error})") from None
+    if not isinstance(data, dict):
+        raise InvalidParameterError(f"alphago: {path} is not an alphago record")
+    return data
+
+
+def _seed(base: int, *parts: int) -> int:
+    return int(np.random.SeedSequence([base, *parts]).generate_state(1)[0])
+
+
+def run_alphago(
+    directory: str | os.PathLike[str],
+    config: AlphaGoConfig | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+    stop_after: str | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) the pipeline in ``directory``; return the record of ``alphago.json``
+    (the config, the stages finished, their figures and seconds).
+
+    A directory holding a record of another config is refused (one line), so a resumed run
+    is the run it continues. ``stop_after`` ends after that stage (a test's partial run).
+    """
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = config or AlphaGoConfig()
+    if stop_after is not None and stop_after not in STAGES:
+        raise InvalidParameterError(
+            f"alphago: unknown stage {stop_after!r}; known: {', '.join(STAGES)}"
+        )
+    record = _read_record(folder)
+    if record and record.get("config") != config.to_dict():
+        raise InvalidParameterError(
+            f"alphago: {folder} holds a run of another config; use a new directory"
+        )
+    record = record or {"game": "connect4", "config": config.to_dict(), "stages": {}}
+    say = progress or (lambda message: None)
+    encoder = Connect4Encoder()
+    network = config.network_config
+    stages: dict[str, Any] = record["stages"]
+
+    def finish(stage: str, figures: dict[str, Any], started: float) -> None:
+        stages[stage] = {**figures, "seconds": round(time.perf_counter() - started, 2)}
+        _write_json(folder / _RECORD, record)
+        say(f"{stage}: " + ", ".join(f"{k} {v}" for k, v in stages[stage].items()))
+
+    # 1. expert data
+    if "data" not in stages:
+        started = time.perf_counter()
+        say(f"data: labelling {config.expert_positions} + {config.test_positions} positions")
+        train = generate_expert_positions(
+            config.expert_positions,
+            seed=_seed(config.seed, 1),
+            min_ply=config.min_ply,
+            node_budget=config.node_budget,
+        )
+        test = generate_expert_positions(
+            config.test_positions,
+            seed=_seed(config.seed, 2),
+            min_ply=config.min_ply,
+            node_budget=config.node_budget,
+        )
+        train.save(folder / _FILES["train"])
+        test.save(folder / _FILES["test"])
+        finish(
+            "data",
+            {
+                "train": len(train),
+                "test": len(test),
+                "skipped": train.skipped + test.skipped,
+                "uniform_accuracy": round(test.subset(test.informative()).uniform_accuracy(), 4),
+            },
+            started,
+        )
+    if stop_after == "data":
+        return record
+    train = ExpertPositions.load(folder / _FILES["train"])
+    test = ExpertPositions.load(folder / _FILES["test"]).subset(
+        ExpertPositions.load(folder / _FILES["test"]).informative()
+    )
+
+    # 2. SL policy
+    if "sl" not in stages:
+        started = time.perf_counter()
+        net = PolicyValueNet(
+            encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 3)
+        )
+        before = policy_accuracy(net, encoder, test)
+        losses = fit_policy(
+            net,
+            encoder,
+            train.subset(train.informative()),
+            epochs=config.sl_epochs,
+            learning_rate=config.sl_learning_rate,
+            seed=_seed(config.seed, 4),
+        )
+        save_checkpoint(folder / _FILES["sl"], net, encoder, extra={"stage": "sl"})
+        finish(
+            "sl",
+            {
+                "accuracy_before": round(before, 4),
+                "accuracy": round(policy_accuracy(net, encoder, test), 4),
+                "loss": round(losses[-1], 4),
+            },
+            started,
+        )
+    if stop_after == "sl":
+        return record
+    sl = load_checkpoint(folder / _FILES["sl"], encoder=encoder).net
+
+    # 3. rollout policy
+    if "rollout" not in stages:
+        started = time.perf_counter()
+        informative = train.subset(train.informative())
+        features = np.stack([RolloutPolicy.features(s) for s in informative.states()])
+        rollout = fit_rollout_policy(features, informative.targets(), steps=config.rollout_steps)
+        rollout.save(folder / _FILES["rollout"])
+        states = test.states()
+        chosen = [int(rollout.probabilities(s).argmax()) for s in states]
+        heuristic = [int(RolloutPolicy.heuristic().probabilities(s).argmax()) for s in states]
+        finish(
+            "rollout",
+            {
+                "accuracy": round(test.accuracy(np.asarray(chosen)), 4),
+                "heuristic_accuracy": round(test.accuracy(np.asarray(heuristic)), 4),
+            },
+            started,
+        )
+    if stop_after == "rollout":
+        return record
+    rollout = RolloutPolicy.load(folder / _FILES["rollout"])
+
+    # 4. RL policy, in chunks of pool_every iterations (the resumable unit)
+    rl_done = stages.get("rl_progress", {}).get("iterations", 0) if "rl" not in stages else None
+    if rl_done is not None:
+        started = time.perf_counter()
+        if rl_done:
+            checkpoint = load_checkpoint(folder / _FILES["rl"], encoder=encoder)
+            rl, pool = checkpoint.net, list(checkpoint.extra["pool"])
+        else:
+            rl, pool = load_checkpoint(folder / _FILES["sl"], encoder=encoder).net, []
+        means = list(stages.get("rl_progress", {}).get("mean_results", []))
+        while rl_done < config.rl_iterations:
+            chunk = min(config.pool_every, config.rl_iterations - rl_done)
+            report = reinforce(
+                rl,
+                encoder,
+                iterations=chunk,
+                games_per_iteration=config.rl_games,
+                learning_rate=config.rl_learning_rate,
+                pool_every=config.pool_every,
+                pool=pool,
+                seed=_seed(config.seed, 5, rl_done),
+            )
+            pool = [dict(s) for s in report.pool]
+            rl_done += chunk
+            means += [round(m, 4) for m in report.mean_results]
+            save_checkpoint(folder / _FILES["rl"], rl, encoder, extra={"stage": "rl", "pool": pool})
+            stages["rl_progress"] = {"iterations": rl_done, "mean_results": means}
+            _write_json(folder / _RECORD, record)
+            say(f"rl: {rl_done}/{config.rl_iterations} iterations, pool {len(pool)}")
+        result = match(
+            NetPolicy(rl, encoder),
+            NetPolicy(sl, encoder),
+            games=config.match_games,
+            seed=_seed(config.seed, 6),
+        )
+        finish(
+            "rl",
+            {
+                "iterations": rl_done,
+                "games": rl_done * config.rl_games,
+                "score_vs_sl": round(result.score, 4),
+                "wins_draws_losses_vs_sl": [result.wins, result.draws, result.losses],
+                "accuracy": round(policy_accuracy(rl, encoder, test), 4),
+            },
+            started,
+        )
+    if stop_after == "rl":
+        return record
+    rl = load_checkpoint(folder / _FILES["rl"], encoder=encoder).net
+
+    # 5. value network
+    if "value" not in stages:
+        started = time.perf_counter()
+        states, targets = value_positions(
+            NetPolicy(sl, encoder),
+            NetPolicy(rl, encoder),
+            count=config.value_positions,
+            seed=_seed(config.seed, 7),
+        )
+        held_states, held_outcomes = value_positions(
+            NetPolicy(sl, encoder),
+            NetPolicy(rl, encoder),
+            count=config.test_positions,
+            seed=_seed(config.seed, 10),
+        )
+        held = _solved(held_states, config.node_budget)
+        if config.value_labels == "solver":
+            solved = _solved(states, config.node_budget)
+            states, targets = solved.states(), solved.values()
+        value_net = PolicyValueNet(
+            encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 8)
+        )
+        before = value_correlation(value_net, encoder, held)
+        losses = fit_value(
+            value_net,
+            encoder,
+            states,
+            targets,
+            epochs=config.value_epochs,
+            learning_rate=config.value_learning_rate,
+            seed=_seed(config.seed, 9),
+        )
+        save_checkpoint(folder / _FILES["value"], value_net, encoder, extra={"stage": "value"})
+        full_test = ExpertPositions.load(folder / _FILES["test"])
+        kept = {moves: i for i, moves in enumerate(held.moves)}
+        outcome_of_kept = np.asarray(
+            [held_outcomes[i] for i, s in enumerate(held_states) if s.moves in kept]
+        )
+        finish(
+            "value",
+            {
+                "positions": len(states),
+                "held_out": len(held),
+                "correlation_before": round(before, 4),
+                "correlation": round(value_correlation(value_net, encoder, held), 4),
+                "label_correlation": round(_correlation(outcome_of_kept, held.values()), 4),
+                "expert_correlation": round(value_correlation(value_net, encoder, full_test), 4),
+                "loss": round(losses[-1], 4),
+            },
+            started,
+        )
+    return record
+
+
+def _solved(states: list[Any], node_budget: int) -> ExpertPositions:
+    """The states the solver settles within ``node_budget`` nodes a move, with their moves'
+    outcomes."""
+    from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
+    from searchlab.learning.alphago_data import move_outcomes
+
+    solver = Connect4Solver(table_log2=20)
+    kept, labels, seen = [], [], set()
+    for state in states:
+        if state.moves in seen:
+            continue
+        seen.add(state.moves)
+        outcomes = move_outcomes(state, solver, node_budget=node_budget)
+        if outcomes is not None:
+            kept.append(state.moves)
+            labels.append(outcomes)
+    return ExpertPositions(tuple(kept), np.stack(labels) if labels else np.zeros((0, 7), np.int8))
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if len(a) < 2 or a.std() == 0 or b.std() == 0:
+        return 0.0
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def load_alphago(directory: str | os.PathLike[str], *, device: str = "cpu") -> AlphaGoPipeline:
+    """The networks of a finished pipeline in ``directory``; one ``InvalidParameterError``
+    line when a stage is missing (a checkpoint's own problems are a ``CheckpointError``)."""
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise InvalidParameterError(f"alphago: {folder} is not a directory")
+    record = _read_record(folder)
+    missing = [stage for stage in STAGES if stage not in record.get("stages", {})]
+    if not record or missing:
+        raise InvalidParameterError(
+            f"alphago: {folder} is not a finished alphago run (missing: "
+            f"{', '.join(missing) if record else 'alphago.json'})"
+        )
+    game = Connect4()
+    encoder = Connect4Encoder()
+    sl = load_checkpoint(folder / _FILES["sl"], game, device=device).net
+    rl = load_checkpoint(folder / _FILES["rl"], game, device=device).net
+    value_net = load_checkpoint(folder / _FILES["value"], game, device=device).net
+    rollout = RolloutPolicy.load(folder / _FILES["rollout"])
+    return AlphaGoPipeline(folder, sl, rl, value_net, rollout, encoder, dict(record["stages"]))

@@ -1,0 +1,343 @@
+"""The AlphaGo pipeline on Connect Four: every stage beats its starting point on held-out
+positions (solver-labelled), the search mixes value network and rollouts by lambda, the run
+resumes stage by stage, bad input is one line.
+
+The pipeline runs once per module on tiny settings (``AlphaGoConfig.tiny()``: a few hundred
+positions, a small MLP; tens of seconds); the checks read its record and its networks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from searchlab.agents.kinds import BUILTIN_KINDS
+from searchlab.agents.spec import AgentRegistry
+from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
+from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.core.limits import Limits
+from searchlab.domains.games.connect4 import Connect4, parse_moves
+from searchlab.domains.games.tictactoe import TicTacToe
+from searchlab.learning.alphago import AlphaGoConfig, load_alphago, run_alphago
+from searchlab.learning.alphago_agent import ALPHAGO_KIND
+from searchlab.learning.alphago_data import (
+    ILLEGAL,
+    ExpertPositions,
+    generate_expert_positions,
+    move_outcomes,
+)
+from searchlab.learning.alphago_nets import fit_policy, policy_accuracy
+from searchlab.learning.alphago_rl import EachState, NetPolicy, match, reinforce
+from searchlab.learning.alphago_search import AlphaGoSearch
+from searchlab.learning.encoders import Connect4Encoder
+from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.rollout_policy import FEATURE_NAMES, RolloutPolicy
+
+torch.set_num_threads(1)
+
+ENCODER = Connect4Encoder()
+SMALL = NetworkConfig(kind="mlp", blocks=1, hidden=32)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("alphago")
+    record = run_alphago(folder, AlphaGoConfig.tiny(seed=0))
+    return folder, record
+
+
+# --- expert labels ---------------------------------------------------------------------------
+
+
+def test_move_outcomes_agree_with_pons_scores(shared_data: Path) -> None:
+    """The best move's outcome is the sign of Pons' score of the position (his data, not
+    ours); the number of winning moves is consistent with it."""
+    solver = Connect4Solver(table_log2=18)
+    lines = (shared_data / "connect4_pons" / "Test_L3_R1").read_text().split("\n")[:25]
+    for line in lines:
+        moves, score = line.split()
+        outcomes = move_outcomes(parse_moves(moves), solver)
+        assert outcomes is not None
+        assert int(outcomes.max()) == int(np.sign(int(score))), line
+        legal = parse_moves(moves).legal_actions()
+        assert [c for c in range(7) if outcomes[c] != ILLEGAL] == legal
+
+
+def _outcomes(moves: str, solver: Connect4Solver) -> list[int]:
+    outcomes = move_outcomes(parse_moves(moves), solver)
+    assert outcomes is not None
+    return [int(x) for x in outcomes]
+
+
+def test_move_outcomes_of_hand_checked_positions() -> None:
+    solver = Connect4Solver(table_log2=16)
+    # X has 4, 5, 6 on the bottom row with both ends open: 3 and 7 win at once, anything
+    # else lets O block one end, and X wins at the other next move: every move wins
+    assert _outcomes("445566", solver) == [1] * 7
+    # O to move faces that double threat: every move loses
+    assert _outcomes("44556", solver) == [-1] * 7
+    # X threatens the bottom of column 4 only; O must block there
+    outcomes = move_outcomes(parse_moves("17273"), solver)
+    assert outcomes is not None and outcomes[3] == outcomes.max()
+    assert all(outcomes[c] == -1 for c in (0, 1, 2, 4, 5))
+    # an opening is not settled in 1,000 nodes (a fresh table: nothing known yet)
+    assert move_outcomes(parse_moves("44"), Connect4Solver(table_log2=16), node_budget=1000) is None
+
+
+def test_expert_positions_are_seeded_and_round_trip(tmp_path: Path) -> None:
+    first = generate_expert_positions(6, seed=11, min_ply=18)
+    again = generate_expert_positions(6, seed=11, min_ply=18)
+    other = generate_expert_positions(6, seed=12, min_ply=18)
+    assert first.moves == again.moves and np.array_equal(first.outcomes, again.outcomes)
+    assert first.moves != other.moves
+    assert all(len(m) >= 18 for m in first.moves)
+    loaded = ExpertPositions.load(first.save(tmp_path / "set.npz"))
+    assert loaded.moves == first.moves and np.array_equal(loaded.outcomes, first.outcomes)
+    targets = first.targets()
+    assert np.allclose(targets.sum(axis=1), 1) and not (targets[~first.optimal_mask()]).any()
+    (tmp_path / "bad.npz").write_text("no")
+    with pytest.raises(InvalidParameterError, match="cannot be read"):
+        ExpertPositions.load(tmp_path / "bad.npz")
+
+
+# --- rollout policy --------------------------------------------------------------------------
+
+
+def test_rollout_features_of_hand_built_positions() -> None:
+    features = RolloutPolicy.features(parse_moves("17273"))  # O to move, X threatens d1
+    index = {name: i for i, name in enumerate(FEATURE_NAMES)}
+    assert features[3, index["block"]] == 1 and features[:, index["block"]].sum() == 1
+    assert features[:, index["win"]].sum() == 0
+    # X to move in 445566 wins in column 3 or 7
+    wins = RolloutPolicy.features(parse_moves("445566"))[:, index["win"]]
+    assert wins.tolist() == [0, 0, 1, 0, 0, 0, 1]
+    # X to move; O holds b2 c2 d2 (and c1): a2 and e2 would win for O, so a drop into column
+    # 1 or 5 is a gift (it fills the cell under O's winning cell)
+    gift = RolloutPolicy.features(parse_moves("23427374"))[:, index["gift"]]
+    assert gift.tolist() == [1, 0, 0, 0, 1, 0, 0]
+    full = RolloutPolicy.features(parse_moves("444444"))
+    assert not full[3].any()
+
+
+def test_rollouts_are_seeded_and_scored_for_the_mover() -> None:
+    policy = RolloutPolicy.heuristic()
+    starts = [Connect4().initial_state(), parse_moves("4455"), parse_moves("44556")] * 20
+    first = policy.rollout_values(starts, seed=5)
+    assert np.array_equal(first, policy.rollout_values(starts, seed=5))
+    assert not np.array_equal(first, policy.rollout_values(starts, seed=6))
+    assert set(np.unique(first)) <= {-1.0, 0.0, 1.0}
+    # O to move against a double threat: a policy that takes wins loses every rollout
+    assert (policy.rollout_values([parse_moves("44556")] * 30, seed=1) == -1).all()
+    # finished games: the mover has lost, or it is a draw
+    assert policy.rollout_values([parse_moves("4455667")], seed=1).tolist() == [-1.0]
+
+
+def test_rollout_policy_is_fast_and_better_than_uniform(run: tuple[Path, dict[str, Any]]) -> None:
+    folder, record = run
+    fitted = RolloutPolicy.load(folder / "rollout-policy.json")
+    stage = record["stages"]["rollout"]
+    assert stage["accuracy"] > record["stages"]["data"]["uniform_accuracy"] + 0.2
+    result = match(EachState(fitted), EachState(RolloutPolicy.uniform()), games=60, seed=3)
+    assert result.score > 0.8, result
+    states = [Connect4().initial_state()] * 1000
+    fitted.rollout_values(states[:10], seed=0)  # compiled already; warm the caches
+    started = time.perf_counter()
+    fitted.rollout_values(states, seed=1)
+    assert time.perf_counter() - started < 2.0  # about 50 us a whole game here
+
+
+def test_rollout_policy_files(tmp_path: Path) -> None:
+    path = RolloutPolicy.heuristic().save(tmp_path / "r.json")
+    assert np.array_equal(RolloutPolicy.load(path).weights, RolloutPolicy.heuristic().weights)
+    data = json.loads(path.read_text())
+    del data["weights"]["win"]
+    (tmp_path / "broken.json").write_text(json.dumps(data))
+    with pytest.raises(InvalidParameterError, match="cannot be read"):
+        RolloutPolicy.load(tmp_path / "broken.json")
+    with pytest.raises(InvalidParameterError, match="13 finite numbers"):
+        RolloutPolicy([1.0, 2.0])
+
+
+# --- the stages against their starting points ------------------------------------------------
+
+
+def test_sl_policy_beats_the_uniform_baseline(run: tuple[Path, dict[str, Any]]) -> None:
+    folder, record = run
+    stages = record["stages"]
+    baseline = stages["data"]["uniform_accuracy"]
+    assert stages["sl"]["accuracy"] > baseline + 0.08, stages
+    assert stages["sl"]["accuracy"] > stages["sl"]["accuracy_before"] + 0.08
+    # the figure is the network's: recomputed from the checkpoint on the held-out set
+    pipeline = load_alphago(folder)
+    test = ExpertPositions.load(folder / "expert-test.npz")
+    test = test.subset(test.informative())
+    assert policy_accuracy(pipeline.sl_policy, ENCODER, test) == pytest.approx(
+        stages["sl"]["accuracy"], abs=1e-4
+    )
+
+
+def test_rl_policy_does_not_lose_to_the_sl_policy(run: tuple[Path, dict[str, Any]]) -> None:
+    folder, record = run
+    rl = record["stages"]["rl"]
+    assert rl["score_vs_sl"] >= 0.5, rl
+    pipeline = load_alphago(folder)
+    again = match(
+        NetPolicy(pipeline.rl_policy, ENCODER),
+        NetPolicy(pipeline.sl_policy, ENCODER),
+        games=100,
+        seed=99,
+    )
+    assert again.score >= 0.5, again
+    assert not torch.equal(
+        next(pipeline.rl_policy.parameters()), next(pipeline.sl_policy.parameters())
+    )
+
+
+def test_value_network_correlates_with_the_solver(run: tuple[Path, dict[str, Any]]) -> None:
+    value = run[1]["stages"]["value"]
+    assert value["held_out"] >= 30
+    assert value["correlation"] > 0.15, value
+    assert value["correlation"] > value["correlation_before"] + 0.1, value
+
+
+def test_reinforce_is_seeded_and_grows_its_pool() -> None:
+    def trained(seed: int) -> tuple[PolicyValueNet, Any]:
+        net = PolicyValueNet(ENCODER.shape, 7, SMALL, seed=0)
+        report = reinforce(
+            net, ENCODER, iterations=4, games_per_iteration=8, pool_every=2, seed=seed
+        )
+        return net, report
+
+    a, report = trained(1)
+    b, _ = trained(1)
+    c, _ = trained(2)
+    assert all(torch.equal(x, y) for x, y in zip(a.parameters(), b.parameters(), strict=True))
+    assert not all(torch.equal(x, y) for x, y in zip(a.parameters(), c.parameters(), strict=True))
+    assert len(report.pool) == 3 and report.games == 32 and len(report.mean_results) == 4
+
+
+def test_fit_policy_learns_a_fixed_batch_deterministically() -> None:
+    solver = Connect4Solver(table_log2=16)
+    moves = ("17273", "445566", "23427374")
+    outcomes = np.array([_outcomes(m, solver) for m in moves], dtype=np.int8)
+    data = ExpertPositions(moves, outcomes)
+    nets = [PolicyValueNet(ENCODER.shape, 7, SMALL, seed=3) for _ in range(2)]
+    losses = [fit_policy(net, ENCODER, data, epochs=30, batch_size=4, seed=1) for net in nets]
+    # the targets' own entropy bounds the loss from below (445566: all 7 moves win)
+    assert losses[0] == losses[1] and losses[0][-1] < losses[0][0] - 0.3
+    assert policy_accuracy(nets[0], ENCODER, data) == 1.0
+
+
+# --- the search ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lambda_", [0.0, 0.5, 1.0])
+def test_search_runs_for_every_lambda_and_is_seeded(
+    run: tuple[Path, dict[str, Any]], lambda_: float
+) -> None:
+    pipeline = load_alphago(run[0])
+    state = parse_moves("4433")
+    first = pipeline.search(simulations=80, lambda_=lambda_, seed=4).search(state)
+    again = pipeline.search(simulations=80, lambda_=lambda_, seed=4).search(state)
+    assert int(first.visits.sum()) == 80 and first.simulations == 80
+    assert np.array_equal(first.visits, again.visits)
+    assert np.allclose(first.values, again.values)
+    # a win in one: every lambda finds it (the terminal child is scored by the rules)
+    assert pipeline.search(simulations=60, lambda_=lambda_, seed=0).choose(
+        parse_moves("445566")
+    ) in (2, 6)
+
+
+def test_lambda_decides_what_values_the_leaves() -> None:
+    """lambda=0 is the value network alone, lambda=1 the rollouts alone."""
+    policy = PolicyValueNet(ENCODER.shape, 7, SMALL, seed=0)
+    value = PolicyValueNet(ENCODER.shape, 7, SMALL, seed=1)
+    rollout = RolloutPolicy.heuristic()
+    states = [parse_moves("44556"), parse_moves("4433")]
+    network_only = AlphaGoSearch(policy, value, rollout, ENCODER, lambda_=0.0).evaluator
+    rollouts_only = AlphaGoSearch(policy, None, rollout, ENCODER, lambda_=1.0).evaluator
+    half = AlphaGoSearch(policy, value, rollout, ENCODER, lambda_=0.5, seed=0).evaluator
+    from searchlab.learning.alphago_nets import values
+
+    v = values(value, ENCODER, states)
+    assert np.allclose(network_only.evaluate_batch(states)[1], v, atol=1e-6)
+    assert rollouts_only.evaluate_batch(states)[1][0] == -1.0  # the double threat is lost
+    mixed = half.evaluate_batch(states)[1]
+    z = RolloutPolicy.heuristic().rollout_values(
+        states, seed=int(np.random.default_rng(0).integers(2**62))
+    )
+    assert np.allclose(mixed, 0.5 * v + 0.5 * z, atol=1e-6)
+    with pytest.raises(InvalidParameterError, match="needs a value network"):
+        AlphaGoSearch(policy, None, rollout, ENCODER, lambda_=0.5)
+    with pytest.raises(InvalidParameterError, match=r"lambda must be a number in 0\.\.1"):
+        AlphaGoSearch(policy, value, rollout, ENCODER, lambda_=1.5)
+
+
+def test_search_under_a_time_limit(run: tuple[Path, dict[str, Any]]) -> None:
+    search = load_alphago(run[0]).search(lambda_=0.5)
+    started = time.perf_counter()
+    outcome = search.search(Connect4().initial_state(), seconds=0.2)
+    assert outcome.simulations >= 1 and time.perf_counter() - started < 2.0
+
+
+# --- the run directory, the agent, bad input -------------------------------------------------
+
+
+def test_a_finished_run_is_not_redone_and_a_missing_stage_is(
+    run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    folder, record = run
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    assert run_alphago(copy, AlphaGoConfig.tiny(seed=0)) == record  # nothing runs again
+    partial = json.loads((copy / "alphago.json").read_text())
+    del partial["stages"]["value"]
+    (copy / "alphago.json").write_text(json.dumps(partial))
+    (copy / "value.ckpt").unlink()
+    with pytest.raises(InvalidParameterError, match="missing: value"):
+        load_alphago(copy)
+    redone = run_alphago(copy, AlphaGoConfig.tiny(seed=0))["stages"]["value"]
+    same = {k: v for k, v in redone.items() if k != "seconds"}
+    assert same == {k: v for k, v in record["stages"]["value"].items() if k != "seconds"}
+    with pytest.raises(InvalidParameterError, match="another config"):
+        run_alphago(copy, AlphaGoConfig.tiny(seed=1))
+
+
+def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:
+    registry = AgentRegistry((*BUILTIN_KINDS, ALPHAGO_KIND))
+    game = Connect4()
+    agent = registry.make(f"alphago:checkpoint={run[0]},simulations=40,lambda=0.5", game, seed=2)
+    state = parse_moves("4433")
+    assert agent.act(state) in state.legal_actions()
+    assert agent.last_result is not None and agent.last_result.nodes == 40
+    children = agent.last_result.stats["children"]
+    assert sum(child["visits"] for child in children) == 40
+    assert agent.act(state, Limits(time=0.1)) in state.legal_actions()
+    with pytest.raises(SearchlabError, match=r"lambda must be a number in 0\.\.1"):
+        registry.make(f"alphago:checkpoint={run[0]},lambda=3", game)
+    with pytest.raises(InvalidParameterError, match="needs checkpoint=DIR"):
+        registry.make("alphago", game)
+    with pytest.raises(InvalidParameterError, match="connect4 only"):
+        registry.make(f"alphago:checkpoint={run[0]}", TicTacToe())
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"lambda": 0.5}, "unknown key lambda"),
+        ({"rl_iterations": 0}, "rl_iterations must be an integer >= 1"),
+        ({"value_labels": "oracle"}, "value_labels must be outcome or solver"),
+        ({"sl_learning_rate": 2}, "sl_learning_rate must be in"),
+        ({"network": {"kind": "transformer"}}, "kind must be one of"),
+    ],
+)
+def test_bad_config_is_one_line(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidParameterError, match=message) as error:
+        AlphaGoConfig.from_dict(data)
+    assert "\n" not in str(error.value)
