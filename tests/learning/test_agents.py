@@ -263,3 +263,22 @@ def test_az_plays_in_the_arena(ttt_checkpoint: Path, tmp_path: Path) -> None:
         ]
     )
     assert code == 0
+
+
+def test_az_and_policy_play_a_game_at_the_command_line(
+    ttt_checkpoint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from searchlab.cli.main import main
+
+    code = main(
+        [
+            "play",
+            "tictactoe",
+            "--first",
+            f"az:checkpoint={ttt_checkpoint},simulations=16",
+            "--second",
+            f"policy:checkpoint={ttt_checkpoint}",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "game over after" in out
