@@ -309,6 +309,28 @@ def test_a_finished_run_is_not_redone_and_a_missing_stage_is(
         run_alphago(copy, AlphaGoConfig.tiny(seed=1))
 
 
+def test_training_entry_resumes_and_stops_between_stages(
+    run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    from searchlab.learning.alphago import run_training
+
+    copy = tmp_path / "copy"
+    shutil.copytree(run[0], copy)
+    summary = run_training(Connect4(), copy, None)  # the run's own config, all stages done
+    assert (summary.generation, summary.stopped) == (5, "finished")
+    assert summary.games == run[1]["stages"]["rl"]["games"]
+    fresh = tmp_path / "fresh"
+    past = time.monotonic() - 1
+    stopped = run_training(Connect4(), fresh, {"alphago": {"rl_games": 4}}, deadline=past)
+    assert (stopped.generation, stopped.stopped) == (0, "time")
+    record = json.loads((fresh / "alphago.json").read_text())
+    assert record["stages"] == {} and record["config"]["rl_games"] == 4
+    with pytest.raises(InvalidParameterError, match="connect4 only"):
+        run_training(TicTacToe(), tmp_path / "t", None)
+    with pytest.raises(InvalidParameterError, match="unknown key simulations"):
+        run_training(Connect4(), tmp_path / "u", {"simulations": 3})
+
+
 def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:
     registry = AgentRegistry((*BUILTIN_KINDS, ALPHAGO_KIND))
     game = Connect4()

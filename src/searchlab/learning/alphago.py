@@ -74,8 +74,10 @@ __all__ = [
     "STAGES",
     "AlphaGoConfig",
     "AlphaGoPipeline",
+    "AlphaGoSummary",
     "load_alphago",
     "run_alphago",
+    "run_training",
 ]
 
 STAGES = ("data", "sl", "rollout", "rl", "value")
@@ -287,12 +289,15 @@ def run_alphago(
     *,
     progress: Callable[[str], None] | None = None,
     stop_after: str | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) the pipeline in ``directory``; return the record of ``alphago.json``
     (the config, the stages finished, their figures and seconds).
 
     A directory holding a record of another config is refused (one line), so a resumed run
-    is the run it continues. ``stop_after`` ends after that stage (a test's partial run).
+    is the run it continues. ``stop_after`` ends after that stage (a test's partial run);
+    ``should_stop()`` is asked between stages and between RL chunks (a deadline, Ctrl-C): the
+    run then returns what it finished, and a later call continues from there.
     """
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
@@ -306,17 +311,24 @@ def run_alphago(
         raise InvalidParameterError(
             f"alphago: {folder} holds a run of another config; use a new directory"
         )
-    record = record or {"game": "connect4", "config": config.to_dict(), "stages": {}}
+    if not record:  # the config is fixed when the run starts
+        record = {"game": "connect4", "config": config.to_dict(), "stages": {}}
+        _write_json(folder / _RECORD, record)
     say = progress or (lambda message: None)
     encoder = Connect4Encoder()
     network = config.network_config
     stages: dict[str, Any] = record["stages"]
+
+    def stopping() -> bool:
+        return should_stop is not None and should_stop()
 
     def finish(stage: str, figures: dict[str, Any], started: float) -> None:
         stages[stage] = {**figures, "seconds": round(time.perf_counter() - started, 2)}
         _write_json(folder / _RECORD, record)
         say(f"{stage}: " + ", ".join(f"{k} {v}" for k, v in stages[stage].items()))
 
+    if stopping():
+        return record
     # 1. expert data
     if "data" not in stages:
         started = time.perf_counter()
@@ -352,6 +364,8 @@ def run_alphago(
         ExpertPositions.load(folder / _FILES["test"]).informative()
     )
 
+    if stopping():
+        return record
     # 2. SL policy
     if "sl" not in stages:
         started = time.perf_counter()
@@ -381,6 +395,8 @@ def run_alphago(
         return record
     sl = load_checkpoint(folder / _FILES["sl"], encoder=encoder).net
 
+    if stopping():
+        return record
     # 3. rollout policy
     if "rollout" not in stages:
         started = time.perf_counter()
@@ -403,6 +419,8 @@ def run_alphago(
         return record
     rollout = RolloutPolicy.load(folder / _FILES["rollout"])
 
+    if stopping():
+        return record
     # 4. RL policy, in chunks of pool_every iterations (the resumable unit)
     rl_done = stages.get("rl_progress", {}).get("iterations", 0) if "rl" not in stages else None
     if rl_done is not None:
@@ -414,6 +432,8 @@ def run_alphago(
             rl, pool = load_checkpoint(folder / _FILES["sl"], encoder=encoder).net, []
         means = list(stages.get("rl_progress", {}).get("mean_results", []))
         while rl_done < config.rl_iterations:
+            if stopping():
+                return record
             chunk = min(config.pool_every, config.rl_iterations - rl_done)
             report = reinforce(
                 rl,
@@ -453,6 +473,8 @@ def run_alphago(
         return record
     rl = load_checkpoint(folder / _FILES["rl"], encoder=encoder).net
 
+    if stopping():
+        return record
     # 5. value network
     if "value" not in stages:
         started = time.perf_counter()
@@ -553,3 +575,55 @@ def load_alphago(directory: str | os.PathLike[str], *, device: str = "cpu") -> A
     value_net = load_checkpoint(folder / _FILES["value"], game, device=device).net
     rollout = RolloutPolicy.load(folder / _FILES["rollout"])
     return AlphaGoPipeline(folder, sl, rl, value_net, rollout, encoder, dict(record["stages"]))
+
+
+@dataclass(frozen=True)
+class AlphaGoSummary:
+    """What ``searchlab train connect4 --algorithm alphago`` prints: the stages finished (as
+    the "generation"), the RL stage's games, why it stopped, and the directory."""
+
+    generation: int
+    games: int
+    stopped: str
+    path: Path
+
+
+def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str, Any] | None,
+                 **options: Any) -> AlphaGoSummary:  # fmt: skip
+    """The entry of ``searchlab train connect4 --algorithm alphago`` (the CLI's algorithm
+    table): ``overrides`` are the config file's keys (an ``[alphago]`` table, or the keys
+    themselves) and ``seed``; ``deadline`` (a ``time.monotonic()`` instant) and
+    ``should_stop`` end the run between stages or RL chunks, resumable. The other options of
+    the table (device, pool, workers, on_event) are accepted; the pipeline runs in this
+    process, on the CPU."""
+    import sys
+
+    name = getattr(getattr(game, "info", None), "name", None)
+    if name != "connect4":
+        raise InvalidParameterError(f"--algorithm alphago trains connect4 only, not {name}")
+    data = dict(overrides or {})
+    if isinstance(data.get("alphago"), Mapping):
+        data = {**data.pop("alphago"), **({"seed": data["seed"]} if "seed" in data else {})}
+    folder = Path(out)
+    record = _read_record(folder) if folder.is_dir() else {}
+    if record and not overrides:
+        config = AlphaGoConfig.from_dict(record["config"])
+    else:
+        config = AlphaGoConfig.from_dict(data)
+    deadline = options.get("deadline")
+    asked = options.get("should_stop")
+
+    def should_stop() -> bool:
+        if deadline is not None and time.monotonic() >= deadline:
+            return True
+        return bool(asked is not None and asked())
+
+    def say(message: str) -> None:
+        print(f"alphago {message}", file=sys.stderr, flush=True)
+
+    record = run_alphago(folder, config, progress=say, should_stop=should_stop)
+    stages = record["stages"]
+    done = sum(stage in stages for stage in STAGES)
+    games = stages.get("rl", stages.get("rl_progress", {})).get("iterations", 0) * config.rl_games
+    stopped = "finished" if done == len(STAGES) else "time"
+    return AlphaGoSummary(done, games, stopped, folder)
