@@ -62,7 +62,15 @@ def read_positions(
     game: Game, path: str | Path, form: str = "auto"
 ) -> list[tuple[int, str, int | None, State]]:
     """``(line number, moves, score or None, state)`` for every position line of ``path``;
-    one ``SearchlabError`` line naming ``FILE:LINE`` for a bad move or a finished game."""
+    one ``SearchlabError`` line naming ``FILE:LINE`` for a bad move or a finished game.
+
+    >>> import pathlib, tempfile
+    >>> from searchlab.domains.games.connect4 import Connect4
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "positions.txt"
+    >>> _ = path.write_text("4455 18\\n# a comment\\n4453\\n")
+    >>> [(line, moves, score) for line, moves, score, _ in read_positions(Connect4(), path)]
+    [(1, '4455', 18), (3, '4453', None)]
+    """
     if form not in FORMATS:
         raise InvalidParameterError(
             f"--positions-format must be one of {', '.join(FORMATS)}, got {form!r}"
