@@ -52,7 +52,9 @@ def register(subparsers: Any) -> None:
         description=__doc__.split("\n\n", 1)[0].split(": ", 1)[1],
         epilog="examples:\n" + "\n".join(__doc__.split("\n\n")[1].splitlines()) + "\n\n"
         "agents: random, greedy, alphabeta:depth=D|time=S, flatmc:simulations=N|time=S,\n"
-        "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,...]",
+        "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,...],\n"
+        "        az:checkpoint=FILE|DIR[,simulations=N] (network + PUCT: priors beside visits),\n"
+        "        policy:checkpoint=FILE|DIR (the network alone)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
