@@ -41,13 +41,14 @@ from searchlab.agents import make_agent, register_agent
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import Param
 from searchlab.domains.games import _connect4_bits as bits
-from searchlab.domains.games.connect4 import Connect4, Connect4State
+from searchlab.domains.games.connect4 import Connect4
 from searchlab.learning.mistakes import (
     AZJL_ALPHAZERO,
     AZJL_MINIMAX,
     PONS_SETS,
     MistakeJudge,
     OutcomeCache,
+    chooser,
     mistake_rate,
     published_key,
     read_pons_file,
@@ -221,11 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             entries = read_pons_file(args.data / file, args.limit)
             solves_before, seconds_before = judge.solves, judge.solver_seconds
 
-            def choose(state: Connect4State, agent: Any = agent) -> int:
-                agent.reset()
-                return agent.act(state)
-
-            report = mistake_rate(choose, entries, judge, set_name=set_name)
+            report = mistake_rate(chooser(agent), entries, judge, set_name=set_name)
             cache.save()
             low, high = report.interval()
             key = published_key(set_name)

@@ -55,7 +55,10 @@ __all__ = [
     "MistakeReport",
     "OutcomeCache",
     "PonsEntry",
+    "chooser",
     "mistake_rate",
+    "mistake_rates",
+    "published_key",
     "read_pons_file",
     "wilson_interval",
 ]
@@ -316,3 +319,41 @@ def mistake_rate(
         if progress is not None:
             progress(index + 1)
     return report
+
+
+def chooser(agent: Any) -> Callable[[Connect4State], int]:
+    """``choose(state)`` for :func:`mistake_rate` from an agent: reset, then ``act`` (each
+    position a fresh game)."""
+
+    def choose(state: Connect4State) -> int:
+        agent.reset()
+        return int(agent.act(state))
+
+    return choose
+
+
+def mistake_rates(
+    choose: Callable[[Connect4State], int],
+    folder: str | os.PathLike[str],
+    judge: MistakeJudge,
+    *,
+    limit: int | None = None,
+    sets: Sequence[tuple[str, str]] = PONS_SETS,
+) -> list[MistakeReport]:
+    """:func:`mistake_rate` on each of ``sets`` (Pons' files in ``folder``, their first
+    ``limit`` lines), the judge's cache saved after each set (a training loop's measure).
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "Test_L3_R1").write_text("121212 18\\n")
+    >>> [report] = mistake_rates(lambda state: 0, folder, MistakeJudge(OutcomeCache()),
+    ...                          sets=PONS_SETS[:1])
+    >>> report.set_name, report.positions, report.mistakes
+    ('End-Easy', 1, 0)
+    """
+    reports = []
+    for file, name in sets:
+        entries = read_pons_file(Path(folder) / file, limit)
+        reports.append(mistake_rate(choose, entries, judge, set_name=name))
+        judge.cache.save()
+    return reports
