@@ -341,6 +341,11 @@ def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:
     children = agent.last_result.stats["children"]
     assert sum(child["visits"] for child in children) == 40
     assert agent.act(state, Limits(time=0.1)) in state.legal_actions()
+    full = parse_moves("444444")  # column 4 is full: six actions, six priors
+    assert agent.act(full) in full.legal_actions()
+    assert agent.last_result is not None
+    priors = [child["prior"] for child in agent.last_result.stats["children"]]
+    assert len(priors) == 6 and sum(priors) == pytest.approx(1.0, abs=1e-5)
     with pytest.raises(SearchlabError, match=r"lambda must be a number in 0\.\.1"):
         registry.make(f"alphago:checkpoint={run[0]},lambda=3", game)
     with pytest.raises(InvalidParameterError, match="needs checkpoint=DIR"):

@@ -45,16 +45,9 @@ class AlphaGoAgent(AgentBase):
         outcome = self.search.search(state, simulations=limits.simulations, seconds=limits.time)
         index = outcome.best_index()
         children = [
-            {"action": a, "visits": int(v), "value": float(q), "prior": float(p)}
-            for a, v, q, p in zip(
-                outcome.actions,
-                outcome.visits,
-                outcome.values,
-                [
-                    outcome.priors[self.search.evaluator.encoder.action_to_index(state, a)]
-                    for a in outcome.actions
-                ],
-                strict=True,
+            {"action": a, "visits": int(n), "value": float(q), "prior": float(p)}
+            for a, n, q, p in zip(
+                outcome.actions, outcome.visits, outcome.values, outcome.priors, strict=True
             )
         ]
         self.last_result = SearchResult(
