@@ -194,16 +194,27 @@ def test_the_default_registry_knows_az_and_policy_lazily() -> None:
     assert AGENT_KINDS.lookup("az") is AZ_KIND
 
 
-def test_a_lazy_kind_without_pytorch_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(sys.modules):
-        if name == "torch" or name.startswith(("torch.", "searchlab.learning.")):
-            monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now fails
-    registry = AgentRegistry(LAZY_KINDS)
-    with pytest.raises(InvalidParameterError) as error:
-        registry.make("az:checkpoint=x.pt", TicTacToe())
-    assert str(error.value) == "agent 'az' needs PyTorch: pip install 'searchlab[learn]'"
-    assert registry.is_lazy("az")  # still lazy: it could not load
+def test_a_lazy_kind_without_pytorch_is_one_line() -> None:
+    # In a fresh interpreter where ``import torch`` fails (this one has torch loaded).
+    code = """
+import json, sys
+sys.modules["torch"] = None
+from searchlab.agents.kinds import LAZY_KINDS
+from searchlab.agents.spec import AgentRegistry
+from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.tictactoe import TicTacToe
+registry = AgentRegistry(LAZY_KINDS)
+try:
+    registry.make("az:checkpoint=x.pt", TicTacToe())
+except InvalidParameterError as error:
+    print(json.dumps([str(error), registry.is_lazy("az"), registry.help("policy")]))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    message, still_lazy, help_line = json.loads(out.stdout)
+    assert message == "agent 'az' needs PyTorch: pip install 'searchlab[learn]'"
+    assert still_lazy is True and "policy" in help_line
 
 
 def test_a_lazy_kind_whose_target_is_wrong_is_one_line() -> None:
