@@ -24,7 +24,7 @@ from searchlab.agents.search import AlphaBetaAgent, MCTSAgent
 from searchlab.algorithms.adversarial.alphabeta import alphabeta, pruned_leaves
 from searchlab.algorithms.adversarial.minimax import minimax
 from searchlab.algorithms.adversarial.negamax import iterative_deepening
-from searchlab.algorithms.kernels import KERNELS, mcts_rollouts
+from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.mcts import MCTS, UniformEvaluator, mcts
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.algorithms.path import best_first
@@ -228,7 +228,7 @@ def _mcts_live(
     compiled = (
         options.tier != "reference"
         and type(game) in KERNELS.domains("mcts")
-        and options.why_not_plain(mcts_rollouts(game)) is None
+        and options.why_not_compiled(game) is None
     )
     if compiled:
         context.progress = lambda: _analysis(state, "mcts", context.elapsed)

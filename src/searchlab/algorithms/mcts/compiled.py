@@ -7,9 +7,10 @@ for :class:`~searchlab.domains.games.connect4.Connect4`,
 reaches it through the registry when ``tier`` allows. It takes the options the reference tier
 takes (one checked :class:`~searchlab.algorithms.mcts.options.MCTSOptions`, passed unchanged)
 and returns ``None`` when the game's kernel does not run them
-(:meth:`~searchlab.algorithms.mcts.options.MCTSOptions.why_not_plain` with the rollout
-policies the kernel compiles, :data:`~searchlab.algorithms.kernels.MCTS_ROLLOUTS`), and the
-reference tier runs instead.
+(:meth:`~searchlab.algorithms.mcts.options.MCTSOptions.why_not_compiled`: the rollout
+policies the kernel compiles, :data:`~searchlab.algorithms.kernels.MCTS_ROLLOUTS`, and the
+options beyond plain UCT it runs, :data:`~searchlab.algorithms.kernels.MCTS_FEATURES`), and
+the reference tier runs instead.
 
 It runs the reference tier's algorithm (UCT with UCB1 ``W/N + c * sqrt(2 ln N_parent / N)``,
 one node added per simulation, untried actions in random order, uniformly random rollouts or,
@@ -57,7 +58,6 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.kernels import mcts_rollouts
 from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
@@ -307,7 +307,7 @@ def compiled_mcts(
     (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
     """
     began = time.perf_counter()
-    if options.why_not_plain(mcts_rollouts(game)) is not None:
+    if options.why_not_compiled(game) is not None:
         return None
     kernel = _kernel_for(state, options)
     if kernel is None:
