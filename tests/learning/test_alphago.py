@@ -309,6 +309,33 @@ def test_a_finished_run_is_not_redone_and_a_missing_stage_is(
         run_alphago(copy, AlphaGoConfig.tiny(seed=1))
 
 
+def test_rl_stopped_between_chunks_resumes_to_the_same_network(
+    run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    folder, record = run
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    partial = json.loads((copy / "alphago.json").read_text())
+    for stage in ("rl", "rl_progress", "value"):
+        partial["stages"].pop(stage, None)
+    (copy / "alphago.json").write_text(json.dumps(partial))
+    for name in ("rl-policy.ckpt", "value.ckpt"):
+        (copy / name).unlink()
+
+    def after_first_chunk() -> bool:
+        stages = json.loads((copy / "alphago.json").read_text())["stages"]
+        return bool(stages.get("rl_progress", {}).get("iterations", 0) >= 5)
+
+    stopped = run_alphago(copy, AlphaGoConfig.tiny(seed=0), should_stop=after_first_chunk)
+    assert "rl" not in stopped["stages"] and stopped["stages"]["rl_progress"]["iterations"] == 5
+    resumed = run_alphago(copy, AlphaGoConfig.tiny(seed=0))
+    assert resumed["stages"]["rl_progress"] == record["stages"]["rl_progress"]
+    original, again = load_alphago(folder).rl_policy, load_alphago(copy).rl_policy
+    assert all(
+        torch.equal(a, b) for a, b in zip(original.parameters(), again.parameters(), strict=True)
+    )
+
+
 def test_training_entry_resumes_and_stops_between_stages(
     run: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:
