@@ -15,15 +15,19 @@ az         checkpoint, simulations, time, c_puct, batch, temperature,   simulati
            device, seed (PUCT with a trained network; lazy)
 policy     checkpoint, temperature, device, seed (the network alone;    one forward pass
            lazy)
+alphago    checkpoint, simulations, lambda, c_puct, batch, device,      simulations=400
+           seed (AlphaGo's search with a pipeline's networks; lazy)
 ========== ============================================================ =====================
 
 The kinds are data (:data:`BUILTIN_KINDS`, :data:`LAZY_KINDS`); :mod:`searchlab.agents.registry`
 builds the default registry from them. Nothing registers itself on import.
 
-``az`` and ``policy`` are lazy kinds (:class:`~searchlab.agents.spec.LazyAgentKind`): their
-code lives in the learning layer (:mod:`searchlab.learning.agents`), which is *above* this one
-and needs PyTorch (the ``learn`` extra), so the registry names them by ``"module:attribute"``
-and imports them on first use; without PyTorch, using one says so in one line.
+``az``, ``policy`` and ``alphago`` are lazy kinds
+(:class:`~searchlab.agents.spec.LazyAgentKind`): their code lives in the learning layer
+(:mod:`searchlab.learning.agents`, :mod:`searchlab.learning.alphago_agent`), which is *above*
+this one and needs PyTorch (the ``learn`` extra), so the registry names them by
+``"module:attribute"`` and imports them on first use; without PyTorch, using one says so in
+one line.
 
 >>> from searchlab.agents.spec import AgentRegistry
 >>> from searchlab.games import make
@@ -208,6 +212,14 @@ LAZY_KINDS: tuple[LazyAgentKind, ...] = (
         "policy",
         "searchlab.learning.agents:POLICY_KIND",
         "a trained network's policy alone, no search (checkpoint=FILE|DIR)",
+        requires="torch",
+        install=_LEARN,
+    ),
+    LazyAgentKind(
+        "alphago",
+        "searchlab.learning.alphago_agent:ALPHAGO_KIND",
+        "AlphaGo's search: SL-policy priors, value network and rollouts mixed by lambda "
+        "(checkpoint=DIR)",
         requires="torch",
         install=_LEARN,
     ),
