@@ -79,6 +79,26 @@ def test_games_and_agents_list_the_registries(client: Any) -> None:
     assert [agent["kind"] for agent in agents] == agent_kinds()
     mcts = next(agent for agent in agents if agent["kind"] == "mcts")
     assert "simulations" in [param["name"] for param in mcts["params"]]
+    az = next(agent for agent in agents if agent["kind"] == "az")
+    assert az["help"]
+
+
+def test_the_agent_list_does_not_import_the_learning_layer() -> None:
+    # a fresh interpreter: listing the lazy kinds (az, policy, alphago) must not load torch,
+    # which would stall the server's event loop for seconds (and fail without the extra)
+    code = (
+        "import sys\n"
+        "from fastapi.testclient import TestClient\n"
+        "from searchlab.web.app import create_app\n"
+        "with TestClient(create_app(workers=1)) as client:\n"
+        "    kinds = {a['kind']: a for a in client.get('/api/agents').json()}\n"
+        "assert kinds['az']['params'] == [] and kinds['az']['help'], kinds['az']\n"
+        "print('torch' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip().splitlines()[-1] == "False", out.stdout + out.stderr
 
 
 # --- views ---------------------------------------------------------------------------------

@@ -53,6 +53,10 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
     async def agents() -> list[dict[str, Any]]:
         kinds = []
         for name in AGENT_KINDS.names():
+            if AGENT_KINDS.is_lazy(name):  # the learning layer's kinds: listed, not imported
+                help_text = AGENT_KINDS.help(name)  # (importing torch would stall the server)
+                kinds.append({"kind": name, "params": [], "example": name, "help": help_text})
+                continue
             kind = AGENT_KINDS.lookup(name)
             params = [
                 {
