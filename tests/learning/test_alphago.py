@@ -375,6 +375,10 @@ def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:
     assert len(priors) == 6 and sum(priors) == pytest.approx(1.0, abs=1e-5)
     with pytest.raises(SearchlabError, match=r"lambda must be a number in 0\.\.1"):
         registry.make(f"alphago:checkpoint={run[0]},lambda=3", game)
+    from searchlab.agents.registry import make_agent  # the default registry: a lazy kind
+
+    default = make_agent(f"alphago:checkpoint={run[0]},simulations=20", game, seed=1)
+    assert default.act(state) in state.legal_actions()
     with pytest.raises(InvalidParameterError, match="needs checkpoint=DIR"):
         registry.make("alphago", game)
     with pytest.raises(InvalidParameterError, match="connect4 only"):
