@@ -27,7 +27,7 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main
 # Subcommand modules, in the order `searchlab --help` lists them.
 SUBCOMMANDS = (
     "play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena", "serve",
-    "gtp",
+    "gtp", "train",
 )  # fmt: skip
 
 EPILOG = """\

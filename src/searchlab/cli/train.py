@@ -1,0 +1,327 @@
+"""``searchlab train GAME --out DIR``: learn a game from scratch by self-play (AlphaZero).
+
+  searchlab train tictactoe --time 5m --out runs/ttt
+  searchlab train connect4 --time 2h --workers 2 --out runs/c4
+  searchlab train connect4 --config c4.toml --seed 3 --device cuda --out runs/c4-gpu
+  searchlab train connect4 --ray --workers 8 --out runs/c4       (a local Ray instance)
+  searchlab train connect4 --ray 10.0.0.5:6379 --out runs/c4     (an existing Ray cluster)
+
+The training directory holds the checkpoints (``latest.pt`` and one per generation), the
+stored self-play games, ``train.log``, ``progress.json`` and ``progress.png``. Running the same
+command again resumes where the run stopped, however it stopped (Ctrl-C, --time, a kill).
+The algorithm is chosen from :data:`ALGORITHMS` (a name and the function that trains).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import sys
+import time
+from typing import Any
+
+from searchlab.cli._common import add_param_argument, has_module, positive_int
+from searchlab.core.errors import InvalidParameterError
+
+__all__ = ["ALGORITHMS", "parse_duration", "register"]
+
+ALGORITHMS: dict[str, str] = {
+    "alphazero": "searchlab.learning.alphazero:run_training",
+    "alphago": "searchlab.learning.alphago:run_training",
+}
+"""Training algorithms by name: a ``"module:function"`` reference, imported when chosen. The
+function takes ``(game, out, overrides, *, game_name, game_params, deadline, device, pool,
+workers, on_event, should_stop)`` (see ``searchlab.learning.alphazero.run_training``) and
+returns a summary with ``generation``, ``games``, ``stopped`` and ``path``."""
+
+DESCRIPTION = """\
+Learn GAME from scratch by self-play: the network plays itself with PUCT, the games go to a
+replay window, the network is trained on it (policy cross-entropy + value MSE + L2, symmetry
+augmentation), and each new generation is evaluated against the previous one (Elo) and a
+reference agent, in a loop (AlphaZero). Every generation is checkpointed atomically in --out;
+the log, progress.json and the picture progress.png (losses, Elo, mistake rate) follow it.
+
+Stop it any way you like (Ctrl-C: exit 130, --time, even a kill): the same command resumes
+from the last generation and the stored games; no finished game is lost or counted twice.
+The settings of a run are fixed when it starts (config.toml in --out): --config FILE.toml
+(keys below) and --seed apply to a new run. The trained network plays as the agent
+az:checkpoint=DIR (search) or policy:checkpoint=DIR (the network alone).
+"""
+
+EXAMPLES = """\
+examples:
+  searchlab train tictactoe --time 5m --out runs/ttt
+  searchlab play tictactoe --second az:checkpoint=runs/ttt
+  searchlab train connect4 --time 2h --workers 2 --out runs/c4
+  searchlab train connect4 --ray --workers 4 --out runs/c4
+"""
+
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def parse_duration(text: str) -> float:
+    """``"90s"``, ``"5m"``, ``"1.5h"``, ``"1h30m"`` or plain seconds -> seconds.
+
+    >>> parse_duration("90s"), parse_duration("5m"), parse_duration("1h30m"), parse_duration("45")
+    (90.0, 300.0, 5400.0, 45.0)
+    """
+    compact = text.strip().lower()
+    try:
+        seconds = float(compact)
+    except ValueError:
+        parts = re.findall(r"(\d+(?:\.\d+)?)([smhd])", compact)
+        if not parts or "".join(n + u for n, u in parts) != compact:
+            raise argparse.ArgumentTypeError(
+                f"expected a duration like 90s, 5m, 3h or 1h30m, got {text!r}"
+            ) from None
+        seconds = sum(float(n) * _UNITS[u] for n, u in parts)
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a duration > 0, got {text!r}")
+    return seconds
+
+
+class _HelpWithKnobs(argparse.Action):
+    """``--help``: the usage, then every config key with its default (imports the learning
+    layer only when asked)."""
+
+    def __init__(
+        self,
+        option_strings: list[str],
+        dest: str = argparse.SUPPRESS,
+        default: str = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: Any,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        parser.epilog = knob_table() + "\n" + EXAMPLES
+        parser.print_help()
+        parser.exit()
+
+
+def knob_table() -> str:
+    """The config keys, their defaults (and the per-game ones) and what they do."""
+    try:
+        from searchlab.learning.train_config import GAME_DEFAULTS, TrainConfig
+    except ImportError:
+        return "config keys: install PyTorch to see them: pip install 'searchlab[learn]'\n"
+    import dataclasses
+
+    games = list(GAME_DEFAULTS)
+    lines = ["config keys (FILE.toml: key = value; default, then per-game defaults):"]
+    for item in dataclasses.fields(TrainConfig):
+        per_game = ", ".join(
+            f"{g} {GAME_DEFAULTS[g][item.name]!r}" for g in games if item.name in GAME_DEFAULTS[g]
+        )
+        default = f"{item.default!r}" + (f" ({per_game})" if per_game else "")
+        lines.append(f"  {item.name:<24} {default}")
+        lines.append(f"  {'':<24}   {item.metadata['help']}")
+    return "\n".join(lines) + "\n"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``train`` to the ``searchlab`` command line."""
+    parser = subparsers.add_parser(
+        "train",
+        help="learn a game by self-play (AlphaZero): checkpoints, log, progress.png",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        add_help=False,
+    )
+    parser.add_argument(
+        "-h", "--help", action=_HelpWithKnobs, help="this help, with the config keys"
+    )
+    parser.add_argument("game", help="a registered game with an encoder: tictactoe, connect4, ...")
+    parser.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="the training directory (new, or a run to resume)",
+    )
+    parser.add_argument(
+        "--algorithm",
+        default="alphazero",
+        metavar="NAME",
+        help=f"the training algorithm: {', '.join(ALGORITHMS)} (default alphazero)",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE.toml", help="settings of a new run (keys: see below)"
+    )
+    parser.add_argument(
+        "--time",
+        type=parse_duration,
+        metavar="DURATION",
+        help="stop after this long (90s, 5m, 3h, 1h30m): the generation then running ends early "
+        "with the games it has, and is trained and saved; default: until max_generations or "
+        "Ctrl-C",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="the run's seed (default 0; a new run only)"
+    )
+    parser.add_argument(
+        "--device", default="cpu", help="where the network trains: cpu, cuda, cuda:N (default cpu)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        metavar="K",
+        help="self-play worker processes (default 1: in this process)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="run the self-play workers on Ray: alone, a local Ray instance; with ADDRESS "
+        "(host:port), that cluster (needs pip install 'searchlab[ray]')",
+    )
+    add_param_argument(parser, example="m=4")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check everything (game, config, device, workers), then train until told to stop."""
+    from searchlab.cli.perft import parse_param
+    from searchlab.games import make
+
+    if args.algorithm not in ALGORITHMS:
+        raise InvalidParameterError(
+            f"--algorithm {args.algorithm!r}: unknown; known: {', '.join(ALGORITHMS)}"
+        )
+    params = dict(parse_param(text) for text in args.param)
+    game = make(args.game, **params)
+    try:
+        import torch
+    except ImportError:
+        raise InvalidParameterError(
+            "'searchlab train' needs PyTorch: pip install 'searchlab[learn]'"
+        ) from None
+    from searchlab.learning.encoders import encoder_for
+    from searchlab.learning.evaluator import check_device
+
+    encoder_for(game)  # a game without an encoder: one line, before anything is written
+    try:
+        check_device(args.device)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"--device: {error}") from None
+    overrides = _overrides(args)
+    module, _, function = ALGORITHMS[args.algorithm].partition(":")
+    train = getattr(importlib.import_module(module), function)
+    deadline = time.monotonic() + args.time if args.time else None
+    # one thread: these networks are small, and OpenMP threads that wait for each other on a
+    # busy machine cost far more than they bring
+    torch.set_num_threads(1)
+
+    from searchlab.learning.workers import make_pool
+
+    address = None if args.ray in (None, "local") else args.ray
+    pool = make_pool(args.workers, ray=args.ray is not None, address=address)
+    try:
+        with _Display(args.game) as display:
+            summary = train(
+                game,
+                args.out,
+                overrides,
+                game_name=args.game,
+                game_params=params,
+                deadline=deadline,
+                device=args.device,
+                pool=pool,
+                workers=args.workers,
+                on_event=display.event,
+                should_stop=None,
+            )
+    finally:
+        pool.close()
+    print(
+        f"{args.game}: generation {summary.generation}, {summary.games} self-play games "
+        f"({summary.stopped}); {summary.path}/latest.pt, {summary.path}/progress.png"
+    )
+    print(f"play it: searchlab play {args.game} --second az:checkpoint={summary.path}")
+    return 0
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
+    from searchlab.learning.train_config import parse_config_text
+
+    overrides: dict[str, Any] | None = None
+    if args.config:
+        with open(args.config, encoding="utf-8") as handle:
+            overrides = parse_config_text(handle.read(), source=args.config)
+    if args.seed is not None:
+        overrides = {**(overrides or {}), "seed": args.seed}
+    return overrides
+
+
+class _Display:
+    """Progress bars (rich, on a terminal) and one line per generation on stderr."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.progress: Any = None
+        self.task: Any = None
+        self.description = ""
+
+    def __enter__(self) -> _Display:
+        if has_module("rich"):
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            from searchlab.cli._common import stderr_console
+
+            console = stderr_console()
+            self.progress = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                disable=not console.is_terminal,
+            )
+            self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+    def _say(self, text: str) -> None:
+        if self.progress is not None and self.progress.console.is_terminal:
+            self.progress.console.print(text)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def event(self, kind: str, info: dict[str, Any]) -> None:
+        if kind == "start":
+            self._say(
+                f"{self.game}: {info['network']}; from generation {info['generation']}, "
+                f"{info['games']} games stored"
+            )
+        elif kind == "chunk" and self.progress is not None:
+            description = f"generation {info['generation']} self-play"
+            if self.task is None or self.description != description:
+                if self.task is not None:
+                    self.progress.remove_task(self.task)
+                self.task = self.progress.add_task(description, total=info["planned"])
+                self.description = description
+            self.progress.update(self.task, completed=info["played"])
+        elif kind == "generation":
+            from searchlab.learning.alphazero import describe_entry
+
+            self._say(describe_entry(info))

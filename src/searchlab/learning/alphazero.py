@@ -1,0 +1,417 @@
+"""AlphaZero: self-play -> replay window -> training -> a new generation, evaluated, in a loop.
+
+:func:`train_alphazero` runs the loop of Silver et al. (2018) in a training directory
+(:class:`~searchlab.learning.run_dir.RunDirectory`), one generation at a time:
+
+1. **self-play**: the current network plays ``games_per_generation`` games against itself
+   with PUCT (:mod:`~searchlab.learning.selfplay`: Dirichlet noise, temperature, resignation,
+   playout-cap randomisation), in chunks handed to the workers
+   (:mod:`~searchlab.learning.workers`); each finished chunk is stored at once;
+2. **training**: ``train_steps`` minibatch steps on the replay window of the last
+   ``window_games`` games (symmetry augmentation), policy cross-entropy + value MSE + L2
+   (:mod:`~searchlab.learning.trainer`);
+3. **evaluation**: the new network plays the previous one (``eval_games``, PUCT with
+   ``eval_simulations``; its Elo is the previous one's plus the Elo difference of the score,
+   generation 0 at 0) and a fixed reference agent (``reference``: alpha-beta, MCTS...); for a
+   game small enough to enumerate, the **mistake rate** of the network alone (no search) over
+   every position is measured against the exact values;
+4. the new generation is checkpointed (``gen-NNNN.pt`` and ``latest.pt``, atomically) with the
+   optimiser's state and the figures, ``progress.json`` and ``progress.png`` are rewritten, and
+   the chunks that left the window are deleted.
+
+The loop stops after ``max_generations``, at the ``deadline``, or when ``should_stop()`` says
+so. Near the deadline the current generation ends early with the games it has, early enough
+for its training, evaluation and saving (as long as the last generation's took) to end by the
+deadline. Killed at any moment, it resumes from ``latest.pt`` and the stored chunks: no
+finished chunk is played twice, and on a CPU the resumed run is the uninterrupted one.
+
+>>> import tempfile, torch
+>>> from searchlab.domains.games.tictactoe import TicTacToe
+>>> from searchlab.learning.train_config import config_for
+>>> config = config_for("tictactoe", {"games_per_generation": 8, "chunk_games": 4,
+...     "simulations": 8, "train_steps": 5, "max_generations": 1, "eval_games": 2,
+...     "reference": "", "games_in_flight": 4})
+>>> summary = train_alphazero(TicTacToe(), tempfile.mkdtemp(), config)
+>>> summary.generation, summary.games
+(1, 8)
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from searchlab.core.game import Game
+from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
+from searchlab.learning.encoders import encoder_for
+from searchlab.learning.evaluation import (
+    agent_player,
+    elo_difference,
+    exact_table,
+    mistake_rate,
+    network_player,
+    play_match,
+    policy_chooser,
+)
+from searchlab.learning.evaluator import NetworkEvaluator, check_device
+from searchlab.learning.network import PolicyValueNet
+from searchlab.learning.replay import ReplayWindow, block_from_records
+from searchlab.learning.run_dir import RunDirectory
+from searchlab.learning.train_config import TrainConfig
+from searchlab.learning.trainer import Trainer
+from searchlab.learning.workers import InlinePool, ProcessPool, RayPool, SelfPlayTask
+
+__all__ = ["Event", "TrainSummary", "describe_entry", "run_training", "train_alphazero"]
+
+Event = Callable[[str, dict[str, Any]], None]
+"""``on_event(kind, info)``: ``"start"``, ``"chunk"`` (games done / planned), ``"trained"``,
+``"generation"`` (the figures), ``"stop"``."""
+
+_EXACT_CELLS = 16  # enumerate exact values only for boards this small (tic-tac-toe)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainSummary:
+    """Where a :func:`train_alphazero` call left the run.
+
+    Attributes:
+        generation: the newest generation saved (0: the random network).
+        games: self-play games stored over the whole run (each counted once).
+        entries: the per-generation figures (``progress.json``'s ``generations``).
+        stopped: why the call returned: ``"generations"``, ``"time"`` or ``"stopped"``.
+        path: the training directory.
+    """
+
+    generation: int
+    games: int
+    entries: tuple[dict[str, Any], ...]
+    stopped: str
+    path: Path
+
+
+def train_alphazero(
+    game: Game,
+    out: str | Path | RunDirectory,
+    config: TrainConfig | None = None,
+    *,
+    game_name: str | None = None,
+    game_params: dict[str, Any] | None = None,
+    deadline: float | None = None,
+    device: str = "cpu",
+    pool: InlinePool | ProcessPool | RayPool | None = None,
+    workers: int = 1,
+    on_event: Event | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> TrainSummary:
+    """Train ``game`` by AlphaZero in the directory ``out`` (new, or a run to resume).
+
+    Args:
+        game: the game (a registry game: the workers rebuild it by ``game_name`` and
+            ``game_params``, default ``game.info.name`` and no parameters).
+        out: the training directory (or an open :class:`RunDirectory`).
+        config: the settings of a new run (default: the game's); a resumed run keeps its own.
+        deadline: a ``time.monotonic()`` instant to stop at (``None``: no limit).
+        device: where training and the evaluation run (``cpu``, ``cuda``); self-play workers
+            run on the CPU.
+        pool: the self-play workers (default: this process).
+        workers: how many chunks to hand out at once (the pool's size).
+        on_event: progress callback (see :data:`Event`).
+        should_stop: asked between waves of chunks; ``True`` returns at once (the finished
+            chunks are kept; the generation is not closed: a resumed run completes it).
+    """
+    name = game_name if game_name is not None else game.info.name
+    params = dict(game_params or {})
+    run = out if isinstance(out, RunDirectory) else RunDirectory.open(out, name, params, config)
+    config = run.config
+    torch_device = check_device(device)
+    emit = on_event if on_event is not None else (lambda kind, info: None)
+    stop_now = should_stop if should_stop is not None else (lambda: False)
+    pool = pool if pool is not None else InlinePool()
+    encoder = encoder_for(game)
+    symmetries = encoder.symmetries() if config.symmetries else None
+
+    # --- the newest generation, or a fresh network --------------------------------------------
+    if run.latest_path.exists():
+        checkpoint = load_checkpoint(run.latest_path, game, device=str(torch_device))
+        net = checkpoint.net
+        extra = checkpoint.extra
+    else:
+        net = PolicyValueNet(
+            encoder.shape, encoder.num_actions, config.network(encoder.shape), seed=config.seed
+        ).to(torch_device)
+        extra = {"generation": 0, "next_game": 0, "entries": [], "elo": 0.0, "optimizer": None}
+        _save(run, net, encoder, extra, generation=0)
+        run.log(f"start: {name}, network {net.describe()}, seed {config.seed}")
+    net.eval()
+    trainer = Trainer(
+        net,
+        learning_rate=config.learning_rate,
+        weight_decay=config.weight_decay,
+        batch_size=config.train_batch,
+        optimizer=config.optimizer,
+        device=torch_device,
+    )
+    if extra.get("optimizer"):
+        trainer.load_state_dict(extra["optimizer"])
+    generation = int(extra["generation"])
+    first = int(extra["next_game"])
+    entries: list[dict[str, Any]] = list(extra.get("entries", []))
+    elo = float(extra.get("elo", 0.0))
+    table = exact_table(game) if encoder.shape[1] * encoder.shape[2] <= _EXACT_CELLS else {}
+    emit("start", {"generation": generation, "games": first, "network": net.describe()})
+    run.log(
+        f"resume at generation {generation}, game {first}"
+        if generation or first
+        else "generation 0: self-play"
+    )
+
+    stopped = "generations"
+    tail = 0.0  # the last generation's training, evaluation and saving: kept for at the end
+    while True:
+        if config.max_generations and generation >= config.max_generations:
+            break
+        if _past(deadline, tail):
+            stopped = "time"
+            break
+        if stop_now():
+            stopped = "stopped"
+            break
+        # 1. self-play: the chunks of this generation's range that have no file yet
+        end = first + config.games_per_generation
+        stored = [c for c in run.chunks() if c.first >= first and c.end <= end]
+        done = {c.first for c in stored}
+        todo = [s for s in range(first, end, config.chunk_games) if s not in done]
+        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+        selfplay = config.selfplay()
+        played = sum(c.end - c.first for c in stored)
+        started = time.monotonic()
+        stats: list[Any] = []
+        cut_short = False
+        width = max(1, workers)
+        while todo:
+            wave, todo = todo[:width], todo[width:]
+            tasks = [
+                SelfPlayTask(
+                    name,
+                    params,
+                    net.config.to_dict(),
+                    weights,
+                    selfplay,
+                    config.seed,
+                    s,
+                    min(config.chunk_games, end - s),
+                    generation,
+                )
+                for s in wave
+            ]
+            for task, records, stat in pool.run(tasks):
+                block = block_from_records(game, encoder, records, generation=generation)
+                run.save_chunk(block)
+                played += task.games
+                stats.append(stat)
+                emit(
+                    "chunk",
+                    {
+                        "generation": generation,
+                        "played": played,
+                        "planned": config.games_per_generation,
+                    },
+                )
+            if stop_now():
+                run.log(
+                    f"stopped during self-play of generation {generation} ({played} games kept)"
+                )
+                return _summary(run, generation, first + played, entries, "stopped")
+            if todo and _past(deadline, tail):
+                cut_short = True
+                break
+        if cut_short:
+            # close the generation early at its first unplayed chunk; a chunk stored past it
+            # (a resumed run's) would otherwise pass for the next generation's: drop it
+            end = min(todo)
+            for chunk in run.chunks():
+                if chunk.first >= end:
+                    chunk.path.unlink()
+            stopped = "time"
+        selfplay_seconds = time.monotonic() - started
+        tail_start = time.monotonic()
+        # 2. training on the window
+        window = ReplayWindow(config.window_games)
+        chunks = [c for c in run.chunks() if c.end <= end and c.end > end - config.window_games]
+        window.extend(run.load_chunk(c) for c in chunks)
+        previous = copy.deepcopy(net).eval()
+        started = time.monotonic()
+        losses = trainer.train(
+            window,
+            steps=config.train_steps,
+            seed=config.seed,
+            generation=generation,
+            symmetries=symmetries,
+        )
+        train_seconds = time.monotonic() - started
+        emit("trained", {"generation": generation, "loss": losses.total})
+        # 3. evaluation
+        generation += 1
+        entry = _evaluate(
+            game,
+            config,
+            net,
+            previous,
+            encoder,
+            table,
+            generation=generation,
+            device=str(torch_device),
+        )
+        elo += entry.pop("elo_gain")
+        positions = sum(s.positions_evaluated for s in stats)
+        entry.update(
+            elo=round(elo, 1),
+            games=end,
+            samples=len(window),
+            loss=round(losses.total, 5),
+            loss_policy=round(losses.policy, 5),
+            loss_value=round(losses.value, 5),
+            selfplay_seconds=round(selfplay_seconds, 2),
+            train_seconds=round(train_seconds, 2),
+            positions_per_second=round(positions / selfplay_seconds, 1) if stats else None,
+            time=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        )
+        entries.append(entry)
+        # 4. the new generation, atomically; then the derived files
+        extra = {
+            "generation": generation,
+            "next_game": end,
+            "entries": entries,
+            "elo": elo,
+            "optimizer": trainer.state_dict(),
+        }
+        _save(run, net, encoder, extra, generation=generation)
+        first = end
+        run.write_progress(entries, {"generation": generation, "games": end})
+        _plot(run, entries)
+        run.prune(end - config.window_games)
+        run.log(describe_entry(entry))
+        emit("generation", dict(entry))
+        tail = time.monotonic() - tail_start
+        if stopped == "time":
+            break
+    run.log(f"stop ({stopped}) at generation {generation}, {first} games")
+    return _summary(run, generation, first, entries, stopped)
+
+
+def run_training(
+    game: Game,
+    out: str | Path,
+    overrides: dict[str, Any] | None,
+    **options: Any,
+) -> TrainSummary:
+    """:func:`train_alphazero` with the config of a new run made from ``overrides`` (a config
+    file's keys, over the game's defaults; ``None``: the game's defaults); a run resumed keeps
+    its own settings, and ``overrides`` that disagree with them are refused in one line naming
+    the keys. The entry of ``searchlab train --algorithm alphazero``."""
+    from searchlab.learning.train_config import config_for
+
+    name = options.get("game_name") or game.info.name
+    params = dict(options.get("game_params") or {})
+    if overrides is not None and (Path(out) / "run.json").exists():
+        # resuming: the keys given must agree with the run's own settings
+        stored = RunDirectory.open(out, name, params, None).config
+        wanted = config_for(name, {**stored.to_dict(), **overrides})
+        run = RunDirectory.open(out, name, params, wanted)
+        return train_alphazero(game, run, None, **options)
+    config = config_for(name, overrides) if overrides is not None else None
+    return train_alphazero(game, out, config, **options)
+
+
+def _past(deadline: float | None, reserve: float = 0.0) -> bool:
+    """Whether the deadline has passed, or will before ``reserve`` more seconds of work."""
+    return deadline is not None and time.monotonic() + reserve >= deadline
+
+
+def _summary(
+    run: RunDirectory, generation: int, games: int, entries: list[dict[str, Any]], stopped: str
+) -> TrainSummary:
+    stored = max([games, *(c.end for c in run.chunks())])
+    return TrainSummary(generation, stored, tuple(entries), stopped, run.path)
+
+
+def _save(
+    run: RunDirectory, net: PolicyValueNet, encoder: Any, extra: dict[str, Any], *, generation: int
+) -> None:
+    save_checkpoint(run.generation_path(generation), net, encoder, extra=extra)
+    save_checkpoint(run.latest_path, net, encoder, extra=extra)
+
+
+def _evaluate(
+    game: Game,
+    config: TrainConfig,
+    net: PolicyValueNet,
+    previous: PolicyValueNet,
+    encoder: Any,
+    table: dict[Any, Any],
+    *,
+    generation: int,
+    device: str,
+) -> dict[str, Any]:
+    evaluator = NetworkEvaluator(net, encoder, device)
+    search = config.puct(noise=False, simulations=config.eval_simulations)
+    entry: dict[str, Any] = {"generation": generation, "elo_gain": 0.0}
+    seed = config.seed * 1_000_003 + generation
+    if config.eval_games:
+        before = NetworkEvaluator(previous, encoder, device)
+        result = play_match(
+            game,
+            network_player(evaluator, search),
+            network_player(before, search),
+            games=config.eval_games,
+            seed=seed,
+        )
+        entry["score_vs_previous"] = round(result.score, 4)
+        entry["elo_gain"] = elo_difference(result.score, result.games)
+    if config.reference:
+        from searchlab.agents import make_agent
+
+        agent = make_agent(config.reference, game, seed=seed)
+        result = play_match(
+            game,
+            network_player(evaluator, search),
+            agent_player(agent),
+            games=config.reference_games,
+            seed=seed,
+        )
+        entry["reference"] = config.reference
+        entry["score_vs_reference"] = round(result.score, 4)
+        entry["reference_losses"] = result.losses
+    if table:
+        rate = mistake_rate(table, policy_chooser(evaluator, table))
+        entry["mistake_rate"] = round(rate, 5)
+    return entry
+
+
+def describe_entry(entry: dict[str, Any]) -> str:
+    """One line of a generation's figures (the log's and the command line's)."""
+    parts = [
+        f"generation {entry['generation']}",
+        f"games {entry['games']}",
+        f"loss {entry['loss']:.3f} (policy {entry['loss_policy']:.3f}, "
+        f"value {entry['loss_value']:.3f})",
+        f"Elo {entry['elo']:+.0f}",
+    ]
+    if "score_vs_reference" in entry:
+        parts.append(f"vs {entry['reference']} {entry['score_vs_reference']:.2f}")
+    if entry.get("mistake_rate") is not None and not math.isnan(entry["mistake_rate"]):
+        parts.append(f"network mistakes {100 * entry['mistake_rate']:.1f}%")
+    return ", ".join(parts)
+
+
+def _plot(run: RunDirectory, entries: list[dict[str, Any]]) -> None:
+    try:
+        from searchlab.learning.progress_plot import draw_progress
+    except ImportError:  # Pillow (the cli extra) is not installed: no picture
+        return
+    draw_progress(run.path / "progress.png", entries, title=f"{run.game_name}: AlphaZero")

@@ -1,0 +1,285 @@
+"""The AlphaZero loop and its training directory: the files, determinism, resuming after a
+stop or a SIGKILL at any moment (no game lost or counted twice, the same final network), the
+progress picture, config errors, and a training step through a local Ray instance."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.tictactoe import TicTacToe
+from searchlab.learning.alphazero import train_alphazero
+from searchlab.learning.checkpoint import load_checkpoint
+from searchlab.learning.run_dir import RunDirectory
+from searchlab.learning.train_config import config_for, config_to_toml, parse_config_text
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _train_child import TINY
+
+torch.set_num_threads(1)
+CHILD = Path(__file__).parent / "_train_child.py"
+
+
+def _weights(folder: Path) -> list[torch.Tensor]:
+    net = load_checkpoint(folder / "latest.pt", TicTacToe()).net
+    return [t.clone() for t in net.state_dict().values()]
+
+
+def _same(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
+    return len(a) == len(b) and all(torch.equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _game_ids(folder: Path) -> list[int]:
+    from searchlab.learning.replay import load_block
+
+    ids: list[int] = []
+    for path in sorted((folder / "games").glob("games-*.npz")):
+        block = load_block(path)
+        ids.extend(range(block.first_game, block.end_game))
+        assert set(block.games.tolist()) <= set(range(block.first_game, block.end_game))
+    return ids
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("reference") / "run"
+    summary = train_alphazero(TicTacToe(), folder, config_for("tictactoe", TINY))
+    assert (summary.generation, summary.games, summary.stopped) == (2, 16, "generations")
+    return folder
+
+
+def test_the_directory_holds_every_generation_and_the_figures(reference_run: Path) -> None:
+    names = {p.name for p in reference_run.iterdir()}
+    assert {
+        "run.json",
+        "config.toml",
+        "train.log",
+        "latest.pt",
+        "progress.json",
+        "progress.png",
+        "checkpoints",
+        "games",
+    } <= names
+    assert sorted(p.name for p in (reference_run / "checkpoints").iterdir()) == [
+        "gen-0000.pt",
+        "gen-0001.pt",
+        "gen-0002.pt",
+    ]
+    progress = json.loads((reference_run / "progress.json").read_text())
+    assert [e["generation"] for e in progress["generations"]] == [1, 2]
+    assert progress["games"] == 16
+    first = progress["generations"][0]
+    assert 0 <= first["score_vs_previous"] <= 1 and 0 <= first["mistake_rate"] <= 1
+    # window of 12 games: the chunk of games 0..3 left it and was deleted
+    assert _game_ids(reference_run) == list(range(4, 16))
+    latest = load_checkpoint(reference_run / "latest.pt", TicTacToe())
+    assert latest.extra["generation"] == 2 and latest.extra["next_game"] == 16
+    assert not list(reference_run.rglob(".*.tmp"))
+    from PIL import Image
+
+    with Image.open(reference_run / "progress.png") as picture:
+        assert picture.size[0] > 500 and picture.size[1] > 500
+
+
+def test_same_seed_same_network_other_seed_another(reference_run: Path, tmp_path: Path) -> None:
+    train_alphazero(TicTacToe(), tmp_path / "again", config_for("tictactoe", TINY))
+    assert _same(_weights(reference_run), _weights(tmp_path / "again"))
+    train_alphazero(TicTacToe(), tmp_path / "other", config_for("tictactoe", {**TINY, "seed": 1}))
+    assert not _same(_weights(reference_run), _weights(tmp_path / "other"))
+
+
+def test_stopping_after_each_generation_and_resuming_is_the_same_run(
+    reference_run: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "run"
+    one = train_alphazero(
+        TicTacToe(), folder, config_for("tictactoe", {**TINY, "max_generations": 1})
+    )
+    assert (one.generation, one.games) == (1, 8)
+    # the run keeps its own settings: resuming with another config is refused in one line
+    with pytest.raises(InvalidParameterError, match=r"other settings.*max_generations"):
+        RunDirectory.open(folder, "tictactoe", {}, config_for("tictactoe", TINY))
+    config = folder / "config.toml"
+    config.write_text(config.read_text().replace("max_generations = 1", "max_generations = 2"))
+    two = train_alphazero(TicTacToe(), folder, None)
+    assert (two.generation, two.games) == (2, 16)
+    assert _same(_weights(reference_run), _weights(folder))
+
+
+def _child(folder: Path, *extra: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    return subprocess.run(
+        [sys.executable, str(CHILD), str(folder), *extra],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize("kill_at", [2, 5, 7])
+def test_sigkill_at_an_atomic_write_then_resume(
+    reference_run: Path, tmp_path: Path, kill_at: int
+) -> None:
+    """Renames, in order: config.toml, run.json, gen-0000.pt, latest.pt (2 calls each), then
+    per generation two chunks, gen-N.pt, latest.pt, progress.json, progress.png. Killed
+    between the temporary file and its rename (a chunk, a checkpoint, a figure), the run
+    resumes to the very network of the uninterrupted one, every game stored once."""
+    folder = tmp_path / "run"
+    killed = _child(folder, str(kill_at))
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    resumed = _child(folder)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert resumed.stdout.split() == ["2", "16"]
+    assert _game_ids(folder) == list(range(4, 16))
+    assert _same(_weights(reference_run), _weights(folder))
+    assert not list(folder.rglob(".*.tmp"))
+
+
+def test_sigkill_at_random_moments_loses_and_repeats_nothing(
+    reference_run: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
+    rng = random.Random(9)
+    for _ in range(2):
+        child = subprocess.Popen(
+            [sys.executable, str(CHILD), str(folder)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(4.0, 9.0))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    finished = _child(folder)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    assert finished.stdout.split() == ["2", "16"]
+    assert _game_ids(folder) == list(range(4, 16))
+    assert _same(_weights(reference_run), _weights(folder))
+
+
+def test_deadline_closes_the_generation_with_the_games_it_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import searchlab.learning.alphazero as alphazero
+
+    summary = train_alphazero(
+        TicTacToe(),
+        tmp_path / "run",
+        config_for("tictactoe", {**TINY, "max_generations": 0}),
+        deadline=time.monotonic(),
+    )
+    # past the deadline before the first chunk: nothing played, generation 0 saved
+    assert (summary.generation, summary.games, summary.stopped) == (0, 0, "time")
+    passed = [False]
+    monkeypatch.setattr(alphazero, "_past", lambda deadline, reserve=0.0: passed[0])
+
+    def after_first_chunk(kind: str, info: dict) -> None:
+        passed[0] = passed[0] or kind == "chunk"
+
+    summary = train_alphazero(
+        TicTacToe(), tmp_path / "run", None, deadline=1.0, on_event=after_first_chunk
+    )
+    # one wave (one chunk of 4 games) then the deadline: a short generation 1, trained
+    assert (summary.generation, summary.games, summary.stopped) == (1, 4, "time")
+    assert load_checkpoint(tmp_path / "run" / "latest.pt", TicTacToe()).extra["next_game"] == 4
+    assert _game_ids(tmp_path / "run") == [0, 1, 2, 3]
+
+
+def test_another_game_or_a_foreign_folder_is_refused(reference_run: Path, tmp_path: Path) -> None:
+    from searchlab.domains.games.connect4 import Connect4
+
+    with pytest.raises(InvalidParameterError, match="training run of tictactoe, not connect4"):
+        train_alphazero(Connect4(), reference_run, None)
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(InvalidParameterError, match="not empty and holds no training run"):
+        train_alphazero(TicTacToe(), tmp_path, None)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"simulatons": 3}, "unknown key simulatons"),
+        ({"simulations": 0}, "simulations"),
+        ({"c_puct": -1.0}, "c_puct"),
+        ({"optimizer": "rmsprop"}, "optimizer"),
+        ({"symmetries": "yes"}, "symmetries"),
+        ({"resign_threshold": 1.5}, "resign_threshold"),
+        ({"full_search_probability": 0.5}, "cheap_simulations"),
+        ({"learning_rate": 0}, "learning_rate"),
+        ({"network_kind": "transformer"}, "network_kind"),
+        ({"blocks": 100}, "blocks"),
+    ],
+)
+def test_impossible_configs_are_one_line(overrides: dict, message: str) -> None:
+    with pytest.raises(InvalidParameterError, match=message) as caught:
+        config_for("tictactoe", overrides)
+    assert "\n" not in str(caught.value)
+
+
+def test_config_toml_round_trip_and_syntax_errors() -> None:
+    config = config_for("connect4", {"reference": 'say "hi"', "symmetries": False, "seed": 4})
+    assert config_for("connect4", parse_config_text(config_to_toml(config))) == config
+    with pytest.raises(InvalidParameterError, match="not valid TOML"):
+        parse_config_text("simulations = = 3")
+    with pytest.raises(InvalidParameterError, match="single value"):
+        parse_config_text("[network]\nblocks = 2\n")
+
+
+def test_a_training_step_through_a_local_ray_instance(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    from searchlab.learning.workers import make_pool
+
+    pool = make_pool(1, ray=True)
+    try:
+        summary = train_alphazero(
+            TicTacToe(),
+            tmp_path / "run",
+            config_for("tictactoe", {**TINY, "max_generations": 1}),
+            pool=pool,
+        )
+    finally:
+        pool.close()
+    assert (summary.generation, summary.games) == (1, 8)
+    assert _game_ids(tmp_path / "run") == list(range(8))
+    local = train_alphazero(
+        TicTacToe(), tmp_path / "local", config_for("tictactoe", {**TINY, "max_generations": 1})
+    )
+    assert local.games == 8
+    assert _same(_weights(tmp_path / "run"), _weights(tmp_path / "local"))
+
+
+def test_a_ray_address_that_does_not_answer_is_one_line() -> None:
+    pytest.importorskip("ray")
+    from searchlab.learning.workers import make_pool
+
+    with pytest.raises(InvalidParameterError, match="no Ray cluster answers") as caught:
+        make_pool(1, ray=True, address="127.0.0.1:1")
+    assert "\n" not in str(caught.value)
+
+
+def test_local_worker_processes_play_the_same_games(reference_run: Path, tmp_path: Path) -> None:
+    from searchlab.learning.workers import make_pool
+
+    pool = make_pool(2)
+    try:
+        summary = train_alphazero(
+            TicTacToe(), tmp_path / "run", config_for("tictactoe", TINY), pool=pool, workers=2
+        )
+    finally:
+        pool.close()
+    assert summary.games == 16
+    assert _same(_weights(reference_run), _weights(tmp_path / "run"))
+    assert np.array_equal(_game_ids(tmp_path / "run"), _game_ids(reference_run))
