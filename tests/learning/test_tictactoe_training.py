@@ -1,0 +1,42 @@
+"""Learning happens: two short generations of AlphaZero on tic-tac-toe cut the mistakes of the
+network alone, measured against exact values over all 4,520 positions (the five-minute claim
+itself is benchmarks/learning_tictactoe.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from searchlab.domains.games.tictactoe import TicTacToe
+from searchlab.learning.alphazero import train_alphazero
+from searchlab.learning.checkpoint import load_checkpoint
+from searchlab.learning.evaluation import exact_table, mistake_rate, policy_chooser
+from searchlab.learning.evaluator import NetworkEvaluator
+from searchlab.learning.train_config import config_for
+
+torch.set_num_threads(1)
+
+SHORT = {
+    "games_per_generation": 64, "simulations": 32, "train_steps": 120, "eval_games": 0,
+    "reference": "", "max_generations": 2, "hidden": 64, "blocks": 2,
+}  # fmt: skip
+
+
+def test_two_generations_cut_the_network_mistakes(tmp_path: Path) -> None:
+    game = TicTacToe()
+    summary = train_alphazero(game, tmp_path / "run", config_for("tictactoe", SHORT))
+    assert summary.generation == 2
+    table = exact_table(game)
+    rates = []
+    for generation in (0, 2):
+        checkpoint = load_checkpoint(
+            tmp_path / "run" / "checkpoints" / f"gen-{generation:04d}.pt", game
+        )
+        evaluator = NetworkEvaluator(checkpoint.net, checkpoint.encoder)
+        rates.append(mistake_rate(table, policy_chooser(evaluator, table)))
+    before, after = rates
+    assert before > 0.1  # the random network is often wrong
+    assert after < 0.7 * before, rates  # measured: 39% -> 22% (seed 0)
+    # the loop's own figure is the same measure
+    assert abs(summary.entries[-1]["mistake_rate"] - after) < 1e-4
