@@ -183,7 +183,8 @@ def test_program_that_is_not_an_engine(tmp_path: Path) -> None:
 
 
 def test_missing_and_bad_commands(tmp_path: Path) -> None:
-    with pytest.raises(EngineNotFound, match="no program 'no-such-engine-xyz' on PATH"):
+    missing = "no program 'no-such-engine-xyz' on PATH or in /usr/games"
+    with pytest.raises(EngineNotFound, match=missing):
         GtpEngine("no-such-engine-xyz --mode gtp")
     with pytest.raises(EngineNotFound, match="no such program"):
         GtpEngine(str(tmp_path / "nothing"))
@@ -271,3 +272,22 @@ def test_submit_then_collect(fake: str) -> None:
         with pytest.raises(EngineTimeout):
             engine.collect(timeout=0.2)
         assert not engine.is_running
+
+
+def test_a_bare_program_name_is_found_in_debians_games_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Debian installs gnugo as /usr/games/gnugo, and root's PATH often lacks /usr/games
+    from searchlab.agents import gtp_client
+
+    games = tmp_path / "games"
+    games.mkdir()
+    program = games / "my-gtp-engine"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setattr(gtp_client, "GAMES_DIR", str(games))
+    assert engine_argv("my-gtp-engine --mode gtp") == [str(program), "--mode", "gtp"]
+    monkeypatch.setattr(gtp_client, "GAMES_DIR", str(tmp_path / "nowhere"))
+    with pytest.raises(EngineNotFound, match="no program 'my-gtp-engine' on PATH or in"):
+        engine_argv("my-gtp-engine --mode gtp")

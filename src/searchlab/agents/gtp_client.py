@@ -56,6 +56,7 @@ from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "GAMES_DIR",
     "EngineCrashed",
     "EngineError",
     "EngineNotFound",
@@ -108,10 +109,16 @@ class EngineProtocolError(EngineError):
     """The engine answered something that is not a GTP response (it is killed)."""
 
 
+GAMES_DIR = "/usr/games"
+"""Where Debian installs game programs (GNU Go): searched after ``PATH``."""
+
+
 def engine_argv(command: str) -> list[str]:
     """The program and arguments of ``command`` (split as a POSIX shell would, no shell run);
-    raises :class:`EngineNotFound` when the program is not on ``PATH`` (or not executable),
-    ``InvalidParameterError`` for an empty or badly quoted command.
+    a bare program name is looked up on ``PATH``, then in :data:`GAMES_DIR` (Debian installs
+    ``gnugo`` as ``/usr/games/gnugo``, a directory root's ``PATH`` often lacks), and the path
+    found replaces it. Raises :class:`EngineNotFound` when the program is in neither (or not
+    executable), ``InvalidParameterError`` for an empty or badly quoted command.
 
     >>> engine_argv("python3 -c 'print(1)'")[1:]
     ['-c', 'print(1)']
@@ -135,14 +142,12 @@ def engine_argv(command: str) -> list[str]:
         if not os.access(program, os.X_OK):
             raise EngineNotFound(f"GTP engine {command!r}: {program!r} is not executable")
         return argv
-    found = shutil.which(program)
+    found = shutil.which(program) or shutil.which(program, path=GAMES_DIR)
     if found is None:
-        hint = ""
-        games = shutil.which(program, path="/usr/games")  # where Debian puts gnugo
-        if games is not None:
-            hint = f" (there is {games}: add /usr/games to PATH or give the full path)"
-        raise EngineNotFound(f"GTP engine {command!r}: no program {program!r} on PATH{hint}")
-    return argv
+        raise EngineNotFound(
+            f"GTP engine {command!r}: no program {program!r} on PATH or in {GAMES_DIR}"
+        )
+    return [found, *argv[1:]]
 
 
 @dataclass(slots=True)
@@ -155,10 +160,11 @@ class _Batch:
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
-    """Kill ``process`` and its process group (it leads one), close its pipes and reap it."""
-    if process.poll() is None:
-        with suppress(ProcessLookupError, PermissionError):  # already gone
-            os.killpg(process.pid, signal.SIGKILL)
+    """Kill ``process`` and its process group (it leads one), close its pipes and reap it.
+    The group is killed even when its leader has exited (after ``quit``): programs the engine
+    started may outlive it in the group (its id stays reserved while any member lives)."""
+    with suppress(ProcessLookupError, PermissionError):  # the whole group is already gone
+        os.killpg(process.pid, signal.SIGKILL)
     for pipe in (process.stdin, process.stdout):
         if pipe is not None:
             with suppress(OSError):  # a broken pipe on close
