@@ -51,7 +51,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
 
     @app.get("/api/agents")
     async def agents() -> list[dict[str, Any]]:
-        kinds = []
+        kinds: list[dict[str, Any]] = []
         for name in AGENT_KINDS.names():
             if AGENT_KINDS.is_lazy(name):  # the learning layer's kinds: listed, not imported
                 help_text = AGENT_KINDS.help(name)  # (importing torch would stall the server)

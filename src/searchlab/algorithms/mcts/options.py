@@ -207,8 +207,8 @@ class MCTSOptions:
     @property
     def is_plain(self) -> bool:
         """The options every compiled kernel can run: uniform rollouts, UCT (no RAVE), no
-        table, no endgame search, no observer (``c``, ``final_move``, ``solver`` and ``value_scale`` may
-        be anything)."""
+        table, no endgame search, no observer (``c``, ``final_move``, ``solver`` and
+        ``value_scale`` may be anything)."""
         return self.why_not_plain() is None
 
     def why_not_plain(
