@@ -277,3 +277,13 @@ def test_type_checking_imports_are_not_edges(tmp_path: Path) -> None:
 @pytest.mark.parametrize("module", ["searchlab.core.limits", "searchlab.cli.main"])
 def test_layer_of_known_modules(module: str) -> None:
     assert layer_of(module) == LAYERS[module.split(".")[1]]
+
+
+def test_test_files_have_unique_names() -> None:
+    # tests/ has no __init__.py files (rootdir-relative imports): pytest imports every test
+    # file by its bare name, so a second test_x.py anywhere stops the whole run at collection
+    tests = Path(__file__).resolve().parent
+    names: dict[str, list[str]] = {}
+    for path in tests.rglob("test_*.py"):
+        names.setdefault(path.name, []).append(str(path.relative_to(tests)))
+    assert not {name: paths for name, paths in names.items() if len(paths) > 1}
