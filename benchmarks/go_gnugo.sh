@@ -3,7 +3,7 @@
 # alternated, in the arena (games stored in SQLite, every game also written as SGF).
 #
 #   benchmarks/go_gnugo.sh match    # 60 games at "1 s a move", two at a time on the two cores
-#   benchmarks/go_gnugo.sh curve    # 8 games each at 0.25, 0.5 and 2 s a move, one at a time
+#   benchmarks/go_gnugo.sh curve    # 8 games each at 0.25, 0.5 and 2 s a move, two at a time
 #
 # "T seconds a move on one core" is a fixed budget of simulations, 32,000 a second, measured
 # by benchmarks/go_gnugo_budget.py in CPU time (the median over the moves of a game): a budget
@@ -33,7 +33,7 @@ match)
     ;;
 curve)
     for pair in 0.25:8000 0.5:16000 2:64000; do
-        arena "go_gnugo_curve_${pair%%:*}s" "${pair##*:}" 8 1 \
+        arena "go_gnugo_curve_${pair%%:*}s" "${pair##*:}" 8 2 \
             "benchmarks/results/go_gnugo_curve_$DAY.sqlite" benchmarks/results/go_gnugo_curve_sgf
     done
     ;;
