@@ -4,6 +4,7 @@ idempotent (no browser tests here: these run without Chromium)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -36,16 +37,20 @@ def test_missing_browser_skips_outside_ci(
         browser_requirements.missing("no chromium")
 
 
-def test_test_deps_script_is_a_no_op_when_chromium_is_installed(
+def test_test_deps_script_is_a_no_op_when_chromium_and_gnugo_are_installed(
     browser_requirements: Any,
 ) -> None:
     chromium = browser_requirements.CHROMIUM
     if not os.access(chromium, os.X_OK):
         browser_requirements.missing(f"{chromium} is missing: the script would install it")
+    gnugo = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
+    if gnugo is None:
+        browser_requirements.missing("gnugo is missing: the script would install it")
+    expected = f"test-deps: chromium and gnugo already installed ({chromium}, {gnugo})"
     for _ in range(2):  # idempotent: the same one line every time
         done = subprocess.run(
             ["sh", str(SCRIPT)], capture_output=True, text=True, timeout=60, check=False
         )
         assert done.returncode == 0, done.stderr
-        assert done.stdout.splitlines() == [f"test-deps: chromium already installed ({chromium})"]
+        assert done.stdout.splitlines() == [expected]
         assert done.stderr == ""
