@@ -31,7 +31,7 @@ Every fit is seeded (the minibatch order) and runs on the CPU with the caller's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -130,21 +130,39 @@ def fit_policy(
     planes = encoder.encode_batch(data.states())
     x, target, mask = _augmented(encoder, planes, data.targets(), data.legal_mask())
     x_t, target_t, mask_t = (torch.from_numpy(np.ascontiguousarray(a)) for a in (x, target, mask))
+
+    def loss_of(index: torch.Tensor) -> torch.Tensor:
+        logits, _ = net(x_t[index])
+        return -(target_t[index] * masked_log_softmax(logits, mask_t[index])).sum(1).mean()
+
+    return _fit(net, len(x), loss_of, epochs, batch_size, learning_rate, weight_decay, seed)
+
+
+def _fit(
+    net: PolicyValueNet,
+    count: int,
+    loss_of: Callable[[torch.Tensor], torch.Tensor],
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    weight_decay: float,
+    seed: int,
+) -> list[float]:
+    """Adam on ``loss_of(minibatch indices)`` for ``epochs`` passes over ``count`` samples in
+    an order drawn from ``seed``; the network is left in eval mode. The mean loss per epoch."""
     optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
     rng = np.random.default_rng(seed)
     losses = []
     net.train()
     for _ in range(epochs):
         total = 0.0
-        for batch in _minibatches(len(x), batch_size, rng):
-            index = torch.from_numpy(batch)
-            logits, _ = net(x_t[index])
-            loss = -(target_t[index] * masked_log_softmax(logits, mask_t[index])).sum(1).mean()
+        for batch in _minibatches(count, batch_size, rng):
+            loss = loss_of(torch.from_numpy(batch))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             total += float(loss.detach()) * len(batch)
-        losses.append(total / len(x))
+        losses.append(total / count)
     net.eval()
     return losses
 
@@ -172,23 +190,12 @@ def fit_value(
     planes = encoder.encode_batch(list(states))
     x, z = _augmented(encoder, planes, target_array)
     x_t, z_t = torch.from_numpy(np.ascontiguousarray(x)), torch.from_numpy(z)
-    optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
-    rng = np.random.default_rng(seed)
-    losses = []
-    net.train()
-    for _ in range(epochs):
-        total = 0.0
-        for batch in _minibatches(len(x), batch_size, rng):
-            index = torch.from_numpy(batch)
-            _, value = net(x_t[index])
-            loss = torch.mean((z_t[index] - value) ** 2)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            total += float(loss.detach()) * len(batch)
-        losses.append(total / len(x))
-    net.eval()
-    return losses
+
+    def loss_of(index: torch.Tensor) -> torch.Tensor:
+        _, value = net(x_t[index])
+        return torch.mean((z_t[index] - value) ** 2)
+
+    return _fit(net, len(x), loss_of, epochs, batch_size, learning_rate, weight_decay, seed)
 
 
 def policy_accuracy(net: PolicyValueNet, encoder: Encoder, data: ExpertPositions) -> float:
