@@ -100,8 +100,7 @@ from searchlab.domains.games._go_board import (
     random_move,
     to_move,
 )
-from searchlab.domains.games._go_informed import informed_move
-from searchlab.domains.games.go_policy import PATTERN_TABLE
+from searchlab.domains.games._go_informed import informed_move, matches_pattern
 
 __all__ = [
     "DONE",
@@ -163,8 +162,6 @@ PRIOR_PATTERN = 5.0
 (:data:`~searchlab.domains.games.go_policy.PATTERNS`, the informed playouts' table)."""
 TACTICS, PATTERNS = 1, 2
 """Bits of ``config[K_PRIORS]``: the tactical and edge priors; the pattern prior."""
-
-_PATTERN_TABLE = PATTERN_TABLE.copy()  # a numba global: frozen into the compiled code
 
 
 @njit(cache=True, inline="always")
@@ -338,20 +335,9 @@ def _priors(pos, size, last, points, n, prior_n, prior_w, f, mask):  # pragma: n
             if abs(row - last_row) <= 1 and abs(col - last_col) <= 1:
                 pn += PRIOR_CONTACT
                 pw += PRIOR_CONTACT
-        if mask & PATTERNS:
-            code = (
-                pos[BOARD, q + w - 1]
-                | pos[BOARD, q + w] << 2
-                | pos[BOARD, q + w + 1] << 4
-                | pos[BOARD, q - 1] << 6
-                | pos[BOARD, q + 1] << 8
-                | pos[BOARD, q - w - 1] << 10
-                | pos[BOARD, q - w] << 12
-                | pos[BOARD, q - w + 1] << 14
-            )
-            if _PATTERN_TABLE[code]:
-                pn += PRIOR_PATTERN
-                pw += PRIOR_PATTERN
+        if mask & PATTERNS and matches_pattern(pos, q, w):
+            pn += PRIOR_PATTERN
+            pw += PRIOR_PATTERN
         prior_n[f + i] = pn
         prior_w[f + i] = pw
     prior_n[f + n] = PRIOR_EVEN + PRIOR_PASS

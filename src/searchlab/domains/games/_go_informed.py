@@ -48,7 +48,7 @@ from searchlab.domains.games._go_board import (
 )
 from searchlab.domains.games.go_policy import ATARI, PATTERN, PATTERN_TABLE, RANDOM
 
-__all__ = ["informed_candidates", "informed_move", "liberties_at_least_two"]
+__all__ = ["informed_candidates", "informed_move", "liberties_at_least_two", "matches_pattern"]
 
 _TABLE = PATTERN_TABLE.copy()  # a numba global: frozen into the compiled code
 
@@ -109,6 +109,25 @@ def liberties_at_least_two(pos, x, colour):  # pragma: no cover - compiled
     return False
 
 
+@njit(cache=True, inline="always")
+def matches_pattern(pos, q, w):  # pragma: no cover - compiled
+    """Whether the 3x3 neighbourhood of the padded point ``q`` (row width ``w``) is one of
+    MoGo's patterns: its eight neighbours' contents, two bits each, index the table of
+    :data:`~searchlab.domains.games.go_policy.PATTERN_TABLE` (the one place the code is made,
+    for the playouts here and the priors of the Go MCTS kernel)."""
+    code = (
+        pos[BOARD, q + w - 1]
+        | pos[BOARD, q + w] << 2
+        | pos[BOARD, q + w + 1] << 4
+        | pos[BOARD, q - 1] << 6
+        | pos[BOARD, q + 1] << 8
+        | pos[BOARD, q - w - 1] << 10
+        | pos[BOARD, q - w] << 12
+        | pos[BOARD, q - w + 1] << 14
+    )
+    return _TABLE[code] != 0
+
+
 @njit(cache=True)
 def _add(out, n, p):  # pragma: no cover - compiled
     """Insert ``p`` into the increasing ``out[:n]`` unless there; the new length."""
@@ -159,17 +178,11 @@ def informed_candidates(pos, out):  # pragma: no cover - compiled
         q = ql + d
         if pos[BOARD, q] != EMPTY:
             continue
-        code = (
-            pos[BOARD, q + w - 1]
-            | pos[BOARD, q + w] << 2
-            | pos[BOARD, q + w + 1] << 4
-            | pos[BOARD, q - 1] << 6
-            | pos[BOARD, q + 1] << 8
-            | pos[BOARD, q - w - 1] << 10
-            | pos[BOARD, q - w] << 12
-            | pos[BOARD, q - w + 1] << 14
-        )
-        if _TABLE[code] and not is_own_eye(pos, q, colour) and is_legal(pos, pos[Q2P, q]):
+        if (
+            matches_pattern(pos, q, w)
+            and not is_own_eye(pos, q, colour)
+            and is_legal(pos, pos[Q2P, q])
+        ):
             n = _add(out, n, pos[Q2P, q])
     if n > 0:
         return PATTERN, n
