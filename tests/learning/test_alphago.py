@@ -175,7 +175,7 @@ def test_sl_policy_beats_the_uniform_baseline(run: tuple[Path, dict[str, Any]]) 
     assert stages["sl"]["accuracy"] > stages["sl"]["accuracy_before"] + 0.08
     # the figure is the network's: recomputed from the checkpoint on the held-out set
     pipeline = load_alphago(folder)
-    test = ExpertPositions.load(folder / "expert-test.npz")
+    test = ExpertPositions.load(folder / "expert" / "test.npz")
     test = test.subset(test.informative())
     assert policy_accuracy(pipeline.sl_policy, ENCODER, test) == pytest.approx(
         stages["sl"]["accuracy"], abs=1e-4

@@ -35,9 +35,10 @@ searchlab.core.errors.InvalidParameterError: alphago: rl_iterations must be an i
 Traceback (most recent call last):
 ...
 searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
-expert_positions, test_positions, min_ply, node_budget, network, sl_epochs, sl_learning_rate, \
-rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, value_positions, \
-value_labels, value_epochs, value_learning_rate, match_games
+expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
+chunk_positions, network, sl_epochs, sl_learning_rate, sl_batch_size, sl_final_lr_fraction, \
+sl_value_weight, rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, \
+value_positions, value_labels, value_epochs, value_learning_rate, match_games
 """
 
 from __future__ import annotations
@@ -53,12 +54,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4
-from searchlab.learning.alphago_data import ExpertPositions, generate_expert_positions
+from searchlab.learning.alphago_data import ExpertPositions
+from searchlab.learning.alphago_labelling import ChunkJob, label_chunks, merge_chunks
 from searchlab.learning.alphago_nets import (
-    fit_policy,
+    fit_policy_value,
     fit_value,
     policy_accuracy,
     value_correlation,
@@ -86,7 +89,8 @@ STAGES = ("data", "sl", "rollout", "rl", "value")
 _RECORD = "alphago.json"
 _FILES = {
     "train": "expert-train.npz",
-    "test": "expert-test.npz",
+    "test": "expert/test.npz",
+    "latest": "latest.pt",
     "sl": "sl-policy.ckpt",
     "rollout": "rollout-policy.json",
     "rl": "rl-policy.ckpt",
@@ -105,8 +109,16 @@ class AlphaGoConfig:
         test_positions: held-out positions (another seed) for the stages' checks.
         min_ply: the fewest stones of an expert position.
         node_budget: the solver's nodes per move; positions it cannot settle are skipped.
+        random_share: the share of uniformly random moves in the games the positions come
+            from (the rest by the hand-set rollout policy).
+        positions_per_game: expert positions drawn from each of those games.
+        chunk_positions: expert positions per chunk, the unit of the workers and of resuming.
         network: the policy and value networks' architecture (a ``NetworkConfig`` table).
-        sl_epochs, sl_learning_rate: the SL policy's training.
+        sl_epochs, sl_learning_rate, sl_batch_size, sl_final_lr_fraction: the SL network's
+            training (Adam; a cosine from the rate to that fraction of it).
+        sl_value_weight: the weight of the SL network's value head (taught the solver's exact
+            value of the same positions; 0 trains the policy head alone). With it, the SL
+            checkpoint is a whole policy-value network, ``latest.pt`` for the ``az`` agent.
         rollout_steps: full-batch Adam steps fitting the rollout policy.
         rl_iterations, rl_games, rl_learning_rate, pool_every: the RL stage (batches of games,
             games per batch, Adam's step, a pool snapshot every ``pool_every`` batches).
@@ -120,11 +132,17 @@ class AlphaGoConfig:
     test_positions: int = 400
     min_ply: int = 10
     node_budget: int = 100_000
+    random_share: float = 0.3
+    positions_per_game: int = 1
+    chunk_positions: int = 1000
     network: Mapping[str, Any] = field(
         default_factory=lambda: {"kind": "resnet", "blocks": 2, "channels": 32, "hidden": 64}
     )
     sl_epochs: int = 15
     sl_learning_rate: float = 2e-3
+    sl_batch_size: int = 64
+    sl_final_lr_fraction: float = 1.0
+    sl_value_weight: float = 1.0
     rollout_steps: int = 300
     rl_iterations: int = 100
     rl_games: int = 64
@@ -143,7 +161,10 @@ class AlphaGoConfig:
             "expert_positions",
             "test_positions",
             "node_budget",
+            "positions_per_game",
+            "chunk_positions",
             "sl_epochs",
+            "sl_batch_size",
             "rollout_steps",
             "rl_iterations",
             "pool_every",
@@ -159,6 +180,22 @@ class AlphaGoConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
                 raise InvalidParameterError(f"alphago: {name} must be in (0, 1), got {value!r}")
+        for name, low, high in (
+            ("random_share", 0.0, 1.0),
+            ("sl_final_lr_fraction", 1e-9, 1.0),
+            ("sl_value_weight", 0.0, 100.0),
+        ):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (low <= value <= high)
+            ):
+                shown = "0" if low == 1e-9 else f"{low:g}"
+                raise InvalidParameterError(
+                    f"alphago: {name} must be in {'(' if low == 1e-9 else '['}{shown}, "
+                    f"{high:g}], got {value!r}"
+                )
         if self.value_labels not in ("outcome", "solver"):
             raise InvalidParameterError(
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
@@ -178,7 +215,18 @@ class AlphaGoConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AlphaGoConfig:
-        """A config from a table (a TOML file's ``[alphago]``); unknown keys are refused."""
+        """A config from a table (a TOML file's keys); unknown keys are refused. The network
+        may also be given by the flat keys of ``searchlab train``'s config (``network_kind``,
+        ``blocks``, ``channels``, ``hidden``), which replace those of ``network``."""
+        data = dict(data)
+        flat = {"network_kind": "kind", "blocks": "blocks", "channels": "channels",
+                "hidden": "hidden"}  # fmt: skip
+        if any(key in data for key in flat):
+            network = dict(data.get("network", cls().network))
+            for key, name in flat.items():
+                if key in data:
+                    network[name] = data.pop(key)
+            data["network"] = network
         known = [f.name for f in dataclasses.fields(cls)]
         unknown = [str(key) for key in data if key not in known]
         if unknown:
@@ -290,14 +338,16 @@ def run_alphago(
     progress: Callable[[str], None] | None = None,
     stop_after: str | None = None,
     should_stop: Callable[[], bool] | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Run (or resume) the pipeline in ``directory``; return the record of ``alphago.json``
     (the config, the stages finished, their figures and seconds).
 
     A directory holding a record of another config is refused (one line), so a resumed run
     is the run it continues. ``stop_after`` ends after that stage (a test's partial run);
-    ``should_stop()`` is asked between stages and between RL chunks (a deadline, Ctrl-C): the
-    run then returns what it finished, and a later call continues from there.
+    ``should_stop()`` is asked between stages, data chunks, SL epochs and RL chunks (a
+    deadline, Ctrl-C): the run then returns what it finished, and a later call continues from
+    there. ``workers`` processes label the expert data (the same data for any number).
     """
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
@@ -329,24 +379,28 @@ def run_alphago(
 
     if stopping():
         return record
-    # 1. expert data
+    # 1. expert data, in chunks (resumable, across workers)
     if "data" not in stages:
         started = time.perf_counter()
-        say(f"data: labelling {config.expert_positions} + {config.test_positions} positions")
-        train = generate_expert_positions(
-            config.expert_positions,
-            seed=_seed(config.seed, 1),
-            min_ply=config.min_ply,
-            node_budget=config.node_budget,
+        jobs = _data_jobs(folder, config)
+        progress_record = stages.setdefault("data_progress", {"cpu_seconds": {}})
+        cpu_seconds: dict[str, float] = progress_record["cpu_seconds"]
+        say(
+            f"data: labelling {config.expert_positions} + {config.test_positions} positions "
+            f"in {len(jobs)} chunks, {workers} worker{'s' if workers != 1 else ''}"
         )
-        test = generate_expert_positions(
-            config.test_positions,
-            seed=_seed(config.seed, 2),
-            min_ply=config.min_ply,
-            node_budget=config.node_budget,
-        )
+
+        def chunk_done(job: ChunkJob, seconds: float) -> None:
+            cpu_seconds[Path(job.path).stem] = round(seconds, 2)
+            _write_json(folder / _RECORD, record)
+            say(f"data: {Path(job.path).stem} done ({len(cpu_seconds)}/{len(jobs)}, "
+                f"{seconds:.0f} CPU s)")  # fmt: skip
+
+        if not label_chunks(jobs, workers=workers, should_stop=stopping, on_done=chunk_done):
+            return record
+        train = merge_chunks([job.path for job in jobs[1:]])
+        test = ExpertPositions.load(folder / _FILES["test"])
         train.save(folder / _FILES["train"])
-        test.save(folder / _FILES["test"])
         finish(
             "data",
             {
@@ -354,6 +408,7 @@ def run_alphago(
                 "test": len(test),
                 "skipped": train.skipped + test.skipped,
                 "uniform_accuracy": round(test.subset(test.informative()).uniform_accuracy(), 4),
+                "cpu_seconds": round(sum(cpu_seconds.values()), 1),
             },
             started,
         )
@@ -366,28 +421,76 @@ def run_alphago(
 
     if stopping():
         return record
-    # 2. SL policy
+    # 2. SL network (policy head, and the value head unless sl_value_weight is 0),
+    #    resumable epoch by epoch; every epoch's weights kept (sl-epoch-KK.ckpt)
     if "sl" not in stages:
         started = time.perf_counter()
-        net = PolicyValueNet(
-            encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 3)
+        sl_progress = stages.setdefault("sl_progress", {"epochs": 0, "losses": []})
+        done = int(sl_progress["epochs"])
+        cpu_base = float(stages["data"].get("cpu_seconds", 0.0)) + float(
+            sl_progress.get("cpu_seconds", 0.0)
         )
-        before = policy_accuracy(net, encoder, test)
-        losses = fit_policy(
+        cpu_started = time.process_time()
+        if done:
+            net = load_checkpoint(folder / _epoch_file(done), encoder=encoder).net
+            optimiser_state = torch.load(
+                folder / _optimiser_file(done), weights_only=True, map_location="cpu"
+            )
+        else:
+            net = PolicyValueNet(
+                encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 3)
+            )
+            optimiser_state = None
+            sl_progress["accuracy_before"] = round(policy_accuracy(net, encoder, test), 4)
+
+        def epoch_done(epoch: int, loss: float, optimiser: Any) -> bool:
+            cpu = round(cpu_base + time.process_time() - cpu_started, 1)
+            save_checkpoint(
+                folder / _epoch_file(epoch),
+                net,
+                encoder,
+                extra={"stage": "sl", "epoch": epoch, "cpu_seconds": cpu},
+            )
+            _save_atomic(optimiser.state_dict(), folder / _optimiser_file(epoch))
+            sl_progress.update(
+                epochs=epoch,
+                losses=[*sl_progress["losses"], round(loss, 4)],
+                cpu_seconds=cpu - float(stages["data"].get("cpu_seconds", 0.0)),
+            )
+            _write_json(folder / _RECORD, record)
+            (folder / _optimiser_file(epoch - 1)).unlink(missing_ok=True)
+            accuracy = policy_accuracy(net, encoder, test)
+            say(f"sl: epoch {epoch}/{config.sl_epochs}, loss {loss:.4f}, "
+                f"accuracy {accuracy:.4f}, {cpu:.0f} CPU s in all")  # fmt: skip
+            return stopping()
+
+        fit_policy_value(
             net,
             encoder,
-            train.subset(train.informative()),
+            train,
+            value_weight=config.sl_value_weight,
             epochs=config.sl_epochs,
+            batch_size=config.sl_batch_size,
             learning_rate=config.sl_learning_rate,
+            final_lr_fraction=config.sl_final_lr_fraction,
             seed=_seed(config.seed, 4),
+            start_epoch=done,
+            optimiser_state=optimiser_state,
+            on_epoch=epoch_done,
         )
+        if int(sl_progress["epochs"]) < config.sl_epochs:
+            return record
         save_checkpoint(folder / _FILES["sl"], net, encoder, extra={"stage": "sl"})
+        save_checkpoint(folder / _FILES["latest"], net, encoder, extra={"stage": "sl"})
+        (folder / _optimiser_file(config.sl_epochs)).unlink(missing_ok=True)
         finish(
             "sl",
             {
-                "accuracy_before": round(before, 4),
+                "accuracy_before": sl_progress["accuracy_before"],
                 "accuracy": round(policy_accuracy(net, encoder, test), 4),
-                "loss": round(losses[-1], 4),
+                "value_correlation": round(value_correlation(net, encoder, test), 4),
+                "loss": sl_progress["losses"][-1],
+                "cpu_seconds": sl_progress["cpu_seconds"],
             },
             started,
         )
@@ -529,6 +632,53 @@ def run_alphago(
     return record
 
 
+def _data_jobs(folder: Path, config: AlphaGoConfig) -> list[ChunkJob]:
+    """The held-out set (first), then the training chunks; chunk ``k`` from seed ``(seed, 1,
+    k)``, the held-out set from ``(seed, 2)``."""
+    (folder / "expert").mkdir(exist_ok=True)
+    template = ChunkJob(
+        -1,
+        config.test_positions,
+        _seed(config.seed, 2),
+        str(folder / _FILES["test"]),
+        min_ply=config.min_ply,
+        node_budget=config.node_budget,
+        random_share=config.random_share,
+        positions_per_game=config.positions_per_game,
+    )
+    jobs = [template]
+    left, index = config.expert_positions, 0
+    while left > 0:
+        count = min(config.chunk_positions, left)
+        path = str(folder / "expert" / f"train-{index:04d}.npz")
+        seed = _seed(config.seed, 1, index)
+        jobs.append(dataclasses.replace(template, index=index, count=count, seed=seed, path=path))
+        left -= count
+        index += 1
+    return jobs
+
+
+def _epoch_file(epoch: int) -> str:
+    return f"sl-epoch-{epoch:02d}.ckpt"
+
+
+def _optimiser_file(epoch: int) -> str:
+    return f".sl-optimiser-{epoch:02d}.pt"
+
+
+def _save_atomic(data: Any, path: Path) -> None:
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            torch.save(data, stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def _solved(states: list[Any], node_budget: int) -> ExpertPositions:
     """The states the solver settles within ``node_budget`` nodes a move, with their moves'
     outcomes."""
@@ -621,7 +771,8 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     def say(message: str) -> None:
         print(f"alphago {message}", file=sys.stderr, flush=True)
 
-    record = run_alphago(folder, config, progress=say, should_stop=should_stop)
+    workers = options.get("workers") or 1
+    record = run_alphago(folder, config, progress=say, should_stop=should_stop, workers=workers)
     stages = record["stages"]
     done = sum(stage in stages for stage in STAGES)
     games = stages.get("rl", stages.get("rl_progress", {})).get("iterations", 0) * config.rl_games

@@ -204,6 +204,7 @@ def generate_expert_positions(
     min_ply: int = 12,
     random_share: float = 0.3,
     node_budget: int = 200_000,
+    positions_per_game: int = 1,
     informative_only: bool = False,
     solver: Connect4Solver | None = None,
     progress: Any = None,
@@ -216,6 +217,8 @@ def generate_expert_positions(
         min_ply: the fewest stones a position has (>= 0).
         random_share: the share of uniformly random moves in the games (0..1).
         node_budget: the solver's nodes per move; a position not settled within it is skipped.
+        positions_per_game: positions drawn from each game (distinct plies; fewer when the
+            game is shorter): more positions per second of play, at some correlation.
         informative_only: keep only positions where a mistake is possible.
         solver: a solver to reuse (its table); a new one by default.
         progress: called as ``progress(done, count)`` after each position kept.
@@ -226,6 +229,15 @@ def generate_expert_positions(
         )
     if not 0 <= min_ply < 42:
         raise InvalidParameterError(f"expert positions: min_ply must be in 0..41, got {min_ply!r}")
+    if (
+        isinstance(positions_per_game, bool)
+        or not isinstance(positions_per_game, int)
+        or positions_per_game < 1
+    ):
+        raise InvalidParameterError(
+            f"expert positions: positions_per_game must be an integer >= 1, "
+            f"got {positions_per_game!r}"
+        )
     if not 0.0 <= random_share <= 1.0:
         raise InvalidParameterError(
             f"expert positions: random_share must be in 0..1, got {random_share!r}"
@@ -242,18 +254,24 @@ def generate_expert_positions(
         candidates = line[min_ply:]
         if not candidates:
             continue
-        state = candidates[int(rng.integers(len(candidates)))]
-        if state.key() in seen:
-            continue
-        seen.add(state.key())
-        labels = move_outcomes(state, solver, node_budget=node_budget)
-        if labels is None:
-            skipped += 1
-            continue
-        if informative_only and (labels == labels.max()).sum() == (labels != ILLEGAL).sum():
-            continue
-        moves.append(state.moves)
-        outcomes.append(labels)
-        if progress is not None:
-            progress(len(moves), count)
+        if positions_per_game == 1:
+            picks = [int(rng.integers(len(candidates)))]
+        else:
+            taken = min(positions_per_game, len(candidates))
+            picks = sorted(int(i) for i in rng.choice(len(candidates), taken, replace=False))
+        for pick in picks:
+            state = candidates[pick]
+            if len(moves) >= count or state.key() in seen:
+                continue
+            seen.add(state.key())
+            labels = move_outcomes(state, solver, node_budget=node_budget)
+            if labels is None:
+                skipped += 1
+                continue
+            if informative_only and (labels == labels.max()).sum() == (labels != ILLEGAL).sum():
+                continue
+            moves.append(state.moves)
+            outcomes.append(labels)
+            if progress is not None:
+                progress(len(moves), count)
     return ExpertPositions(tuple(moves), np.stack(outcomes), skipped)

@@ -9,6 +9,9 @@ value network its value head), so every checkpoint is an ordinary one.
 
 * :func:`fit_policy`: minibatch cross-entropy from a target distribution (the solver's optimal
   moves, uniform among them) to the masked policy, both mirror images of every position;
+* :func:`fit_policy_value`: both heads at once on the solver's labels (policy cross-entropy
+  plus the value's squared error to the exact value), resumable epoch by epoch, so the SL
+  network is also a whole policy-value network the ``az`` agent can search with;
 * :func:`fit_value`: minibatch squared error of the value head to targets in ``[-1, 1]``;
 * :func:`policy_probabilities`, :func:`values`: one forward pass for a batch of states;
 * :func:`policy_accuracy`, :func:`value_correlation`: the held-out checks against the solver.
@@ -31,6 +34,7 @@ Every fit is seeded (the minibatch order) and runs on the CPU with the caller's 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +48,7 @@ from searchlab.learning.network import PolicyValueNet, masked_log_softmax, maske
 
 __all__ = [
     "fit_policy",
+    "fit_policy_value",
     "fit_value",
     "policy_accuracy",
     "policy_probabilities",
@@ -124,18 +129,101 @@ def fit_policy(
 ) -> list[float]:
     """Train ``net``'s policy head (in place) to the solver's optimal moves of ``data``; return
     the mean loss of each epoch. Adam; the minibatch order from ``seed``."""
+    return fit_policy_value(
+        net,
+        encoder,
+        data,
+        value_weight=0.0,
+        informative_only=False,
+        epochs=epochs,
+        batch_size=batch_size,
+        learning_rate=learning_rate,
+        weight_decay=weight_decay,
+        seed=seed,
+    )
+
+
+EpochHook = Callable[[int, float, torch.optim.Optimizer], bool]
+"""``hook(epochs_done, mean_loss, optimiser) -> stop``: called after each epoch."""
+
+
+def fit_policy_value(
+    net: PolicyValueNet,
+    encoder: Encoder,
+    data: ExpertPositions,
+    *,
+    value_weight: float = 1.0,
+    informative_only: bool = True,
+    epochs: int = 10,
+    batch_size: int = 64,
+    learning_rate: float = 1e-3,
+    final_lr_fraction: float = 1.0,
+    weight_decay: float = 1e-4,
+    seed: int = 0,
+    start_epoch: int = 0,
+    optimiser_state: dict[str, Any] | None = None,
+    on_epoch: EpochHook | None = None,
+) -> list[float]:
+    """Train both heads of ``net`` (in place) on the solver's labels; return the mean loss of
+    each epoch run.
+
+    The loss is the policy's cross-entropy to the optimal moves (uniform among them) plus
+    ``value_weight`` times the value head's squared error to the position's exact value
+    (AlphaGo Zero's two-headed loss, with the solver as the teacher). With
+    ``informative_only`` the policy term counts only positions where a mistake is possible
+    (elsewhere every move is optimal and the target teaches nothing); the value term counts
+    every position. The learning rate follows a cosine from ``learning_rate`` down to
+    ``final_lr_fraction`` of it over the ``epochs``; epoch ``e``'s minibatch order is drawn
+    from ``(seed, e)``, so a fit stopped after an epoch and resumed with ``start_epoch``, the
+    weights and ``optimiser_state`` ends exactly where an unbroken one does. ``on_epoch``
+    returning true stops after that epoch.
+    """
     _check_fit(epochs, batch_size, learning_rate)
     if len(data) == 0:
         raise InvalidParameterError("fit_policy: no positions to learn from")
+    if not 0.0 <= value_weight < float("inf"):
+        raise InvalidParameterError(f"fit: value_weight must be >= 0, got {value_weight!r}")
+    if not 0.0 < final_lr_fraction <= 1.0:
+        raise InvalidParameterError(
+            f"fit: final_lr_fraction must be in (0, 1], got {final_lr_fraction!r}"
+        )
     planes = encoder.encode_batch(data.states())
-    x, target, mask = _augmented(encoder, planes, data.targets(), data.legal_mask())
-    x_t, target_t, mask_t = (torch.from_numpy(np.ascontiguousarray(a)) for a in (x, target, mask))
+    weight = data.informative() if informative_only else np.ones(len(data), dtype=bool)
+    x, target, mask, z, w = _augmented(
+        encoder,
+        planes,
+        data.targets(),
+        data.legal_mask(),
+        data.values(),
+        weight.astype(np.float32),
+    )
+    x_t, target_t, mask_t, z_t, w_t = (
+        torch.from_numpy(np.ascontiguousarray(a)) for a in (x, target, mask, z, w)
+    )
 
     def loss_of(index: torch.Tensor) -> torch.Tensor:
-        logits, _ = net(x_t[index])
-        return -(target_t[index] * masked_log_softmax(logits, mask_t[index])).sum(1).mean()
+        logits, value = net(x_t[index])
+        cross_entropy = -(target_t[index] * masked_log_softmax(logits, mask_t[index])).sum(1)
+        weights = w_t[index]
+        policy = (cross_entropy * weights).sum() / weights.sum().clamp(min=1.0)
+        if value_weight == 0.0:
+            return policy
+        return policy + value_weight * torch.mean((z_t[index] - value) ** 2)
 
-    return _fit(net, len(x), loss_of, epochs, batch_size, learning_rate, weight_decay, seed)
+    return _fit(
+        net,
+        len(x),
+        loss_of,
+        epochs,
+        batch_size,
+        learning_rate,
+        weight_decay,
+        seed,
+        final_lr_fraction=final_lr_fraction,
+        start_epoch=start_epoch,
+        optimiser_state=optimiser_state,
+        on_epoch=on_epoch,
+    )
 
 
 def _fit(
@@ -147,23 +235,43 @@ def _fit(
     learning_rate: float,
     weight_decay: float,
     seed: int,
+    *,
+    final_lr_fraction: float = 1.0,
+    start_epoch: int = 0,
+    optimiser_state: dict[str, Any] | None = None,
+    on_epoch: EpochHook | None = None,
 ) -> list[float]:
-    """Adam on ``loss_of(minibatch indices)`` for ``epochs`` passes over ``count`` samples in
-    an order drawn from ``seed``; the network is left in eval mode. The mean loss per epoch."""
+    """Adam on ``loss_of(minibatch indices)`` for epochs ``start_epoch..epochs-1`` over
+    ``count`` samples, epoch ``e`` in an order drawn from ``(seed, e)``, the learning rate on a
+    cosine from ``learning_rate`` to ``final_lr_fraction`` of it; the network is left in eval
+    mode. The mean loss of each epoch run."""
     optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
-    rng = np.random.default_rng(seed)
+    if optimiser_state is not None:
+        optimiser.load_state_dict(optimiser_state)
     losses = []
     net.train()
-    for _ in range(epochs):
-        total = 0.0
-        for batch in _minibatches(count, batch_size, rng):
-            loss = loss_of(torch.from_numpy(batch))
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            total += float(loss.detach()) * len(batch)
-        losses.append(total / count)
-    net.eval()
+    try:
+        for epoch in range(start_epoch, epochs):
+            share = 0.5 * (1.0 + math.cos(math.pi * epoch / epochs))
+            for group in optimiser.param_groups:
+                group["lr"] = learning_rate * (final_lr_fraction + (1 - final_lr_fraction) * share)
+            rng = np.random.default_rng([seed, epoch])
+            total = 0.0
+            for batch in _minibatches(count, batch_size, rng):
+                loss = loss_of(torch.from_numpy(batch))
+                optimiser.zero_grad()
+                loss.backward()
+                optimiser.step()
+                total += float(loss.detach()) * len(batch)
+            losses.append(total / count)
+            if on_epoch is not None:
+                net.eval()
+                stop = on_epoch(epoch + 1, losses[-1], optimiser)
+                net.train()
+                if stop:
+                    break
+    finally:
+        net.eval()
     return losses
 
 

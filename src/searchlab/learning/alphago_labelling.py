@@ -1,0 +1,143 @@
+"""The AlphaGo pipeline's expert data made in chunks, by worker processes, resumable.
+
+A long run labels tens of thousands of positions (the openings cost the solver seconds each),
+so the expert data is made in **chunks**: chunk ``k`` is drawn from its own seed
+(:class:`ChunkJob`), which makes the data the same whatever the number of workers and
+whichever chunk finishes first. Each finished chunk is written atomically to its own file;
+stopped (a deadline, Ctrl-C, SIGKILL) and started again, :func:`label_chunks` labels only the
+chunks whose files are missing. :func:`merge_chunks` joins them in chunk order and drops a
+position met again (openings recur across chunks).
+
+Workers are ``spawn``-ed processes that ignore Ctrl-C: the parent stops them (a chunk being
+labelled is lost and labelled again on resume; a written chunk never is).
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> folder = Path(tempfile.mkdtemp())
+>>> jobs = [ChunkJob(k, 3, seed=k, path=str(folder / f"train-{k}.npz"), min_ply=20)
+...         for k in range(2)]
+>>> label_chunks(jobs, workers=1)
+True
+>>> len(merge_chunks([job.path for job in jobs]))
+6
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from searchlab.learning.alphago_data import ExpertPositions, generate_expert_positions
+
+__all__ = ["ChunkJob", "label_chunk", "label_chunks", "merge_chunks"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkJob:
+    """One chunk of expert positions: ``count`` positions of varied play drawn from ``seed``
+    (see :func:`~searchlab.learning.alphago_data.generate_expert_positions` for the other
+    fields), written to ``path``."""
+
+    index: int
+    count: int
+    seed: int
+    path: str
+    min_ply: int = 12
+    node_budget: int = 200_000
+    random_share: float = 0.3
+    positions_per_game: int = 1
+
+
+def label_chunk(job: ChunkJob) -> float:
+    """Label ``job``'s positions and write them atomically; return the CPU seconds taken."""
+    started = time.process_time()
+    data = generate_expert_positions(
+        job.count,
+        seed=job.seed,
+        min_ply=job.min_ply,
+        node_budget=job.node_budget,
+        random_share=job.random_share,
+        positions_per_game=job.positions_per_game,
+    )
+    data.save(job.path)
+    return time.process_time() - started
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def label_chunks(
+    jobs: Sequence[ChunkJob],
+    *,
+    workers: int = 1,
+    should_stop: Callable[[], bool] | None = None,
+    on_done: Callable[[ChunkJob, float], None] | None = None,
+) -> bool:
+    """Label the ``jobs`` whose files do not exist yet, ``workers`` at a time; call
+    ``on_done(job, cpu_seconds)`` as each is written. True when every chunk exists, False
+    when ``should_stop()`` said stop first (asked between chunks; with workers, every 0.2 s)."""
+    for job in jobs:  # a worker stopped mid-write leaves only its hidden temporary file
+        for stray in Path(job.path).parent.glob(f".{Path(job.path).name}.*"):
+            stray.unlink(missing_ok=True)
+    pending = [job for job in jobs if not Path(job.path).exists()]
+
+    def stopping() -> bool:
+        return should_stop is not None and should_stop()
+
+    if workers <= 1 or len(pending) <= 1:
+        for job in pending:
+            if stopping():
+                return False
+            seconds = label_chunk(job)
+            if on_done is not None:
+                on_done(job, seconds)
+        return True
+    pool = multiprocessing.get_context("spawn").Pool(
+        min(workers, len(pending)), initializer=_ignore_ctrl_c
+    )
+    try:
+        running = [(job, pool.apply_async(label_chunk, (job,))) for job in pending]
+        while running:
+            if stopping():
+                return False
+            waiting = []
+            for job, result in running:
+                if result.ready():
+                    seconds = result.get()
+                    if on_done is not None:
+                        on_done(job, seconds)
+                else:
+                    waiting.append((job, result))
+            running = waiting
+            if running:
+                time.sleep(0.2)
+        pool.close()
+        return True
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def merge_chunks(paths: Sequence[str | Path]) -> ExpertPositions:
+    """The chunks' positions in chunk order, each position once (its first labelling)."""
+    moves: list[str] = []
+    outcomes: list[np.ndarray] = []
+    seen: set[str] = set()
+    skipped = 0
+    for path in paths:
+        chunk = ExpertPositions.load(path)
+        skipped += chunk.skipped
+        for line, labels in zip(chunk.moves, chunk.outcomes, strict=True):
+            if line not in seen:
+                seen.add(line)
+                moves.append(line)
+                outcomes.append(labels)
+    stacked = np.stack(outcomes) if outcomes else np.zeros((0, 7), dtype=np.int8)
+    return ExpertPositions(tuple(moves), stacked, skipped)
