@@ -204,7 +204,8 @@ LAZY_KINDS: tuple[LazyAgentKind, ...] = (
     LazyAgentKind(
         "az",
         "searchlab.learning.agents:AZ_KIND",
-        "AlphaZero: PUCT search guided by a trained policy-value network (checkpoint=FILE|DIR)",
+        "AlphaZero: PUCT search guided by a trained policy-value network (checkpoint=FILE|DIR; "
+        "left out: the network shipped for the game, Connect Four)",
         requires="torch",
         install=_LEARN,
     ),

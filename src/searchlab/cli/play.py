@@ -1,6 +1,7 @@
 """``searchlab play GAME [--first SPEC] [--second SPEC]``: play against the AI in the terminal.
 
   searchlab play connect4                                  # you (first) against mcts:time=1
+  searchlab play connect4 --second az                      # against the shipped network
   searchlab play tictactoe --first alphabeta --second human
   searchlab play othello --first mcts:time=0.5 --second alphabeta:depth=4 --analysis
   searchlab play nim -p piles=3,4,5 --second mcts:simulations=2000,solver=true
@@ -56,7 +57,9 @@ def register(subparsers: Any) -> None:
         "agent.\n\n" + rest,
         epilog="examples:\n" + examples + "\n\n"
         "agents: human, random, greedy, alphabeta:depth=D|time=S, flatmc:simulations=N|time=S,\n"
-        "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,reuse=true,...]",
+        "        mcts:simulations=N|time=S[,c=C,rollout=informed,solver=true,reuse=true,...],\n"
+        "        az[:checkpoint=FILE|DIR,simulations=N] (network + PUCT; no checkpoint: the\n"
+        "        Connect Four network shipped in searchlab, learning/checkpoints/connect4.ckpt)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

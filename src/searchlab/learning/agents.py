@@ -10,8 +10,10 @@ PyTorch), so they are specs everywhere -- ``play``, ``analyse``, ``arena``::
     searchlab arena connect4 az:checkpoint=runs/c4 policy:checkpoint=runs/c4 --games 20
 
 ``checkpoint=`` is a checkpoint file, or a training directory (its ``latest.pt``); left out, the
-checkpoint shipped inside the package for the game, when there is one. The checkpoint must be
-for the game played (one clear line otherwise).
+checkpoint shipped inside the package for the game (Connect Four: a network searchlab trained
+itself, ``searchlab/learning/checkpoints/connect4.ckpt``; see
+:mod:`~searchlab.learning.shipped`), and one clear line for a game that has none. The
+checkpoint must be for the game played (one clear line otherwise).
 
 * ``az`` searches with the array PUCT of :mod:`~searchlab.learning.puct_arrays` (leaves
   evaluated ``batch`` at a time under virtual loss; no Dirichlet noise) for ``simulations``
@@ -45,7 +47,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,7 @@ from searchlab.core.search_result import SearchResult
 from searchlab.learning.checkpoint import Checkpoint, CheckpointError, load_checkpoint
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.puct_arrays import PUCTConfig, PUCTTree, evaluate_step
+from searchlab.learning.shipped import missing_message, shipped_checkpoint
 
 __all__ = [
     "AZ_KIND",
@@ -86,13 +88,10 @@ def resolve_checkpoint(path: str | Path | None, game: Game | None, agent: str) -
     :class:`~searchlab.learning.checkpoint.CheckpointError` line when there is none."""
     if path is None:
         name = getattr(getattr(game, "info", None), "name", None)
-        shipped = resources.files("searchlab.learning").joinpath(f"checkpoints/{name}.ckpt")
-        if name is None or not shipped.is_file():
-            raise CheckpointError(
-                f"agent {agent!r}: no checkpoint given, and none ships for {name or 'this game'}: "
-                "give checkpoint=FILE (or a training directory)"
-            )
-        return Path(str(shipped))
+        shipped = None if name is None else shipped_checkpoint(name)
+        if shipped is None:
+            raise CheckpointError(missing_message(name, agent))
+        return shipped
     target = Path(path).expanduser()
     if target.is_dir():
         latest = target / LATEST
@@ -320,7 +319,10 @@ def _policy(
 
 
 _CHECKPOINT = Param(
-    str, None, "checkpoint file, or training directory (its latest.pt); default: the shipped one"
+    str,
+    None,
+    "checkpoint file, or training directory (its latest.pt); default: the network shipped "
+    "inside searchlab for the game (connect4: searchlab/learning/checkpoints/connect4.ckpt)",
 )
 _TEMPERATURE = Param(
     float, 0.0, "0: the best move; > 0: drawn, sharper as it falls", positive=False
@@ -339,7 +341,8 @@ AZ_KIND = AgentKind(
         "temperature": _TEMPERATURE,
         "device": _DEVICE,
     },
-    "AlphaZero: PUCT search guided by a trained policy-value network",
+    "AlphaZero: PUCT search guided by a trained policy-value network (checkpoint=FILE|DIR; "
+    "left out: the network shipped for the game, Connect Four)",
 )
 """The ``az`` kind: ``az:checkpoint=PATH,simulations=N[,time,c_puct,batch,temperature,device,
 seed]``."""
