@@ -177,6 +177,29 @@ def _sets(chosen: list[str] | None) -> list[tuple[str, str]]:
     return found
 
 
+def _precompute(args: argparse.Namespace) -> int:
+    """Solve every legal move of the chosen positions into the cache."""
+    cache = OutcomeCache(args.cache)
+    judge = MistakeJudge(cache)
+    started = time.perf_counter()
+    for file, set_name in _sets(args.sets):
+        entries = read_pons_file(args.data / file, args.limit)
+        before = judge.solves
+        for number, entry in enumerate(entries, 1):
+            if entry.best >= 0:  # where every move loses, no move is a mistake
+                for column in entry.state().legal_actions():
+                    judge.outcome(entry, column)
+            if number % 10 == 0:
+                cache.save()
+        cache.save()
+        print(
+            f"{set_name:<14} {len(entries)} positions, {judge.solves - before} solves, "
+            f"{time.perf_counter() - started:.0f} s so far, cache {len(cache)}",
+            flush=True,
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -194,9 +217,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--show-mistakes", action="store_true", help="list the positions each agent got wrong"
     )
+    parser.add_argument(
+        "--precompute",
+        action="store_true",
+        help="only fill the cache with the outcome of EVERY legal move of the chosen positions "
+        "(then any agent is judged without solving); resumable, saved every 10 positions",
+    )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         sys.exit("connect4_mistakes: --limit must be >= 1")
+    if args.precompute:
+        return _precompute(args)
     specs = args.agent or ["azjl-minimax:depth=5", "alphabeta:depth=5"]
     game = Connect4()
     agents = [make_agent(spec, game, seed=args.seed) for spec in specs]

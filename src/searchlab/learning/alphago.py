@@ -44,9 +44,9 @@ value_positions, value_labels, value_epochs, value_learning_rate, match_games
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.learning.alphago_data import ExpertPositions
@@ -301,17 +302,7 @@ class AlphaGoPipeline:
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as stream:
-            json.dump(data, stream, indent=2)
-            stream.write("\n")
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
 
 
 def _read_record(directory: Path) -> dict[str, Any]:
@@ -667,16 +658,9 @@ def _optimiser_file(epoch: int) -> str:
 
 
 def _save_atomic(data: Any, path: Path) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            torch.save(data, stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    buffer = io.BytesIO()
+    torch.save(data, buffer)
+    write_atomically(path, buffer.getvalue())
 
 
 def _solved(states: list[Any], node_budget: int) -> ExpertPositions:

@@ -25,8 +25,8 @@ True
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4, Connect4State, parse_moves
@@ -148,23 +149,14 @@ class ExpertPositions:
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the set as ``.npz``, atomically (temporary file, fsync, rename)."""
         target = Path(path)
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".npz", dir=target.parent
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            moves=np.array(self.moves, dtype=str),
+            outcomes=self.outcomes,
+            skipped=np.int64(self.skipped),
         )
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                np.savez(
-                    stream,
-                    moves=np.array(self.moves, dtype=str),
-                    outcomes=self.outcomes,
-                    skipped=np.int64(self.skipped),
-                )
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(target, buffer.getvalue())
         return target
 
     @classmethod

@@ -40,11 +40,9 @@ connect4
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +50,7 @@ from typing import Any
 
 import torch
 
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.learning.encoder import Encoder
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
@@ -170,38 +169,12 @@ def _check_plain(value: Any, where: str) -> None:
 
 
 def _write_atomically(target: Path, data: bytes) -> None:
-    """Temporary file beside ``target``, fsync, rename over it, fsync the directory."""
-    folder = target.parent if str(target.parent) else Path(".")
-    temporary: str | None = None
+    """:func:`~searchlab.core.atomic_file.write_atomically`, its failure one checkpoint line."""
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-        temporary = None
-        _fsync_directory(folder)
+        write_atomically(target, data)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise CheckpointError(f"cannot write checkpoint {target}: {reason}") from None
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-
-
-def _fsync_directory(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); a no-op where directories cannot be opened."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def load_checkpoint(

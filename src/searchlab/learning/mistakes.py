@@ -37,13 +37,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4State, parse_moves
 
@@ -196,11 +196,8 @@ class OutcomeCache:
             "outcomes": dict(sorted(self._outcomes.items())),
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(data, stream, indent=0, separators=(",", ":"))
-            stream.write("\n")
-        os.replace(temporary, self.path)
+        text = json.dumps(data, indent=0, separators=(",", ":")) + "\n"
+        write_atomically(self.path, text.encode("utf-8"))
         self._dirty = False
 
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games import _connect4_bits as bits
 
@@ -256,16 +256,7 @@ class RolloutPolicy:
         """Write the weights as JSON, atomically (temporary file, fsync, rename)."""
         target = Path(path)
         text = json.dumps(self.to_dict(), indent=2) + "\n"
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(handle, "w") as stream:
-                stream.write(text)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(target, text.encode("utf-8"))
         return target
 
     @classmethod

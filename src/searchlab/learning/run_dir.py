@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.learning.replay import SampleBlock, load_block, save_block
 from searchlab.learning.train_config import (
@@ -59,20 +60,6 @@ __all__ = ["ChunkFile", "RunDirectory", "write_atomically"]
 
 FORMAT = 1
 _CHUNK = re.compile(r"^games-(\d{8,})-(\d{8,})-g(\d{4,})\.npz$")
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path``: a temporary file beside it, flushed, renamed over it."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
 
 
 @dataclass(frozen=True, slots=True)
