@@ -200,6 +200,41 @@ def _precompute(args: argparse.Namespace) -> int:
     return 0
 
 
+def _curve(args: argparse.Namespace) -> int:
+    """One row per SL epoch of an alphago run: CPU hours so far, the rate on each set."""
+    from searchlab.learning.checkpoint import load_checkpoint
+
+    snapshots = sorted(args.curve.glob("sl-epoch-*.ckpt"))
+    if not snapshots:
+        sys.exit(f"connect4_mistakes: no sl-epoch-*.ckpt in {args.curve}")
+    game = Connect4()
+    judge = MistakeJudge(OutcomeCache(args.cache))
+    sets = _sets(args.sets)
+    names = [name for _, name in sets]
+    print(f"curve of {args.curve}: the network alone (policy agent), the first "
+          f"{args.limit or 'all'} positions of each set; rate % (mistakes/positions)")  # fmt: skip
+    print(f"{'epoch':>5} {'CPU h':>6} " + " ".join(f"{n:>15}" for n in names))
+    rows = []
+    for path in snapshots:
+        extra = load_checkpoint(path, game).extra
+        agent = make_agent(f"policy:checkpoint={path}", game, seed=args.seed)
+        cells, row = [], {"checkpoint": path.name, **extra}
+        for file, name in sets:
+            entries = read_pons_file(args.data / file, args.limit)
+            report = mistake_rate(chooser(agent), entries, judge, set_name=name)
+            cells.append(f"{100 * report.rate:.1f} ({report.mistakes}/{report.positions})")
+            row[name] = [report.mistakes, report.positions]
+        judge.cache.save()
+        hours = float(extra.get("cpu_seconds", 0.0)) / 3600
+        print(f"{extra.get('epoch', '?'):>5} {hours:>6.2f} " + " ".join(f"{c:>15}" for c in cells),
+              flush=True)  # fmt: skip
+        rows.append(row)
+    print(f"solver: {judge.solves} positions solved (cache misses)")
+    if args.json is not None:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -223,11 +258,20 @@ def main(argv: list[str] | None = None) -> int:
         help="only fill the cache with the outcome of EVERY legal move of the chosen positions "
         "(then any agent is judged without solving); resumable, saved every 10 positions",
     )
+    parser.add_argument(
+        "--curve",
+        type=Path,
+        metavar="DIR",
+        help="the learning curve of an alphago run: the network alone (policy agent) of every "
+        "SL epoch's checkpoint DIR/sl-epoch-KK.ckpt, with the CPU hours spent up to it",
+    )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         sys.exit("connect4_mistakes: --limit must be >= 1")
     if args.precompute:
         return _precompute(args)
+    if args.curve is not None:
+        return _curve(args)
     specs = args.agent or ["azjl-minimax:depth=5", "alphabeta:depth=5"]
     game = Connect4()
     agents = [make_agent(spec, game, seed=args.seed) for spec in specs]
