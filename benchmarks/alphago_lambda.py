@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 
@@ -33,6 +32,7 @@ from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.learning.alphago import AlphaGoConfig, load_alphago, run_alphago
 from searchlab.learning.alphago_agent import AlphaGoAgent
+from searchlab.learning.mistakes import wilson_interval
 
 PRESETS = {
     "tiny": AlphaGoConfig.tiny(),
@@ -78,15 +78,6 @@ def play(
             state = state.apply(opponent.act(state))
     first = state.returns()[0 if len(opening) % 2 == 0 else 1]
     return first if alphago_first else -first
-
-
-def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval of a score (draws as half points) over ``games`` games."""
-    centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
-    return max(0.0, centre - half / (1 + z * z / games)), min(
-        1.0, centre + half / (1 + z * z / games)
-    )
 
 
 def main() -> int:
@@ -140,7 +131,7 @@ def main() -> int:
         draws = sum(r == 0 for r in results)
         losses = len(results) - wins - draws
         score = (wins + draws / 2) / len(results)
-        low, high = wilson(score, len(results))
+        low, high = wilson_interval(score * len(results), len(results))  # draws as half points
         print(
             f"| {lambda_:g} | {wins} | {draws} | {losses} | {score:.3f} | "
             f"{low:.2f}..{high:.2f} | "

@@ -273,8 +273,9 @@ class MistakeReport:
         return wilson_interval(self.mistakes, self.positions)
 
 
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (``(0, 1)`` with no trials).
+def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``(0, 1)`` with no trials); ``successes``
+    may be fractional (a match score, draws as half points).
 
     >>> low, high = wilson_interval(0, 50)
     >>> low, round(high, 4)
