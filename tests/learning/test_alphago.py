@@ -399,3 +399,90 @@ def test_bad_config_is_one_line(data: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidParameterError, match=message) as error:
         AlphaGoConfig.from_dict(data)
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"random_share": 1.5}, r"random_share must be in \[0, 1\]"),
+        ({"positions_per_game": 0}, "positions_per_game must be an integer >= 1"),
+        ({"sl_final_lr_fraction": 0}, r"sl_final_lr_fraction must be in \(0, 1\]"),
+        ({"sl_value_weight": -1}, r"sl_value_weight must be in \[0, 100\]"),
+        ({"chunk_positions": 0}, "chunk_positions must be an integer >= 1"),
+        ({"blocks": 0}, "blocks"),
+    ],
+)
+def test_bad_new_config_keys_are_one_line(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidParameterError, match=message) as error:
+        AlphaGoConfig.from_dict(data)
+    assert "\n" not in str(error.value)
+
+
+def test_flat_network_keys_set_the_network() -> None:
+    config = AlphaGoConfig.from_dict({"network_kind": "resnet", "blocks": 3, "channels": 16})
+    assert (config.network_config.kind, config.network_config.blocks) == ("resnet", 3)
+    assert config.network_config.channels == 16
+
+
+def test_sl_stopped_between_epochs_resumes_to_the_same_network(
+    run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The SL fit stopped after epoch 3 and started again ends on the very weights of the
+    unbroken run (same minibatches, Adam's state carried over); every epoch is kept."""
+    folder, record = run
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    partial = json.loads((copy / "alphago.json").read_text())
+    for stage in ("sl", "sl_progress", "rollout", "rl", "rl_progress", "value"):
+        partial["stages"].pop(stage, None)
+    (copy / "alphago.json").write_text(json.dumps(partial))
+    for path in copy.glob("sl-*.ckpt"):
+        path.unlink()
+
+    def after_epoch_three() -> bool:
+        stages = json.loads((copy / "alphago.json").read_text())["stages"]
+        return bool(stages.get("sl_progress", {}).get("epochs", 0) >= 3)
+
+    stopped = run_alphago(
+        copy, AlphaGoConfig.tiny(seed=0), should_stop=after_epoch_three, stop_after="sl"
+    )
+    assert "sl" not in stopped["stages"] and stopped["stages"]["sl_progress"]["epochs"] == 3
+    assert not (copy / "sl-policy.ckpt").exists()
+    resumed = run_alphago(copy, AlphaGoConfig.tiny(seed=0), stop_after="sl")
+    assert resumed["stages"]["sl_progress"]["losses"] == record["stages"]["sl_progress"]["losses"]
+    from searchlab.learning.checkpoint import load_checkpoint
+
+    original = load_checkpoint(folder / "sl-policy.ckpt").net
+    again = load_checkpoint(copy / "sl-policy.ckpt").net
+    assert all(
+        torch.equal(a, b) for a, b in zip(original.parameters(), again.parameters(), strict=True)
+    )
+    epochs = sorted(p.name for p in copy.glob("sl-epoch-*.ckpt"))
+    assert len(epochs) == AlphaGoConfig.tiny().sl_epochs
+    cpu = [load_checkpoint(copy / name).extra["cpu_seconds"] for name in epochs]
+    assert cpu == sorted(cpu) and cpu[0] > 0
+    assert not list(copy.glob(".sl-optimiser-*"))  # the last Adam state is removed at the end
+
+
+def test_the_sl_network_is_an_az_network(run: tuple[Path, dict[str, Any]]) -> None:
+    """The SL network's value head learned the solver's values (it correlates with them on
+    all held-out positions; an untrained head does not), and ``az:checkpoint=DIR`` plays it
+    (the run's ``latest.pt``)."""
+    from searchlab.agents.registry import make_agent
+
+    folder, record = run
+    assert record["stages"]["sl"]["value_correlation"] > 0.3
+    agent = make_agent(f"az:checkpoint={folder},simulations=30", Connect4(), seed=0)
+    state = parse_moves("4455")
+    assert agent.act(state) in state.legal_actions()
+
+
+def test_positions_per_game_draws_distinct_plies_of_a_game() -> None:
+    one = generate_expert_positions(12, seed=5, min_ply=18, positions_per_game=1)
+    four = generate_expert_positions(12, seed=5, min_ply=18, positions_per_game=4)
+    assert len(four) == len(one) == 12 and len(set(four.moves)) == 12
+    # four a game: positions share their openings (one game's prefixes)
+    prefixes = sum(a != b and b.startswith(a) for a in four.moves for b in four.moves)
+    assert prefixes > sum(a != b and b.startswith(a) for a in one.moves for b in one.moves)
+    with pytest.raises(InvalidParameterError, match="positions_per_game"):
+        generate_expert_positions(3, seed=0, positions_per_game=0)

@@ -479,7 +479,10 @@ def run_alphago(
             {
                 "accuracy_before": sl_progress["accuracy_before"],
                 "accuracy": round(policy_accuracy(net, encoder, test), 4),
-                "value_correlation": round(value_correlation(net, encoder, test), 4),
+                "value_correlation": round(
+                    value_correlation(net, encoder, ExpertPositions.load(folder / _FILES["test"])),
+                    4,
+                ),
                 "loss": sl_progress["losses"][-1],
                 "cpu_seconds": sl_progress["cpu_seconds"],
             },
