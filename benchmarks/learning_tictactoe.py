@@ -12,8 +12,9 @@ then check the result against searchlab's exact solver.
    turns (every game a perfect player can play against it), and also against **every** legal
    reply (any opponent at all): the number of games lost must be 0.
 
-Options: ``--out DIR`` (default a fresh temporary folder), ``--time 5m``, ``--simulations N``
-(default 100), ``--skip-training`` (check an existing DIR).
+Options: ``--out DIR`` (default a fresh temporary folder), ``--time 5m``, ``--seed S`` (the
+training run's seed, default 0), ``--simulations N`` (default 100), ``--skip-training`` (check
+an existing DIR). Exits 1 unless both hold: no game lost and no mistake of the network alone.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=None)
     parser.add_argument("--time", default="5m")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--skip-training", action="store_true")
     args = parser.parse_args()
@@ -66,6 +68,8 @@ def main() -> int:
             "tictactoe",
             "--time",
             args.time,
+            "--seed",
+            str(args.seed),
             "--out",
             str(out),
         ]
@@ -138,19 +142,26 @@ def main() -> int:
                 totals[i] += n
         return (totals[0], totals[1], totals[2])
 
+    lost = 0
     for label, replies in (
         ("the solver (every optimal move)", optimal_replies),
         ("any opponent (every legal move)", lambda s: s.legal_actions()),
     ):
         for side in (0, 1):
             wins, draws, losses = tally(game.initial_state(), side, replies)
+            lost += losses
             seat = "X (first)" if side == 0 else "O (second)"
             print(
                 f"az ({args.simulations} simulations) as {seat} "
                 f"against {label}: {wins + draws + losses} games, {wins} won, {draws} drawn, "
                 f"{losses} lost"
             )
-    return 0
+    passed = not mistakes and not lost
+    print(
+        f"must-show: (a) games lost {lost}, (b) network-alone mistakes {len(mistakes)}: "
+        + ("PASS" if passed else "FAIL")
+    )
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

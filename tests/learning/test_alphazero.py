@@ -103,18 +103,56 @@ def test_stopping_after_each_generation_and_resuming_is_the_same_run(
     reference_run: Path, tmp_path: Path
 ) -> None:
     folder = tmp_path / "run"
+    constant = {**TINY, "lr_schedule": "constant"}
+    reference = tmp_path / "constant"
+    train_alphazero(TicTacToe(), reference, config_for("tictactoe", constant))
     one = train_alphazero(
-        TicTacToe(), folder, config_for("tictactoe", {**TINY, "max_generations": 1})
+        TicTacToe(), folder, config_for("tictactoe", {**constant, "max_generations": 1})
     )
     assert (one.generation, one.games) == (1, 8)
     # the run keeps its own settings: resuming with another config is refused in one line
     with pytest.raises(InvalidParameterError, match=r"other settings.*max_generations"):
-        RunDirectory.open(folder, "tictactoe", {}, config_for("tictactoe", TINY))
+        RunDirectory.open(folder, "tictactoe", {}, config_for("tictactoe", constant))
     config = folder / "config.toml"
     config.write_text(config.read_text().replace("max_generations = 1", "max_generations = 2"))
+    # a longer budget is another cosine schedule (tested below): constant keeps the step sizes
+    assert 'lr_schedule = "constant"' in config.read_text()
     two = train_alphazero(TicTacToe(), folder, None)
     assert (two.generation, two.games) == (2, 16)
-    assert _same(_weights(reference_run), _weights(folder))
+    assert _same(_weights(reference), _weights(folder))
+    assert not _same(_weights(reference_run), _weights(folder))  # the schedule did matter
+
+
+def test_the_learning_rate_follows_the_schedule_over_the_generations(
+    reference_run: Path, tmp_path: Path
+) -> None:
+    """tic-tac-toe's default is the cosine over max_generations: each generation trains at
+    the step size of the fraction of the budget spent once it is trained; the step size is in
+    the figures and in the optimiser's saved state."""
+    from searchlab.learning.trainer import scheduled_learning_rate
+
+    config = config_for("tictactoe", TINY)
+    assert config.lr_schedule == "cosine"
+    progress = json.loads((reference_run / "progress.json").read_text())["generations"]
+    expected = [
+        scheduled_learning_rate(config.learning_rate, g / 2, "cosine", config.lr_final_fraction)
+        for g in (1, 2)
+    ]
+    assert [e["learning_rate"] for e in progress] == pytest.approx(expected, rel=1e-3)
+    assert expected[1] == pytest.approx(config.lr_final_fraction * config.learning_rate)
+    latest = load_checkpoint(reference_run / "latest.pt", TicTacToe()).extra
+    assert latest["schedule_progress"] == 1.0
+    assert latest["optimizer"]["param_groups"][0]["lr"] == pytest.approx(expected[1])
+    # a deadline: the fraction of the time spent; one far away keeps the step size near the base
+    summary = train_alphazero(
+        TicTacToe(),
+        tmp_path / "timed",
+        config_for("tictactoe", {**TINY, "max_generations": 0}),
+        deadline=time.monotonic() + 1e6,
+        should_stop=lambda: bool(list((tmp_path / "timed" / "checkpoints").glob("gen-0001.pt"))),
+    )
+    assert summary.generation == 1
+    assert summary.entries[0]["learning_rate"] == pytest.approx(config.learning_rate, rel=1e-3)
 
 
 def _child(folder: Path, *extra: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
@@ -221,6 +259,10 @@ def test_another_game_or_a_foreign_folder_is_refused(reference_run: Path, tmp_pa
         ({"learning_rate": 0}, "learning_rate"),
         ({"network_kind": "transformer"}, "network_kind"),
         ({"blocks": 100}, "blocks"),
+        ({"lr_schedule": "step"}, "lr_schedule must be one of constant, cosine, got 'step'"),
+        ({"lr_final_fraction": 0.0}, "lr_final_fraction must be in \\(0, 1\\]"),
+        ({"lr_final_fraction": 2}, "lr_final_fraction must be in \\(0, 1\\]"),
+        ({"random_opening_plies": -2}, "random_opening_plies must be an integer >= 0"),
     ],
 )
 def test_impossible_configs_are_one_line(overrides: dict, message: str) -> None:

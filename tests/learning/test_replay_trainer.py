@@ -3,6 +3,7 @@ the trainer (loss falls on a fixed window; the same seed, the same weights)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from searchlab.learning.network import NetworkConfig, PolicyValueNet
 from searchlab.learning.puct_arrays import PUCTConfig
 from searchlab.learning.replay import ReplayWindow, block_from_records, load_block, save_block
 from searchlab.learning.selfplay import SelfPlayConfig, self_play
-from searchlab.learning.trainer import Trainer
+from searchlab.learning.trainer import Trainer, scheduled_learning_rate
 
 torch.set_num_threads(1)
 
@@ -178,3 +179,56 @@ def test_trainer_refuses_impossible_settings(options, message) -> None:
     net = PolicyValueNet((3, 3, 3), 9, _TINY, seed=0)
     with pytest.raises(InvalidParameterError, match=message):
         Trainer(net, **options)
+
+
+def test_cosine_schedule_values() -> None:
+    """Half a cosine from the base down to final_fraction * base, computed here independently
+    at a few points; clipped outside [0, 1]; 'constant' never moves."""
+    base, final = 2e-3, 0.05
+    for progress in (0.0, 0.1, 0.25, 0.5, 0.9, 1.0):
+        expected = final * base + (base - final * base) * (1 + np.cos(np.pi * progress)) / 2
+        assert scheduled_learning_rate(base, progress, "cosine", final) == pytest.approx(expected)
+    rates = [scheduled_learning_rate(base, p / 10, "cosine", final) for p in range(11)]
+    assert all(a > b for a, b in itertools.pairwise(rates))
+    assert rates[0] == base and rates[-1] == pytest.approx(final * base)
+    assert scheduled_learning_rate(base, 1.7, "cosine", final) == pytest.approx(final * base)
+    assert scheduled_learning_rate(base, -1.0, "cosine", final) == base
+    assert {scheduled_learning_rate(base, p / 4, "constant") for p in range(5)} == {base}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((1e-3, 0.5, "step"), "lr_schedule must be one of constant, cosine, got 'step'"),
+        ((1e-3, 0.5, "cosine", 0.0), "final_fraction in \\(0, 1\\]"),
+        ((1e-3, 0.5, "cosine", 1.5), "final_fraction in \\(0, 1\\]"),
+        ((1e-3, float("nan"), "cosine"), "progress must be finite"),
+    ],
+)
+def test_bad_schedule_is_one_line(args: tuple, message: str) -> None:
+    with pytest.raises(InvalidParameterError, match=message) as caught:
+        scheduled_learning_rate(*args)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_train_call_sets_the_step_size() -> None:
+    """The step size given to train() is the optimiser's from then on, and it is the one the
+    steps use: a near-zero step size leaves the weights nearly where they were."""
+    window = _window()
+
+    def moved(rate: float | None) -> float:
+        net = PolicyValueNet((3, 3, 3), 9, _TINY, seed=0)
+        start = [p.detach().clone() for p in net.parameters()]
+        trainer = Trainer(net, learning_rate=1e-2, batch_size=16)
+        trainer.train(window, steps=5, seed=0, generation=0, learning_rate=rate)
+        assert trainer.learning_rate == (rate if rate is not None else 1e-2)
+        return sum(
+            float((p.detach() - q).abs().sum())
+            for p, q in zip(net.parameters(), start, strict=True)
+        )
+
+    assert moved(1e-7) < 1e-3 * moved(None)
+    trainer = Trainer(PolicyValueNet((3, 3, 3), 9, _TINY, seed=0), batch_size=16)
+    for bad in (0.0, -1.0, float("inf"), True):
+        with pytest.raises(InvalidParameterError, match="learning_rate must be a finite number"):
+            trainer.train(window, steps=1, seed=0, generation=0, learning_rate=bad)

@@ -165,6 +165,44 @@ def test_playout_cap_randomisation() -> None:
     assert result.stats.positions_evaluated <= roots + 40 * sum(flags) + 6 * cheap_moves
 
 
+def test_random_openings() -> None:
+    """Each game opens with 0..k uniformly random moves that are not samples; the rest is
+    self-play, and a game that drew no random move is the game of a config without openings
+    (no noise, greedy moves: the search alone decides, so the two must agree)."""
+    game, evaluator = TicTacToe(), KeyedEvaluator(9)
+    plain = _config(temperature_plies=0, search={"dirichlet_alpha": None})
+    opened = _config(temperature_plies=0, random_opening_plies=4, search={"dirichlet_alpha": None})
+    without = self_play(game, evaluator, games=30, config=plain, seed=6)
+    result = self_play(game, evaluator, games=30, config=opened, seed=6)
+    counts = [record.opening_plies for record in result.records]
+    assert set(counts) == {0, 1, 2, 3, 4}  # 30 draws from 0..4: every count comes up
+    assert len({record.actions[: record.opening_plies] for record in result.records}) > 10
+    assert len({record.actions for record in without.records}) == 1  # nothing random there
+    for record, ordinary in zip(result.records, without.records, strict=True):
+        assert [sample.ply for sample in record.samples] == list(
+            range(record.opening_plies, len(record.actions))
+        )
+        assert len(record.full_searches) == len(record.actions) - record.opening_plies
+        if record.opening_plies == 0:
+            assert record.actions == ordinary.actions
+        assert _replay(game, record)[-1].is_terminal()
+    again = self_play(game, evaluator, games=30, config=opened, seed=6)
+    assert again.records == result.records  # seeded
+
+
+def test_a_random_opening_never_ends_the_game() -> None:
+    """With as many random moves as the board has cells, the opening stops where every move
+    would end the game: every game still has a searched position, a sample."""
+    game, evaluator = TicTacToe(), KeyedEvaluator(9)
+    config = _config(temperature_plies=0, random_opening_plies=9)
+    result = self_play(game, evaluator, games=40, config=config, seed=2)
+    assert max(record.opening_plies for record in result.records) >= 5
+    for record in result.records:
+        states = _replay(game, record)
+        assert not states[record.opening_plies].is_terminal()
+        assert record.samples and record.samples[0].ply == record.opening_plies
+
+
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
@@ -175,6 +213,8 @@ def test_playout_cap_randomisation() -> None:
         ({"full_search_probability": 0.5}, "needs cheap_simulations"),
         ({"full_search_probability": 0.5, "cheap_simulations": 100}, "must be fewer"),
         ({"search": {"num_simulations": 10}}, "search must be a PUCTConfig"),
+        ({"random_opening_plies": -1}, "random_opening_plies must be an integer >= 0"),
+        ({"random_opening_plies": 2.5}, "random_opening_plies must be an integer >= 0"),
     ],
 )
 def test_bad_config_is_one_clear_line(fields: dict, message: str) -> None:

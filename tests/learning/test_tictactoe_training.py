@@ -17,9 +17,12 @@ from searchlab.learning.train_config import config_for
 
 torch.set_num_threads(1)
 
+# two generations: a cosine over them would train the second at the last step size, so the
+# step size is constant here (the schedule has its own tests in test_alphazero.py)
 SHORT = {
     "games_per_generation": 64, "simulations": 32, "train_steps": 120, "eval_games": 0,
     "reference": "", "max_generations": 2, "hidden": 64, "blocks": 2,
+    "lr_schedule": "constant",
 }  # fmt: skip
 
 
@@ -37,6 +40,6 @@ def test_two_generations_cut_the_network_mistakes(tmp_path: Path) -> None:
         rates.append(mistake_rate(table, policy_chooser(evaluator, table)))
     before, after = rates
     assert before > 0.1  # the random network is often wrong
-    assert after < 0.7 * before, rates  # measured: 39% -> 22% (seed 0)
+    assert after < 0.7 * before, rates  # measured: 39% -> 19% (seed 0)
     # the loop's own figure is the same measure
     assert abs(summary.entries[-1]["mistake_rate"] - after) < 1e-4

@@ -9,7 +9,11 @@
    (:mod:`~searchlab.learning.workers`); each finished chunk is stored at once;
 2. **training**: ``train_steps`` minibatch steps on the replay window of the last
    ``window_games`` games (symmetry augmentation), policy cross-entropy + value MSE + L2
-   (:mod:`~searchlab.learning.trainer`);
+   (:mod:`~searchlab.learning.trainer`), at the step size of ``lr_schedule`` for the fraction
+   of the run's budget spent when the generation's training ends: ``generation /
+   max_generations``, or the time spent of ``deadline`` (the larger when both are set; a
+   resumed run spreads what its schedule had left over its new deadline), so a cosine schedule
+   ends near ``lr_final_fraction * learning_rate`` whatever the machine's speed;
 3. **evaluation**: the new network plays the previous one (``eval_games``, PUCT with
    ``eval_simulations``; its Elo is the previous one's plus the Elo difference of the score,
    generation 0 at 0) and a fixed reference agent (``reference``: alpha-beta, MCTS...); for a
@@ -63,7 +67,7 @@ from searchlab.learning.network import PolicyValueNet
 from searchlab.learning.replay import ReplayWindow, block_from_records
 from searchlab.learning.run_dir import RunDirectory
 from searchlab.learning.train_config import TrainConfig
-from searchlab.learning.trainer import Trainer
+from searchlab.learning.trainer import Trainer, scheduled_learning_rate
 from searchlab.learning.workers import InlinePool, ProcessPool, RayPool, SelfPlayTask
 
 __all__ = ["Event", "TrainSummary", "describe_entry", "run_training", "train_alphazero"]
@@ -124,6 +128,7 @@ def train_alphazero(
         should_stop: asked between waves of chunks; ``True`` returns at once (the finished
             chunks are kept; the generation is not closed: a resumed run completes it).
     """
+    invoked = time.monotonic()
     name = game_name if game_name is not None else game.info.name
     params = dict(game_params or {})
     run = out if isinstance(out, RunDirectory) else RunDirectory.open(out, name, params, config)
@@ -162,6 +167,19 @@ def train_alphazero(
     first = int(extra["next_game"])
     entries: list[dict[str, Any]] = list(extra.get("entries", []))
     elo = float(extra.get("elo", 0.0))
+    spent_before = float(extra.get("schedule_progress", 0.0))
+    budget = deadline - invoked if deadline is not None else None
+
+    def schedule_progress(trained: int, reserve: float) -> float:
+        # the fraction of the run's budget spent once generation `trained` is trained
+        parts = [spent_before]
+        if config.max_generations:
+            parts.append(trained / config.max_generations)
+        if budget is not None and budget > 0:
+            used = (time.monotonic() + reserve - invoked) / budget
+            parts.append(spent_before + (1.0 - spent_before) * used)
+        return min(1.0, max(parts))
+
     table = exact_table(game) if encoder.shape[1] * encoder.shape[2] <= _EXACT_CELLS else {}
     emit("start", {"generation": generation, "games": first, "network": net.describe()})
     run.log(
@@ -171,6 +189,7 @@ def train_alphazero(
     )
 
     stopped = "generations"
+    last_train = 0.0  # the last generation's training time
     tail = 0.0  # the last generation's training, evaluation and saving: kept for at the end
     while True:
         if config.max_generations and generation >= config.max_generations:
@@ -246,14 +265,20 @@ def train_alphazero(
         window.extend(run.load_chunk(c) for c in chunks)
         previous = copy.deepcopy(net).eval()
         started = time.monotonic()
+        progress = schedule_progress(generation + 1, last_train)
+        learning_rate = scheduled_learning_rate(
+            config.learning_rate, progress, config.lr_schedule, config.lr_final_fraction
+        )
         losses = trainer.train(
             window,
             steps=config.train_steps,
             seed=config.seed,
             generation=generation,
             symmetries=symmetries,
+            learning_rate=learning_rate,
         )
         train_seconds = time.monotonic() - started
+        last_train = train_seconds
         emit("trained", {"generation": generation, "loss": losses.total})
         # 3. evaluation
         generation += 1
@@ -276,6 +301,7 @@ def train_alphazero(
             loss=round(losses.total, 5),
             loss_policy=round(losses.policy, 5),
             loss_value=round(losses.value, 5),
+            learning_rate=float(f"{learning_rate:.4g}"),
             selfplay_seconds=round(selfplay_seconds, 2),
             train_seconds=round(train_seconds, 2),
             positions_per_second=round(positions / selfplay_seconds, 1) if stats else None,
@@ -289,6 +315,7 @@ def train_alphazero(
             "entries": entries,
             "elo": elo,
             "optimizer": trainer.state_dict(),
+            "schedule_progress": progress,
         }
         _save(run, net, encoder, extra, generation=generation)
         first = end
@@ -389,7 +416,9 @@ def _evaluate(
         entry["reference_losses"] = result.losses
     if table:
         rate = mistake_rate(table, policy_chooser(evaluator, table))
-        entry["mistake_rate"] = round(rate, 5)
+        entry["mistake_rate"] = round(rate, 6)
+        entry["mistakes"] = round(rate * len(table))
+        entry["positions"] = len(table)
     return entry
 
 
@@ -405,7 +434,13 @@ def describe_entry(entry: dict[str, Any]) -> str:
     if "score_vs_reference" in entry:
         parts.append(f"vs {entry['reference']} {entry['score_vs_reference']:.2f}")
     if entry.get("mistake_rate") is not None and not math.isnan(entry["mistake_rate"]):
-        parts.append(f"network mistakes {100 * entry['mistake_rate']:.1f}%")
+        if "mistakes" in entry:  # the count: a rate rounded to 0.0% can hide a mistake or two
+            parts.append(
+                f"network mistakes {entry['mistakes']}/{entry['positions']} "
+                f"({100 * entry['mistake_rate']:.2f}%)"
+            )
+        else:
+            parts.append(f"network mistakes {100 * entry['mistake_rate']:.1f}%")
     return ", ".join(parts)
 
 

@@ -29,7 +29,13 @@ The AlphaZero details, each a field of :class:`SelfPlayConfig`:
   by raising the threshold);
 * **playout-cap randomisation** (KataGo, Wu 2019): with ``full_search_probability`` ``p < 1``
   a move gets the full search with probability ``p`` (noise on) and otherwise a cheap search of
-  ``cheap_simulations`` (no noise); only full searches become training samples.
+  ``cheap_simulations`` (no noise); only full searches become training samples;
+* **random openings** (``random_opening_plies`` ``k > 0``): each game starts with a number of
+  uniformly random moves drawn uniformly from ``0..k`` (moves that would end the game are not
+  drawn), which are neither searched nor samples; the rest of the game is self-play as usual,
+  so the value targets come from play, not from the random moves. Self-play of a strong network
+  otherwise keeps to a narrow set of lines, and the positions off them (after a blunder) are
+  rare in the data: a tiny game wants its network right in every position.
 
 >>> import numpy as np
 >>> from searchlab.domains.games.tictactoe import TicTacToe
@@ -119,6 +125,9 @@ class SelfPlayConfig:
             (in ``(0, 1]``; 1: every move is a full search, the plain AlphaZero).
         cheap_simulations: the simulations of the other moves (>= 1, fewer than the full
             search's; needed when ``full_search_probability < 1``).
+        random_opening_plies: the most uniformly random moves a game starts with (>= 0; the
+            number is drawn uniformly from ``0..random_opening_plies`` per game; 0: none, and
+            the games are exactly those of a config without the field).
     """
 
     search: PUCTConfig = field(default_factory=_default_search)
@@ -129,6 +138,7 @@ class SelfPlayConfig:
     no_resign_fraction: float = 0.1
     full_search_probability: float = 1.0
     cheap_simulations: int | None = None
+    random_opening_plies: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.search, PUCTConfig):
@@ -138,6 +148,7 @@ class SelfPlayConfig:
         _integer(self.games_in_flight, "games_in_flight", low=1)
         _number(self.temperature, "temperature", low=0.0, open_low=True)
         _integer(self.temperature_plies, "temperature_plies", low=0)
+        _integer(self.random_opening_plies, "random_opening_plies", low=0)
         threshold = self.resign_threshold
         if threshold is not None:
             _number(threshold, "resign_threshold", low=-1.0, high=1.0, open_low=True)
@@ -241,6 +252,7 @@ class GameRecord:
             it was a full search (playout-cap randomisation).
         root_values: per search, its root value for the player to move.
         samples: the training positions (full searches only), in the order played.
+        opening_plies: how many of ``actions`` were the random opening (not searched).
     """
 
     index: int
@@ -252,6 +264,7 @@ class GameRecord:
     full_searches: tuple[bool, ...]
     root_values: tuple[float, ...]
     samples: tuple[Sample, ...]
+    opening_plies: int = 0
 
     def value_for(self, player: int) -> float:
         """The game's outcome for ``player``."""
@@ -358,6 +371,7 @@ class _Game:
         self.would_resign: list[int | None] = [None, None]
         self.resigned_by: int | None = None
         self.record: GameRecord | None = None
+        self.opening_plies = self._random_opening(config.random_opening_plies)
         self._cheap = (
             None
             if config.cheap_simulations is None
@@ -366,6 +380,20 @@ class _Game:
             )
         )
         self.tree = self._new_tree()
+
+    def _random_opening(self, most: int) -> int:
+        """Play ``0..most`` uniformly random moves (none that ends the game); how many."""
+        if most <= 0:
+            return 0  # no draw at all: the generator's stream is the one without openings
+        count = int(self.rng.integers(0, most + 1))
+        for _ in range(count):
+            moves = [a for a in self.state.legal_actions() if not self.state.apply(a).is_terminal()]
+            if not moves:
+                break
+            action = moves[int(self.rng.integers(0, len(moves)))]
+            self.actions.append(action)
+            self.state = self.state.apply(action)
+        return len(self.actions)
 
     def _new_tree(self) -> PUCTTree:
         config = self.config
@@ -430,6 +458,7 @@ class _Game:
             full_searches=tuple(self.full),
             root_values=tuple(self.root_values),
             samples=samples,
+            opening_plies=self.opening_plies,
         )
 
 

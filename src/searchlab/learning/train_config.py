@@ -35,7 +35,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.network import KINDS, NetworkConfig
 from searchlab.learning.puct_arrays import FPU_MODES, PUCTConfig
 from searchlab.learning.selfplay import SelfPlayConfig
-from searchlab.learning.trainer import OPTIMIZERS
+from searchlab.learning.trainer import LR_SCHEDULES, OPTIMIZERS
 
 __all__ = ["GAME_DEFAULTS", "TrainConfig", "config_for", "config_to_toml", "parse_config_text"]
 
@@ -70,10 +70,15 @@ class TrainConfig:
     no_resign_fraction: float = _knob(0.1, "games played out to measure false resignations")
     full_search_probability: float = _knob(1.0, "playout-cap randomisation: P(full search)")
     cheap_simulations: int = _knob(0, "simulations of a cheap search (needed when p < 1)")
+    random_opening_plies: int = _knob(
+        0, "games open with 0..N uniformly random moves, not samples (0: none)"
+    )
     window_games: int = _knob(2000, "replay window: the last N games")
     train_steps: int = _knob(200, "gradient steps per generation")
     train_batch: int = _knob(128, "samples per gradient step")
-    learning_rate: float = _knob(1e-3, "optimiser step size")
+    learning_rate: float = _knob(1e-3, "optimiser step size (the start of lr_schedule)")
+    lr_schedule: str = _knob("constant", "constant, or cosine: decay over --time / max_generations")
+    lr_final_fraction: float = _knob(0.05, "cosine: the last step size, over learning_rate")
     weight_decay: float = _knob(1e-4, "L2 regularisation")
     optimizer: str = _knob("adam", "adam or sgd (momentum 0.9)")
     symmetries: bool = _knob(True, "augment each sample by a random board symmetry")
@@ -134,6 +139,15 @@ class TrainConfig:
             raise InvalidParameterError(
                 f"config: learning_rate must be > 0, got {self.learning_rate!r}"
             )
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise InvalidParameterError(
+                f"config: lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got "
+                f"{self.lr_schedule!r}"
+            )
+        if not 0.0 < self.lr_final_fraction <= 1.0:
+            raise InvalidParameterError(
+                f"config: lr_final_fraction must be in (0, 1], got {self.lr_final_fraction!r}"
+            )
         if self.optimizer not in OPTIMIZERS:
             raise InvalidParameterError(
                 f"config: optimizer must be one of {', '.join(OPTIMIZERS)}, got {self.optimizer!r}"
@@ -185,6 +199,7 @@ class TrainConfig:
             no_resign_fraction=self.no_resign_fraction,
             full_search_probability=self.full_search_probability,
             cheap_simulations=self.cheap_simulations or None,
+            random_opening_plies=self.random_opening_plies,
         )
 
     def network(self, shape: tuple[int, int, int] = (3, 3, 3)) -> NetworkConfig:
@@ -218,6 +233,8 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "train_steps": 400,
         "train_batch": 256,
         "learning_rate": 2e-3,
+        "lr_schedule": "cosine",
+        "random_opening_plies": 4,
         "blocks": 3,
         "hidden": 256,
         "eval_games": 10,

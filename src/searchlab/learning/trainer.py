@@ -3,9 +3,11 @@
 Each step draws a minibatch from the :class:`~searchlab.learning.replay.ReplayWindow` (symmetry
 augmentation included) and lowers ``(z - v)^2 - pi . log p + c ||theta||^2``
 (:func:`~searchlab.learning.network.policy_value_loss`; the L2 term is the optimiser's
-``weight_decay``), with Adam (default) or SGD with momentum (AlphaZero's). The minibatches
-come from a generator seeded by ``(seed, generation)``, and the optimiser's state travels in
-the checkpoint (:meth:`Trainer.state_dict`), so a run resumed from a checkpoint takes the very
+``weight_decay``), with Adam (default) or SGD with momentum (AlphaZero's). Each
+:meth:`Trainer.train` call can set the step size (:func:`scheduled_learning_rate`: constant,
+or a cosine decay over the run's budget, Loshchilov & Hutter 2017). The minibatches come from
+a generator seeded by ``(seed, generation)``, and the optimiser's state travels in the
+checkpoint (:meth:`Trainer.state_dict`), so a run resumed from a checkpoint takes the very
 steps the uninterrupted run would have taken (on a CPU).
 
 >>> import numpy as np, torch
@@ -38,10 +40,46 @@ from searchlab.learning.encoder import Symmetry
 from searchlab.learning.network import PolicyValueNet, policy_value_loss
 from searchlab.learning.replay import ReplayWindow
 
-__all__ = ["OPTIMIZERS", "Losses", "Trainer"]
+__all__ = ["LR_SCHEDULES", "OPTIMIZERS", "Losses", "Trainer", "scheduled_learning_rate"]
 
 OPTIMIZERS = ("adam", "sgd")
 """The optimisers :class:`Trainer` knows."""
+
+LR_SCHEDULES = ("constant", "cosine")
+"""The learning-rate schedules :func:`scheduled_learning_rate` knows."""
+
+
+def scheduled_learning_rate(
+    base: float, progress: float, schedule: str = "constant", final_fraction: float = 0.05
+) -> float:
+    """The step size at ``progress`` (the fraction of the run's budget spent, in ``[0, 1]``;
+    clipped): ``base`` throughout for ``"constant"``; for ``"cosine"``, from ``base`` at 0 down
+    to ``final_fraction * base`` at 1 along half a cosine (SGDR without restarts).
+
+    >>> scheduled_learning_rate(0.01, 0.5)
+    0.01
+    >>> [round(scheduled_learning_rate(0.01, p, "cosine", 0.1), 5) for p in (0, 0.5, 1, 2)]
+    [0.01, 0.0055, 0.001, 0.001]
+    >>> scheduled_learning_rate(0.01, 0.5, "linear")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: trainer: lr_schedule must be one of constant, cosine, got 'linear'
+    """  # noqa: E501
+    if schedule not in LR_SCHEDULES:
+        raise InvalidParameterError(
+            f"trainer: lr_schedule must be one of {', '.join(LR_SCHEDULES)}, got {schedule!r}"
+        )
+    if not (math.isfinite(progress) and math.isfinite(final_fraction)) or not (
+        0.0 < final_fraction <= 1.0
+    ):
+        raise InvalidParameterError(
+            f"trainer: progress must be finite and final_fraction in (0, 1], got {progress!r}, "
+            f"{final_fraction!r}"
+        )
+    if schedule == "constant":
+        return base
+    done = min(max(progress, 0.0), 1.0)
+    return base * (final_fraction + (1.0 - final_fraction) * 0.5 * (1.0 + math.cos(math.pi * done)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +163,24 @@ class Trainer:
         seed: int,
         generation: int,
         symmetries: Sequence[Symmetry] | None = None,
+        learning_rate: float | None = None,
     ) -> Losses:
         """``steps`` gradient steps on minibatches of ``window`` drawn by a generator seeded
-        by ``(seed, generation)``; returns the mean losses of the last quarter of the steps.
-        The network is left in evaluation mode."""
+        by ``(seed, generation)``, at step size ``learning_rate`` (``None``: the one set last);
+        returns the mean losses of the last quarter of the steps. The network is left in
+        evaluation mode."""
+        if learning_rate is not None:
+            if (
+                isinstance(learning_rate, bool)
+                or not isinstance(learning_rate, int | float)
+                or not math.isfinite(learning_rate)
+                or learning_rate <= 0
+            ):
+                raise InvalidParameterError(
+                    f"trainer: learning_rate must be a finite number > 0, got {learning_rate!r}"
+                )
+            for group in self.optimizer.param_groups:
+                group["lr"] = float(learning_rate)
         rng = np.random.default_rng(np.random.SeedSequence([seed, generation, 7]))
         net = self.net
         net.train()
@@ -163,6 +215,11 @@ class Trainer:
             net.eval()
         count = min(tail, steps) or 1
         return Losses(float(sums[0] / count), float(sums[1] / count), float(sums[2] / count), steps)
+
+    @property
+    def learning_rate(self) -> float:
+        """The step size of the next step."""
+        return float(self.optimizer.param_groups[0]["lr"])
 
     def state_dict(self) -> dict[str, Any]:
         """The optimiser's state (for a checkpoint's ``extra``)."""
