@@ -107,6 +107,28 @@ def test_the_evaluator_sees_the_trainers_current_weights() -> None:
     assert after != before and int(np.argmax(after)) == 6
 
 
+def test_the_evaluator_follows_the_batch_statistics_and_keeps_its_copy_otherwise() -> None:
+    """A training-mode forward pass moves batch normalisation's running statistics (buffers,
+    not parameters): the evaluator's inference copy is made again; without a change it is
+    kept."""
+    evaluator = evaluator_for(Connect4(), seed=5)
+    state = Connect4().from_moves("4455")
+    before = evaluator.evaluate_batch([state])
+    copy = evaluator.inference_net()
+    assert evaluator.inference_net() is copy
+    assert np.array_equal(evaluator.evaluate_batch([state])[0], before[0])
+    net = evaluator.net
+    with torch.no_grad():
+        for _ in range(20):  # training mode: the running statistics move towards these
+            net(torch.randn(32, *evaluator.encoder.shape) * 4 + 2)
+    assert evaluator.inference_net() is not copy
+    after = evaluator.evaluate_batch([state])
+    expected, value = numpy_priors(evaluator, state)
+    np.testing.assert_allclose(after[0][0], expected, atol=1e-5)
+    assert after[1][0] == pytest.approx(value, abs=1e-5)
+    assert np.abs(after[0] - before[0]).max() > 1e-2  # a stale copy would fail above
+
+
 def test_priors_follow_the_games_own_order_of_legal_actions() -> None:
     forward = Gomoku(size=5)
     backward = Gomoku(size=5, move_order=lambda state, actions: actions[::-1])

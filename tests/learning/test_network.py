@@ -101,6 +101,43 @@ def test_a_seed_fixes_the_weights_and_leaves_torchs_random_state_alone(kind) -> 
     assert not all(torch.equal(a[key], c[key]) for key in a)
 
 
+def test_the_inference_copy_gives_the_networks_outputs_and_leaves_it_alone() -> None:
+    """Batch normalisation with statistics far from the identity, folded into the
+    convolutions: the outputs stay those of the network in evaluation mode."""
+    config = NetworkConfig(kind="resnet", blocks=2, channels=8, hidden=16)
+    net = PolicyValueNet((4, 6, 7), 7, config, seed=1)
+    generator = torch.Generator().manual_seed(2)
+    with torch.no_grad():
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                size = module.num_features
+                module.running_mean.copy_(torch.randn(size, generator=generator))
+                module.running_var.copy_(torch.rand(size, generator=generator) * 3 + 0.2)
+                module.weight.copy_(torch.randn(size, generator=generator))
+                module.bias.copy_(torch.randn(size, generator=generator))
+    net.train()
+    before = {key: value.clone() for key, value in net.state_dict().items()}
+    copy = net.inference_copy()
+    assert net.training and all(torch.equal(before[k], v) for k, v in net.state_dict().items())
+    assert not copy.training and not any(p.requires_grad for p in copy.parameters())
+    assert not any(isinstance(m, torch.nn.BatchNorm2d) for m in copy.modules())
+    planes = torch.randn(64, 4, 6, 7, generator=generator)
+    with torch.inference_mode():
+        logits, value = net.eval()(planes)
+        copy_logits, copy_value = copy(planes.contiguous(memory_format=torch.channels_last))
+        plain_logits, plain_value = copy(planes)  # either layout of the planes
+        fresh_logits, _ = PolicyValueNet((4, 6, 7), 7, config, seed=1).eval()(planes)
+    assert (fresh_logits - logits).abs().max() > 1e-2  # the statistics matter
+    for got in (copy_logits, plain_logits):
+        torch.testing.assert_close(got, logits, atol=1e-5, rtol=1e-5)
+    for got in (copy_value, plain_value):
+        torch.testing.assert_close(got, value, atol=1e-5, rtol=1e-5)
+    mlp = PolicyValueNet((3, 3, 3), 9, TINY["mlp"], seed=3)
+    x = torch.randn(5, 3, 3, 3, generator=generator)
+    with torch.inference_mode():
+        assert all(torch.equal(a, b) for a, b in zip(mlp(x), mlp.inference_copy()(x), strict=True))
+
+
 def test_masked_softmax_is_the_softmax_of_the_legal_logits() -> None:
     rng = np.random.default_rng(0)
     logits = rng.normal(size=(5, 8)) * 3

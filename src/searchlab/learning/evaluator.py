@@ -12,11 +12,14 @@
   all zeros), for searches that gather many leaves before they ask.
 
 The value is for the player to move in each state (the planes are theirs). Evaluation runs
-under ``torch.inference_mode()`` with the network in evaluation mode (batch normalisation
-uses its running statistics, so a position gets the same answer alone or in a batch, up to
-float rounding); a network that was in training mode is put back in it afterwards, so a
-trainer may share its network with the evaluator. The evaluator sees the network's current
-weights: nothing is copied.
+under ``torch.inference_mode()`` on the network's
+:meth:`~searchlab.learning.network.PolicyValueNet.inference_copy`: evaluation mode (batch
+normalisation uses its running statistics, so a position gets the same answer alone or in a
+batch, up to float rounding), batch normalisation folded into the convolutions, channels-last
+tensors. The network itself is left as it is (a trainer may share it with the evaluator, in
+training mode), and the evaluator sees its current weights: the copy is made again whenever a
+parameter or a buffer of the network has changed in place since (each tensor's version counter
+and storage are compared before every batch; see :meth:`NetworkEvaluator.inference_net`).
 
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.algorithms.mcts import mcts
@@ -40,6 +43,7 @@ searchlab.core.errors.InvalidParameterError: device 'cuda:7': ...
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -112,6 +116,10 @@ class NetworkEvaluator:
         self.device = check_device(device)
         self.net = net.to(self.device)
         self.encoder = encoder
+        self._inference: PolicyValueNet | None = None
+        self._made_from: tuple[Any, ...] = ()
+        self._tensors: list[torch.Tensor] = []
+        self._tensors_of: PolicyValueNet | None = None
         self.positions = 0
         """Positions evaluated so far (for throughput figures)."""
         self.batches = 0
@@ -129,20 +137,35 @@ class NetworkEvaluator:
             )
         planes = torch.from_numpy(self.encoder.encode_batch(states))
         mask = torch.from_numpy(np.stack([self.encoder.legal_mask(s) for s in states]))
-        net = self.net
-        training = net.training  # a network in training stays so; it is evaluated in eval mode
-        try:
-            net.eval()
-            with torch.inference_mode():
-                logits, values = net(planes.to(self.device))
-                priors = masked_softmax(logits.float(), mask.to(self.device))
-                priors_out = priors.cpu().numpy()
-                values_out = values.float().cpu().numpy()
-        finally:
-            net.train(training)
+        net = self.inference_net()
+        planes = planes.to(self.device)
+        if net.config.kind == "resnet":
+            planes = planes.contiguous(memory_format=torch.channels_last)  # the copy's layout
+        with torch.inference_mode():
+            logits, values = net(planes)
+            priors = masked_softmax(logits.float(), mask.to(self.device))
+            priors_out = priors.cpu().numpy()
+            values_out = values.float().cpu().numpy()
         self.positions += count
         self.batches += 1
         return priors_out, values_out
+
+    def inference_net(self) -> PolicyValueNet:
+        """The network's :meth:`~searchlab.learning.network.PolicyValueNet.inference_copy`
+        that evaluates, made again when a parameter or buffer of ``net`` changed in place since
+        (an optimiser's step, a training-mode forward's batch statistics, ``load_state_dict``,
+        a move to another device: each tensor's version counter and storage are compared),
+        or when ``net`` is another network. A parameter replaced by assignment
+        (``layer.weight = Parameter(...)``) is not seen: make a new evaluator then."""
+        net = self.net
+        if self._tensors_of is not net:  # another network: its tensors, listed once
+            self._tensors = list(itertools.chain(net.parameters(), net.buffers()))
+            self._tensors_of = net
+        key = tuple((tensor.data_ptr(), tensor._version) for tensor in self._tensors)
+        if self._inference is None or key != self._made_from:
+            self._inference = self.net.inference_copy()
+            self._made_from = key
+        return self._inference
 
     def evaluate(self, state: Any) -> tuple[list[float], float]:
         """``(priors aligned with state.legal_actions(), value)``: the

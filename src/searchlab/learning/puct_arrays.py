@@ -306,14 +306,19 @@ def _collect(ints, floats, root, c_puct, fpu, relative_fpu, virtual_loss, budget
 def _expand_backup(ints, floats, leaf, start, actions, priors, row, columns, value, back_up):
     """Give ``leaf`` one child per action at columns ``start...``, with the priors
     ``priors[row, columns]`` renormalised (all zero: uniform); then (``back_up``) back up the
-    leaf's ``value`` for its player to move, releasing its virtual loss. ``False`` (nothing
-    changed) if a prior is negative or not finite."""
+    leaf's ``value`` for its player to move, releasing its virtual loss. Returns ``0``, or
+    (nothing changed) ``1`` if a column is outside ``priors``, ``2`` if a prior is negative
+    or not finite."""
     count = actions.shape[0]
+    width = priors.shape[1]
+    for index in range(count):
+        if columns[index] < 0 or columns[index] >= width:
+            return 1
     total = 0.0
     for index in range(count):
         prior = np.float64(priors[row, columns[index]])
         if not (prior >= 0.0) or math.isinf(prior):
-            return False
+            return 2
         total += prior
     player = ints[_PLAYER, leaf]
     for index in range(count):
@@ -336,7 +341,7 @@ def _expand_backup(ints, floats, leaf, start, actions, priors, row, columns, val
     ints[_STATUS, leaf] = _EXPANDED
     if back_up:
         _backup(ints, floats, leaf, value, player, 1)
-    return True
+    return 0
 
 
 def _outcome_value(state: State) -> float:
@@ -532,29 +537,27 @@ class PUCTTree:
     def receive(self, priors: np.ndarray, values: list[float], offset: int) -> None:
         """:meth:`backup` from rows ``offset...`` of a batch already checked
         (:func:`evaluate_step`): ``priors`` a 2-d array, ``values`` floats in ``[-1, 1]``."""
-        ints, floats, states = self._ints, self._floats, self._states
+        states = self._states
         indexer = self._indexer
-        width = priors.shape[1]
         for row, leaf in enumerate(self._in_flight, start=offset):
             state = states[leaf]
             assert state is not None
             actions = state.legal_actions()
-            columns = np.array(
-                [indexer.action_to_index(state, action) for action in actions], np.int64
-            )
-            count = len(columns)
-            if columns.min() < 0 or columns.max() >= width:
+            count = len(actions)
+            columns = np.array([indexer.action_to_index(state, a) for a in actions], np.int64)
+            if self._size + count > self._ints.shape[1]:
+                self._reserve(count)
+            is_root = leaf == 0
+            status = _expand_backup(
+                self._ints, self._floats, leaf, self._size, np.array(actions, np.int64), priors,
+                row, columns, values[row], not is_root,
+            )  # fmt: skip
+            if status == 1:
                 raise InvalidParameterError(
                     f"{_NAME}: the encoder's action indices {columns.tolist()} do not fit "
-                    f"priors of {width} columns"
+                    f"priors of {priors.shape[1]} columns"
                 )
-            self._reserve(count)
-            ints, floats = self._ints, self._floats  # _reserve may have grown the arrays
-            is_root = leaf == 0
-            if not _expand_backup(
-                ints, floats, leaf, self._size, np.array(actions, np.int64), priors, row,
-                columns, values[row], not is_root,
-            ):  # fmt: skip
+            if status:
                 raw = priors[row, columns].tolist()
                 raise InvalidParameterError(
                     f"{_NAME}: evaluator priors must be finite and >= 0, got {raw!r}"
