@@ -20,19 +20,21 @@ side alike; the ratios are of the medians):
   ``searchlab train`` plays them (Dirichlet noise, temperature, one ``evaluate_batch`` per
   step: encoding, legal masks, masked softmax and the trees all counted); positions
   evaluated per CPU second;
-* **one position at a time**: the first ``--baseline-games`` of those games played again, move
-  by move, each position searched with the same simulations and the same network by a search
-  that asks it one position at a time (batch 1, no lock step): the reference PUCT
-  (:func:`searchlab.algorithms.mcts.mcts`, ``tier="reference"``, ``lambda_=0``, the
-  evaluator's ``evaluate(state)``) and the array PUCT at ``batch_size=1``. Replaying the very
-  games makes both sides search the same positions, so games per hour compare directly.
+* **one position at a time**: the first of those games (whole games, at least
+  ``--baseline-moves`` moves) played again, move by move, each position searched with the same
+  simulations and the same network by a search that asks it one position at a time (batch 1,
+  no lock step): the reference PUCT (:func:`searchlab.algorithms.mcts.mcts`,
+  ``tier="reference"``, ``lambda_=0``, the evaluator's ``evaluate(state)``) and the array PUCT
+  at ``batch_size=1``. Replaying the very games makes both sides search the same positions, so
+  games per hour compare directly.
 
 The ratios: lock-step positions per second over the limit (target >= 60%), and lock-step games
-per hour over the reference PUCT's one at a time (target >= 10x). The second is bounded by the
-forward pass's own gain from batching (the limit over batch 1) times what each side keeps of
-its forward rate; the script prints that bound. The games are the same in every repetition (a
-seed): the script checks it. The targets are Connect Four's; tic-tac-toe's MLP is so cheap that
-the search's Python, not the network, sets its pace.
+per hour over the reference PUCT's one at a time (target >= 10x). The second is the product of
+the forward pass's own gain from batching (the limit over batch 1), the share of its forward
+rate each side keeps (lock-step of the limit, the reference PUCT of batch 1's), and the ratio of
+the positions evaluated per game; the script prints the factors. The games are the same in
+every repetition (a seed): the script checks it. The targets are Connect Four's; tic-tac-toe's
+MLP is so cheap that the search's Python, not the network, sets its pace.
 
     nice -n 15 python benchmarks/learning_speed.py [--games connect4 tictactoe] [--repeat 3]
 """
@@ -131,6 +133,16 @@ def replay_one_at_a_time(
     return time.process_time() - start, searches
 
 
+def first_moves(records: Sequence[GameRecord], moves: int) -> tuple[GameRecord, ...]:
+    """The first games of ``records`` (by index), as few as hold at least ``moves`` moves."""
+    chosen: list[GameRecord] = []
+    for record in records:
+        if sum(len(game.actions) for game in chosen) >= moves:
+            break
+        chosen.append(record)
+    return tuple(chosen)
+
+
 def reference_searcher(run: Setup) -> Callable[[Any], Any]:
     """The reference PUCT with the network, one position per evaluation."""
     simulations = run.selfplay.search.num_simulations
@@ -168,6 +180,8 @@ class Table:
     def __init__(self) -> None:
         self.rates: dict[str, list[float]] = {}
         self.hours: dict[str, list[float]] = {}
+        self.positions: dict[str, int] = {}
+        self.games: dict[str, int] = {}
         print(
             f"{'rep':>3} {'side':<42} {'batch':>6} {'games':>5} {'moves':>5} {'positions':>9} "
             f"{'CPU s':>7} {'positions/s':>11} {'games/h':>8}"
@@ -184,12 +198,19 @@ class Table:
         self.rates.setdefault(side, []).append(rate)
         if per_hour is not None:
             self.hours.setdefault(side, []).append(per_hour)
+        if games and positions:
+            self.games[side] = self.games.get(side, 0) + games
+            self.positions[side] = self.positions.get(side, 0) + positions
 
     def rate(self, side: str) -> float:
         return statistics.median(self.rates[side])
 
     def per_hour(self, side: str) -> float:
         return statistics.median(self.hours[side])
+
+    def per_game(self, side: str) -> float:
+        """Positions evaluated per game, over every repetition."""
+        return self.positions[side] / self.games[side]
 
     def print_medians(self) -> None:
         print("medians:")
@@ -202,7 +223,7 @@ def _blank(value: float | None) -> str:
     return "" if value is None else f"{value:,.0f}"
 
 
-def measure(run: Setup, repeat: int, baseline_games: int, seed: int, seconds: float) -> bool:
+def measure(run: Setup, repeat: int, baseline_moves: int, seed: int, seconds: float) -> bool:
     """Run the repetitions of one game, print its table and ratios; ``True`` when both
     targets are met."""
     sp = run.selfplay
@@ -211,8 +232,8 @@ def measure(run: Setup, repeat: int, baseline_games: int, seed: int, seconds: fl
     print(
         f"\n== {run.name}: {run.net.describe()}; {sp.search.num_simulations} simulations a "
         f"move, {sp.search.batch_size} leaves a search, {sp.games_in_flight} games in lock "
-        f"step (one chunk of {chunk} games, seed {seed}); one at a time: the first "
-        f"{baseline_games} of them"
+        f"step (one chunk of {chunk} games, seed {seed}); one at a time: its first games, "
+        f"at least {baseline_moves} moves"
     )
     table = Table()
     first_games: tuple[GameRecord, ...] | None = None
@@ -245,7 +266,7 @@ def measure(run: Setup, repeat: int, baseline_games: int, seed: int, seconds: fl
             stats.moves,
             stats.positions_evaluated,
         )
-        records = result.records[:baseline_games]
+        records = first_moves(result.records, baseline_moves)
         for side, searcher in ((REFERENCE, reference_searcher(run)),
                                (ARRAYS_ONE, array_searcher(run))):  # fmt: skip
             before = run.evaluator.positions
@@ -270,11 +291,12 @@ def measure(run: Setup, repeat: int, baseline_games: int, seed: int, seconds: fl
         f"{GAMES_TARGET:g}x), "
         f"{table.per_hour(LOCK_STEP) / table.per_hour(ARRAYS_ONE):.1f}x the array PUCT at batch 1"
     )
+    per_game = table.per_game(REFERENCE) / table.per_game(LOCK_STEP)
     print(
-        f"bound: the forward pass gains {batching:.1f}x from batching (the limit over batch "
-        f"1); lock-step keeps {share:.0%} of its forward rate, the reference PUCT {kept:.0%} "
-        f"of batch 1's: {batching:.1f} x {share:.2f} / {kept:.2f} = "
-        f"{batching * share / kept:.1f}x"
+        f"the factors: the forward pass gains {batching:.1f}x from batching (the limit over "
+        f"batch 1) x lock-step keeps {share:.2f} of the limit / the reference PUCT keeps "
+        f"{kept:.2f} of batch 1's rate x positions per game {table.per_game(REFERENCE):.0f} / "
+        f"{table.per_game(LOCK_STEP):.0f} = {batching * share / kept * per_game:.1f}x"
     )
     print(f"the same games in every repetition: {'yes' if same else 'NO'}")
     return share >= POSITION_TARGET and speedup >= GAMES_TARGET
@@ -282,7 +304,7 @@ def measure(run: Setup, repeat: int, baseline_games: int, seed: int, seconds: fl
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description=(__doc__ or "").splitlines()[0],
+        description=" ".join((__doc__ or "").split("\n\n")[0].split()),
         epilog="The module docstring says what each side measures.",
     )
     parser.add_argument(
@@ -293,10 +315,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument(
-        "--baseline-games",
+        "--baseline-moves",
         type=int,
-        default=1,
-        help="games replayed one position at a time per repetition (default 1)",
+        default=20,
+        help="replay one position at a time the first games up to at least this many moves "
+        "(default 20)",
     )
     parser.add_argument(
         "--forward-seconds",
@@ -314,8 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         help="self-play seed: game i draws from (seed, i) (default 1)",
     )
     args = parser.parse_args(argv)
-    if min(args.repeat, args.baseline_games, args.threads) < 1 or args.seed < 0:
-        parser.error("--repeat, --baseline-games and --threads must be >= 1, --seed >= 0")
+    if min(args.repeat, args.baseline_moves, args.threads) < 1 or args.seed < 0:
+        parser.error("--repeat, --baseline-moves and --threads must be >= 1, --seed >= 0")
     if not args.forward_seconds > 0:
         parser.error("--forward-seconds must be > 0")
     torch.set_num_threads(args.threads)
@@ -329,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.games:
         wall = time.perf_counter()
         ok = measure(
-            setup(name, seed=0), args.repeat, args.baseline_games, args.seed, args.forward_seconds
+            setup(name, seed=0), args.repeat, args.baseline_moves, args.seed, args.forward_seconds
         )
         if name == TARGET_GAME:
             met = ok

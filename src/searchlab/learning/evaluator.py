@@ -51,7 +51,7 @@ import numpy as np
 import torch
 
 from searchlab.core.errors import InvalidParameterError
-from searchlab.learning.encoder import Encoder
+from searchlab.learning.encoder import BaseEncoder, Encoder
 from searchlab.learning.network import PolicyValueNet, masked_softmax
 
 __all__ = ["NetworkEvaluator", "check_device"]
@@ -136,7 +136,7 @@ class NetworkEvaluator:
                 np.zeros(0, dtype=np.float32),
             )
         planes = torch.from_numpy(self.encoder.encode_batch(states))
-        mask = torch.from_numpy(np.stack([self.encoder.legal_mask(s) for s in states]))
+        mask = torch.from_numpy(self._legal_masks(states))
         net = self.inference_net()
         planes = planes.to(self.device)
         if net.config.kind == "resnet":
@@ -149,6 +149,28 @@ class NetworkEvaluator:
         self.positions += count
         self.batches += 1
         return priors_out, values_out
+
+    def _legal_masks(self, states: Sequence[Any]) -> np.ndarray:
+        """``bool [B, num_actions]``: each state's ``legal_mask``, made in one assignment when
+        the encoder keeps BaseEncoder's (the index of an action is the action)."""
+        encoder = self.encoder
+        kind = type(encoder)
+        if not (
+            getattr(kind, "legal_mask", None) is BaseEncoder.legal_mask
+            and getattr(kind, "action_to_index", None) is BaseEncoder.action_to_index
+        ):
+            return np.stack([encoder.legal_mask(state) for state in states])
+        rows: list[int] = []
+        columns: list[int] = []
+        for row, state in enumerate(states):
+            actions = state.legal_actions()
+            rows += [row] * len(actions)
+            columns += actions
+        if columns and (min(columns) < 0 or max(columns) >= encoder.num_actions):
+            return np.stack([encoder.legal_mask(state) for state in states])  # its error
+        mask = np.zeros((len(states), encoder.num_actions), dtype=bool)
+        mask[rows, columns] = True
+        return mask
 
     def inference_net(self) -> PolicyValueNet:
         """The network's :meth:`~searchlab.learning.network.PolicyValueNet.inference_copy`

@@ -70,6 +70,7 @@ from numba import njit
 
 from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
 from searchlab.core.game import State
+from searchlab.learning.encoder import BaseEncoder
 
 __all__ = [
     "FPU_MODES",
@@ -450,6 +451,9 @@ class PUCTTree:
             raise InvalidStateError(f"{_NAME}: cannot search a finished game:\n{state}")
         self.config = config
         self._indexer = indexer
+        # BaseEncoder's index of an action is the action itself (range-checked by the
+        # expansion): no call per action
+        self._identity = type(indexer).action_to_index is BaseEncoder.action_to_index
         self._rng = rng
         self._c_puct = float(config.c_puct)
         self._fpu = float(config.fpu)
@@ -538,19 +542,23 @@ class PUCTTree:
         """:meth:`backup` from rows ``offset...`` of a batch already checked
         (:func:`evaluate_step`): ``priors`` a 2-d array, ``values`` floats in ``[-1, 1]``."""
         states = self._states
-        indexer = self._indexer
+        indexer, identity = self._indexer, self._identity
         for row, leaf in enumerate(self._in_flight, start=offset):
             state = states[leaf]
             assert state is not None
-            actions = state.legal_actions()
+            actions = np.array(state.legal_actions(), np.int64)
             count = len(actions)
-            columns = np.array([indexer.action_to_index(state, a) for a in actions], np.int64)
+            columns = (
+                actions if identity
+                else np.array([indexer.action_to_index(state, a) for a in actions.tolist()],
+                              np.int64)
+            )  # fmt: skip
             if self._size + count > self._ints.shape[1]:
                 self._reserve(count)
             is_root = leaf == 0
             status = _expand_backup(
-                self._ints, self._floats, leaf, self._size, np.array(actions, np.int64), priors,
-                row, columns, values[row], not is_root,
+                self._ints, self._floats, leaf, self._size, actions, priors, row, columns,
+                values[row], not is_root,
             )  # fmt: skip
             if status == 1:
                 raise InvalidParameterError(
