@@ -34,7 +34,6 @@ Every fit is seeded (the minibatch order) and runs on the CPU with the caller's 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,6 +44,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphago_data import ExpertPositions
 from searchlab.learning.encoder import Encoder
 from searchlab.learning.network import PolicyValueNet, masked_log_softmax, masked_softmax
+from searchlab.learning.trainer import scheduled_learning_rate
 
 __all__ = [
     "fit_policy",
@@ -252,9 +252,11 @@ def _fit(
     net.train()
     try:
         for epoch in range(start_epoch, epochs):
-            share = 0.5 * (1.0 + math.cos(math.pi * epoch / epochs))
+            rate = scheduled_learning_rate(
+                learning_rate, epoch / epochs, "cosine", final_lr_fraction
+            )
             for group in optimiser.param_groups:
-                group["lr"] = learning_rate * (final_lr_fraction + (1 - final_lr_fraction) * share)
+                group["lr"] = rate
             rng = np.random.default_rng([seed, epoch])
             total = 0.0
             for batch in _minibatches(count, batch_size, rng):
