@@ -181,22 +181,14 @@ class AlphaGoConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
                 raise InvalidParameterError(f"alphago: {name} must be in (0, 1), got {value!r}")
-        for name, low, high in (
-            ("random_share", 0.0, 1.0),
-            ("sl_final_lr_fraction", 1e-9, 1.0),
-            ("sl_value_weight", 0.0, 100.0),
+        for name, interval, inside in (
+            ("random_share", "[0, 1]", lambda v: 0 <= v <= 1),
+            ("sl_final_lr_fraction", "(0, 1]", lambda v: 0 < v <= 1),
+            ("sl_value_weight", "[0, 100]", lambda v: 0 <= v <= 100),
         ):
             value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not (low <= value <= high)
-            ):
-                shown = "0" if low == 1e-9 else f"{low:g}"
-                raise InvalidParameterError(
-                    f"alphago: {name} must be in {'(' if low == 1e-9 else '['}{shown}, "
-                    f"{high:g}], got {value!r}"
-                )
+            if isinstance(value, bool) or not isinstance(value, int | float) or not inside(value):
+                raise InvalidParameterError(f"alphago: {name} must be in {interval}, got {value!r}")
         if self.value_labels not in ("outcome", "solver"):
             raise InvalidParameterError(
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
