@@ -486,3 +486,59 @@ def test_positions_per_game_draws_distinct_plies_of_a_game() -> None:
     assert prefixes > sum(a != b and b.startswith(a) for a in one.moves for b in one.moves)
     with pytest.raises(InvalidParameterError, match="positions_per_game"):
         generate_expert_positions(3, seed=0, positions_per_game=0)
+
+
+def test_max_ply_keeps_openings_only() -> None:
+    openings = generate_expert_positions(10, seed=3, min_ply=4, max_ply=9, node_budget=2_000_000)
+    assert len(openings) == 10
+    assert all(4 <= len(line) <= 9 for line in openings.moves)
+    with pytest.raises(InvalidParameterError, match=r"max_ply must be .* \(10\.\.41\), got 9"):
+        generate_expert_positions(3, seed=0, min_ply=10, max_ply=9)
+
+
+@pytest.mark.parametrize(
+    ("groups", "message"),
+    [
+        ({"positions": 5}, "expert_groups must be a list of tables"),
+        ([{"min_ply": 20}], r"expert_groups\[0\] needs positions"),
+        ([{"positions": 5, "depth": 3}], r"expert_groups\[0\]: unknown key depth"),
+        ([{"positions": 5}, {"positions": 0}], r"expert_groups\[1\].positions must be an integer"),
+        ([{"positions": 5, "min_ply": 20, "max_ply": 10}], r"max_ply must be an integer >= 20"),
+        ([{"positions": 5, "max_ply": 42}], "max_ply must be at most 41"),
+        ([{"positions": 5, "random_share": -0.1}], r"random_share must be in \[0, 1\]"),
+        ([{"positions": 5, "chunk_positions": 0}], "chunk_positions must be an integer >= 1"),
+        (["late"], r"expert_groups\[0\] must be a table"),
+    ],
+)
+def test_bad_expert_groups_are_one_line(groups: Any, message: str) -> None:
+    with pytest.raises(InvalidParameterError, match=message) as error:
+        AlphaGoConfig.from_dict({"expert_groups": groups})
+    assert "\n" not in str(error.value)
+
+
+def test_expert_groups_add_chunks_after_the_main_ones(tmp_path: Path) -> None:
+    """A group's chunks follow the main group's, numbered on and drawn its own way, so the
+    chunks of a run without the group are the first chunks of a run with it; a record written
+    before the key existed still matches its config."""
+    from searchlab.learning.alphago import _data_jobs
+
+    base = AlphaGoConfig.tiny()
+    grown = AlphaGoConfig.from_dict(
+        {
+            **base.to_dict(),
+            "expert_groups": [{"positions": 150, "min_ply": 30, "chunk_positions": 100}],
+        }
+    )
+    assert grown.expert_groups[0]["node_budget"] == base.node_budget  # filled from the main keys
+    (tmp_path / "a").mkdir()
+    old = _data_jobs(tmp_path / "a", base)  # the held-out set, then the main group's chunk 0
+    new = _data_jobs(tmp_path / "a", grown)
+    assert [job.index for job in old] == [-1, 0] and new[:2] == old
+    added = new[2:]
+    assert [(job.index, job.count) for job in added] == [(1, 100), (2, 50)]
+    assert all(job.min_ply == 30 and job.max_ply == 41 for job in added)
+    assert len({job.seed for job in new}) == len(new)
+    record = {"config": {k: v for k, v in base.to_dict().items() if k != "expert_groups"}}
+    from searchlab.learning.alphago import _recorded_config
+
+    assert _recorded_config(record) == base.to_dict() != grown.to_dict()

@@ -278,6 +278,14 @@ def test_config_toml_round_trip_and_syntax_errors() -> None:
         parse_config_text("simulations = = 3")
     with pytest.raises(InvalidParameterError, match="single value"):
         parse_config_text("[network]\nblocks = 2\n")
+    groups = "[[expert_groups]]\npositions = 5\n[[expert_groups]]\npositions = 7\n"
+    assert parse_config_text(groups, tables=("expert_groups",)) == {
+        "expert_groups": [{"positions": 5}, {"positions": 7}]
+    }
+    with pytest.raises(InvalidParameterError, match="expert_groups must be a single value"):
+        parse_config_text(groups)  # only where the caller takes arrays of tables
+    with pytest.raises(InvalidParameterError, match="single value"):
+        parse_config_text("expert_groups = [1, 2]\n", tables=("expert_groups",))
 
 
 def test_a_training_step_through_a_local_ray_instance(tmp_path: Path) -> None:

@@ -257,7 +257,8 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
     overrides: dict[str, Any] | None = None
     if args.config:
         with open(args.config, encoding="utf-8") as handle:
-            overrides = parse_config_text(handle.read(), source=args.config)
+            tables = ("expert_groups",) if args.algorithm == "alphago" else ()
+            overrides = parse_config_text(handle.read(), source=args.config, tables=tables)
     if args.seed is not None:
         overrides = {**(overrides or {}), "seed": args.seed}
     return overrides

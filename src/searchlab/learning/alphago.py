@@ -36,9 +36,9 @@ Traceback (most recent call last):
 ...
 searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
 expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
-chunk_positions, network, sl_epochs, sl_learning_rate, sl_batch_size, sl_final_lr_fraction, \
-sl_value_weight, rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, \
-value_positions, value_labels, value_epochs, value_learning_rate, match_games
+chunk_positions, expert_groups, network, sl_epochs, sl_learning_rate, sl_batch_size, \
+sl_final_lr_fraction, sl_value_weight, rollout_steps, rl_iterations, rl_games, rl_learning_rate, \
+pool_every, value_positions, value_labels, value_epochs, value_learning_rate, match_games
 """
 
 from __future__ import annotations
@@ -114,6 +114,13 @@ class AlphaGoConfig:
             from (the rest by the hand-set rollout policy).
         positions_per_game: expert positions drawn from each of those games.
         chunk_positions: expert positions per chunk, the unit of the workers and of resuming.
+        expert_groups: more expert positions, drawn otherwise: each a table with ``positions``
+            (required) and any of ``min_ply``, ``max_ply`` (default 41), ``node_budget``,
+            ``random_share``, ``positions_per_game``, ``chunk_positions`` (default: the keys
+            above; smaller chunks share costly openings out among the workers). Their chunks
+            follow the main group's, numbered on, so adding a group keeps the chunks already
+            labelled. A TOML file gives them as ``[[expert_groups]]`` tables: e.g. openings
+            (``max_ply = 12`` with a larger ``node_budget``) or endgames (``min_ply = 26``).
         network: the policy and value networks' architecture (a ``NetworkConfig`` table).
         sl_epochs, sl_learning_rate, sl_batch_size, sl_final_lr_fraction: the SL network's
             training (Adam; a cosine from the rate to that fraction of it).
@@ -136,6 +143,7 @@ class AlphaGoConfig:
     random_share: float = 0.3
     positions_per_game: int = 1
     chunk_positions: int = 1000
+    expert_groups: tuple[Mapping[str, Any], ...] = ()
     network: Mapping[str, Any] = field(
         default_factory=lambda: {"kind": "resnet", "blocks": 2, "channels": 32, "hidden": 64}
     )
@@ -194,6 +202,56 @@ class AlphaGoConfig:
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
             )
         NetworkConfig.from_dict(self.network)
+        if isinstance(self.expert_groups, Mapping | str) or not isinstance(
+            self.expert_groups, list | tuple
+        ):
+            raise InvalidParameterError(
+                f"alphago: expert_groups must be a list of tables, got {self.expert_groups!r}"
+            )
+        object.__setattr__(
+            self, "expert_groups", tuple(self._group(k) for k in range(len(self.expert_groups)))
+        )
+
+    _GROUP_KEYS = ("positions", "min_ply", "max_ply", "node_budget", "random_share",
+                   "positions_per_game", "chunk_positions")  # fmt: skip
+
+    def _group(self, index: int) -> dict[str, Any]:
+        """Group ``index`` of ``expert_groups``, checked, with every key filled in."""
+        group = self.expert_groups[index]
+        where = f"expert_groups[{index}]"
+        if not isinstance(group, Mapping):
+            raise InvalidParameterError(f"alphago: {where} must be a table, got {group!r}")
+        unknown = [str(key) for key in group if key not in self._GROUP_KEYS]
+        if unknown:
+            raise InvalidParameterError(
+                f"alphago: {where}: unknown key {', '.join(unknown)}; "
+                f"known: {', '.join(self._GROUP_KEYS)}"
+            )
+        if "positions" not in group:
+            raise InvalidParameterError(f"alphago: {where} needs positions")
+        filled = {
+            "positions": group["positions"],
+            "min_ply": group.get("min_ply", self.min_ply),
+            "max_ply": group.get("max_ply", 41),
+            "node_budget": group.get("node_budget", self.node_budget),
+            "random_share": group.get("random_share", self.random_share),
+            "positions_per_game": group.get("positions_per_game", self.positions_per_game),
+            "chunk_positions": group.get("chunk_positions", self.chunk_positions),
+        }
+        for name in ("positions", "node_budget", "positions_per_game", "chunk_positions"):
+            _integer(filled[name], f"{where}.{name}", 1)
+        _integer(filled["min_ply"], f"{where}.min_ply", 0)
+        _integer(filled["max_ply"], f"{where}.max_ply", filled["min_ply"])
+        if filled["max_ply"] > 41:
+            raise InvalidParameterError(
+                f"alphago: {where}.max_ply must be at most 41, got {filled['max_ply']}"
+            )
+        share = filled["random_share"]
+        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise InvalidParameterError(
+                f"alphago: {where}.random_share must be in [0, 1], got {share!r}"
+            )
+        return filled
 
     @property
     def network_config(self) -> NetworkConfig:
@@ -204,6 +262,7 @@ class AlphaGoConfig:
         """Plain data (``alphago.json`` records it)."""
         data = dataclasses.asdict(self)
         data["network"] = dict(self.network)
+        data["expert_groups"] = [dict(group) for group in self.expert_groups]
         return data
 
     @classmethod
@@ -310,6 +369,15 @@ def _read_record(directory: Path) -> dict[str, Any]:
     return data
 
 
+def _recorded_config(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The record's config as :meth:`AlphaGoConfig.to_dict` writes it today (a key added
+    since it was written takes its default), or None when it is no config."""
+    try:
+        return AlphaGoConfig.from_dict(record.get("config") or {}).to_dict()
+    except (InvalidParameterError, TypeError):
+        return None
+
+
 def _seed(base: int, *parts: int) -> int:
     return int(np.random.SeedSequence([base, *parts]).generate_state(1)[0])
 
@@ -330,7 +398,9 @@ def run_alphago(
     is the run it continues. ``stop_after`` ends after that stage (a test's partial run);
     ``should_stop()`` is asked between stages, data chunks, SL epochs and RL chunks (a
     deadline, Ctrl-C): the run then returns what it finished, and a later call continues from
-    there. ``workers`` processes label the expert data (the same data for any number).
+    there. ``workers`` processes label the expert data (the same data for any number), and the
+    SL fit runs on as many torch threads (its large batches keep them busy; the same number
+    gives the same weights).
     """
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
@@ -340,7 +410,7 @@ def run_alphago(
             f"alphago: unknown stage {stop_after!r}; known: {', '.join(STAGES)}"
         )
     record = _read_record(folder)
-    if record and record.get("config") != config.to_dict():
+    if record and _recorded_config(record) != config.to_dict():
         raise InvalidParameterError(
             f"alphago: {folder} holds a run of another config; use a new directory"
         )
@@ -368,8 +438,9 @@ def run_alphago(
         jobs = _data_jobs(folder, config)
         progress_record = stages.setdefault("data_progress", {"cpu_seconds": {}})
         cpu_seconds: dict[str, float] = progress_record["cpu_seconds"]
+        labelled = config.expert_positions + sum(g["positions"] for g in config.expert_groups)
         say(
-            f"data: labelling {config.expert_positions} + {config.test_positions} positions "
+            f"data: labelling {labelled} + {config.test_positions} positions "
             f"in {len(jobs)} chunks, {workers} worker{'s' if workers != 1 else ''}"
         )
 
@@ -447,20 +518,25 @@ def run_alphago(
                 f"accuracy {accuracy:.4f}, {cpu:.0f} CPU s in all")  # fmt: skip
             return stopping()
 
-        fit_policy_value(
-            net,
-            encoder,
-            train,
-            value_weight=config.sl_value_weight,
-            epochs=config.sl_epochs,
-            batch_size=config.sl_batch_size,
-            learning_rate=config.sl_learning_rate,
-            final_lr_fraction=config.sl_final_lr_fraction,
-            seed=_seed(config.seed, 4),
-            start_epoch=done,
-            optimiser_state=optimiser_state,
-            on_epoch=epoch_done,
-        )
+        threads = torch.get_num_threads()
+        torch.set_num_threads(max(1, workers))
+        try:
+            fit_policy_value(
+                net,
+                encoder,
+                train,
+                value_weight=config.sl_value_weight,
+                epochs=config.sl_epochs,
+                batch_size=config.sl_batch_size,
+                learning_rate=config.sl_learning_rate,
+                final_lr_fraction=config.sl_final_lr_fraction,
+                seed=_seed(config.seed, 4),
+                start_epoch=done,
+                optimiser_state=optimiser_state,
+                on_epoch=epoch_done,
+            )
+        finally:
+            torch.set_num_threads(threads)
         if int(sl_progress["epochs"]) < config.sl_epochs:
             return record
         save_checkpoint(folder / _FILES["sl"], net, encoder, extra={"stage": "sl"})
@@ -619,8 +695,9 @@ def run_alphago(
 
 
 def _data_jobs(folder: Path, config: AlphaGoConfig) -> list[ChunkJob]:
-    """The held-out set (first), then the training chunks; chunk ``k`` from seed ``(seed, 1,
-    k)``, the held-out set from ``(seed, 2)``."""
+    """The held-out set (first), then the training chunks, the main group's then each of
+    ``expert_groups``'; chunk ``k`` from seed ``(seed, 1, k)``, the held-out set (drawn like
+    the main group) from ``(seed, 2)``."""
     (folder / "expert").mkdir(exist_ok=True)
     template = ChunkJob(
         -1,
@@ -633,14 +710,23 @@ def _data_jobs(folder: Path, config: AlphaGoConfig) -> list[ChunkJob]:
         positions_per_game=config.positions_per_game,
     )
     jobs = [template]
-    left, index = config.expert_positions, 0
-    while left > 0:
-        count = min(config.chunk_positions, left)
-        path = str(folder / "expert" / f"train-{index:04d}.npz")
-        seed = _seed(config.seed, 1, index)
-        jobs.append(dataclasses.replace(template, index=index, count=count, seed=seed, path=path))
-        left -= count
-        index += 1
+    groups = [(config.expert_positions, config.chunk_positions, template)]
+    for group in config.expert_groups:
+        drawing = {k: v for k, v in group.items() if k not in ("positions", "chunk_positions")}
+        groups.append(
+            (group["positions"], group["chunk_positions"], dataclasses.replace(template, **drawing))
+        )
+    index = 0
+    for left, size, drawn_like in groups:
+        while left > 0:
+            count = min(size, left)
+            path = str(folder / "expert" / f"train-{index:04d}.npz")
+            seed = _seed(config.seed, 1, index)
+            jobs.append(
+                dataclasses.replace(drawn_like, index=index, count=count, seed=seed, path=path)
+            )
+            left -= count
+            index += 1
     return jobs
 
 

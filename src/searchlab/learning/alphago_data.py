@@ -194,6 +194,7 @@ def generate_expert_positions(
     *,
     seed: int,
     min_ply: int = 12,
+    max_ply: int = 41,
     random_share: float = 0.3,
     node_budget: int = 200_000,
     positions_per_game: int = 1,
@@ -207,6 +208,7 @@ def generate_expert_positions(
         count: positions wanted (>= 1).
         seed: the games' generator: the same seed, the same positions.
         min_ply: the fewest stones a position has (>= 0).
+        max_ply: the most stones a position has (``min_ply..41``; below 41, openings only).
         random_share: the share of uniformly random moves in the games (0..1).
         node_budget: the solver's nodes per move; a position not settled within it is skipped.
         positions_per_game: positions drawn from each game (distinct plies; fewer when the
@@ -221,6 +223,11 @@ def generate_expert_positions(
         )
     if not 0 <= min_ply < 42:
         raise InvalidParameterError(f"expert positions: min_ply must be in 0..41, got {min_ply!r}")
+    if isinstance(max_ply, bool) or not isinstance(max_ply, int) or not min_ply <= max_ply <= 41:
+        raise InvalidParameterError(
+            f"expert positions: max_ply must be an integer in min_ply..41 ({min_ply}..41), "
+            f"got {max_ply!r}"
+        )
     if (
         isinstance(positions_per_game, bool)
         or not isinstance(positions_per_game, int)
@@ -243,7 +250,7 @@ def generate_expert_positions(
     skipped = 0
     while len(moves) < count:
         line = [s for s in _varied_game(rng, policy, random_share) if not s.is_terminal()]
-        candidates = line[min_ply:]
+        candidates = line[min_ply : max_ply + 1]
         if not candidates:
             continue
         if positions_per_game == 1:

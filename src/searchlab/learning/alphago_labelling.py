@@ -49,6 +49,7 @@ class ChunkJob:
     seed: int
     path: str
     min_ply: int = 12
+    max_ply: int = 41
     node_budget: int = 200_000
     random_share: float = 0.3
     positions_per_game: int = 1
@@ -61,6 +62,7 @@ def label_chunk(job: ChunkJob) -> float:
         job.count,
         seed=job.seed,
         min_ply=job.min_ply,
+        max_ply=job.max_ply,
         node_budget=job.node_budget,
         random_share=job.random_share,
         positions_per_game=job.positions_per_game,

@@ -273,13 +273,19 @@ def config_for(game_name: str, overrides: Mapping[str, Any] | None = None) -> Tr
     return TrainConfig(**values)
 
 
-def parse_config_text(text: str, source: str = "config") -> dict[str, Any]:
-    """The keys of a TOML config text; one line for a syntax error or a nested table."""
+def parse_config_text(
+    text: str, source: str = "config", *, tables: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The keys of a TOML config text; one line for a syntax error or a nested table or list,
+    except for the keys named in ``tables``: arrays of tables (``[[name]]``), which the
+    config they feed checks (the alphago pipeline's ``expert_groups``)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidParameterError(f"{source}: not valid TOML ({error})") from None
     for key, value in data.items():
+        if key in tables and isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            continue
         if isinstance(value, dict | list):
             raise InvalidParameterError(
                 f"{source}: {key} must be a single value, not a table or a list"
