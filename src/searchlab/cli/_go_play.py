@@ -43,6 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go, GoState, area
 from searchlab.domains.games.sgf import SgfGame, load_sgf, write_sgf
@@ -447,6 +448,4 @@ def sgf_folder(text: str) -> Path:
 
 def save_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (a temporary file renamed over it)."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_atomically(path, text.encode("utf-8"))
