@@ -509,7 +509,7 @@ def run_alphago(
             sl_progress.update(
                 epochs=epoch,
                 losses=[*sl_progress["losses"], round(loss, 4)],
-                cpu_seconds=cpu - float(stages["data"].get("cpu_seconds", 0.0)),
+                cpu_seconds=round(cpu - float(stages["data"].get("cpu_seconds", 0.0)), 1),
             )
             _write_json(folder / _RECORD, record)
             (folder / _optimiser_file(epoch - 1)).unlink(missing_ok=True)
