@@ -18,23 +18,32 @@ side alike; the ratios are of the medians):
 * **lock-step self-play** (:func:`searchlab.learning.selfplay.self_play` over
   :mod:`searchlab.learning.puct_arrays`): one chunk of ``games_in_flight`` games, as
   ``searchlab train`` plays them (Dirichlet noise, temperature, one ``evaluate_batch`` per
-  step: encoding, legal masks, masked softmax and the trees all counted); positions
-  evaluated per CPU second;
+  step: encoding, legal masks, masked softmax and the trees all counted), with the config's
+  evaluation cache (``cache_size``, Connect Four's default: the evaluations of a chunk's last
+  131,072 positions, :mod:`searchlab.learning.evaluation_cache`); the positions the *network*
+  evaluated per CPU second (the cache's misses), and games per hour. With a cache, the same
+  chunk again **without** it, on its own row: the same games (the script checks it), so the
+  cache's share of the speed is in plain view;
 * **one position at a time**: the first of those games (whole games, at least
   ``--baseline-moves`` moves) played again, move by move, each position searched with the same
   simulations and the same network by a search that asks it one position at a time (batch 1,
   no lock step): the reference PUCT (:func:`searchlab.algorithms.mcts.mcts`,
   ``tier="reference"``, ``lambda_=0``, the evaluator's ``evaluate(state)``) and the array PUCT
-  at ``batch_size=1``. Replaying the very games makes both sides search the same positions, so
-  games per hour compare directly.
+  at ``batch_size=1``; with a cache, the array PUCT at batch 1 also with one (the same
+  capacity, kept from move to move of the replayed games as self-play keeps it). Replaying
+  the very games makes the sides search the same positions, so games per hour compare
+  directly.
 
-The ratios: lock-step positions per second over the limit (target >= 60%), and lock-step games
-per hour over the reference PUCT's one at a time (target >= 10x). The second is the product of
-the forward pass's own gain from batching (the limit over batch 1), the share of its forward
-rate each side keeps (lock-step of the limit, the reference PUCT of batch 1's), and the ratio of
-the positions evaluated per game; the script prints the factors. The games are the same in
-every repetition (a seed): the script checks it. The targets are Connect Four's; tic-tac-toe's
-MLP is so cheap that the search's Python, not the network, sets its pace.
+The ratios: lock-step network positions per second over the limit (target >= 60%), and
+lock-step games per hour over the reference PUCT's one at a time (target >= 10x), with the
+cache and without it, and over the cached array PUCT at batch 1 (batching alone, the cache on
+both sides). The games-per-hour ratio is the product of the forward pass's own gain from
+batching (the limit over batch 1), the share of its forward rate each side keeps (lock-step of
+the limit, the reference PUCT of batch 1's), and the ratio of the positions the network
+evaluated per game (the cache's part); the script prints the factors. The games (their
+moves) are the same in every repetition (a seed) and without the cache: the script checks it.
+The targets are Connect Four's; tic-tac-toe's MLP is so cheap that the search's Python, not
+the network, sets its pace.
 
     nice -n 15 python benchmarks/learning_speed.py [--games connect4 tictactoe] [--repeat 3]
 """
@@ -47,7 +56,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -57,6 +66,7 @@ from searchlab.algorithms.mcts import mcts
 from searchlab.core.limits import Limits
 from searchlab.domains.games.registry import make as make_game
 from searchlab.learning.encoders import encoder_for
+from searchlab.learning.evaluation_cache import EvaluationCache
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.network import PolicyValueNet
 from searchlab.learning.puct_arrays import search
@@ -72,8 +82,10 @@ COPY_FULL = "forward alone: inference copy, full batch"
 COPY_MEAN = "forward alone: inference copy, mean batch"
 COPY_ONE = "forward alone: inference copy, batch 1"
 LOCK_STEP = "lock-step self-play (puct_arrays)"
+LOCK_STEP_BARE = "lock-step self-play, no cache"
 REFERENCE = "one at a time: reference PUCT (mcts)"
 ARRAYS_ONE = "one at a time: array PUCT, batch 1"
+ARRAYS_CACHED = "one at a time: array PUCT, batch 1, cache"
 
 
 @dataclass
@@ -162,14 +174,14 @@ def reference_searcher(run: Setup) -> Callable[[Any], Any]:
     return searcher
 
 
-def array_searcher(run: Setup) -> Callable[[Any], Any]:
-    """The array PUCT of self-play at batch 1, one game at a time."""
+def array_searcher(run: Setup, cache_size: int = 0) -> Callable[[Any], Any]:
+    """The array PUCT of self-play at batch 1, one game at a time (with an evaluation cache of
+    ``cache_size`` positions kept across its searches, when > 0)."""
     base = run.selfplay.search
+    evaluator: Any = EvaluationCache(run.evaluator, cache_size) if cache_size else run.evaluator
 
     def searcher(state: Any) -> Any:
-        return search(
-            state, run.evaluator, base, batch_size=1, virtual_loss=0.0, dirichlet_alpha=None
-        )
+        return search(state, evaluator, base, batch_size=1, virtual_loss=0.0, dirichlet_alpha=None)
 
     return searcher
 
@@ -229,25 +241,48 @@ def measure(run: Setup, repeat: int, baseline_moves: int, seed: int, seconds: fl
     sp = run.selfplay
     chunk = sp.games_in_flight
     full_batch = sp.games_in_flight * sp.search.batch_size
+    cache = sp.cache_size
     print(
         f"\n== {run.name}: {run.net.describe()}; {sp.search.num_simulations} simulations a "
         f"move, {sp.search.batch_size} leaves a search, {sp.games_in_flight} games in lock "
-        f"step (one chunk of {chunk} games, seed {seed}); one at a time: its first games, "
-        f"at least {baseline_moves} moves"
+        f"step (one chunk of {chunk} games, seed {seed}), "
+        f"{f'an evaluation cache of {cache:,} positions' if cache else 'no evaluation cache'}; "
+        f"one at a time: its first games, at least {baseline_moves} moves"
     )
     table = Table()
     first_games: tuple[GameRecord, ...] | None = None
     same = True
+    lock_steps = [(LOCK_STEP, sp)]
+    if cache:
+        lock_steps.append((LOCK_STEP_BARE, replace(sp, cache_size=0)))
+    one_at_a_time = [(REFERENCE, lambda: reference_searcher(run)),
+                     (ARRAYS_ONE, lambda: array_searcher(run))]  # fmt: skip
+    if cache:
+        one_at_a_time.append((ARRAYS_CACHED, lambda: array_searcher(run, cache)))
     for rep in range(1, repeat + 1):
-        start = time.process_time()
-        result = self_play(run.game, run.evaluator, chunk, config=sp, seed=seed)
-        elapsed = time.process_time() - start
-        stats = result.stats
-        if first_games is None:
-            first_games = result.records
-        elif result.records != first_games:
-            same = False
-        mean_batch = max(1, round(stats.mean_batch))
+        mean_batch = 1
+        for side, config in lock_steps:
+            start = time.process_time()
+            result = self_play(run.game, run.evaluator, chunk, config=config, seed=seed)
+            elapsed = time.process_time() - start
+            stats = result.stats
+            if first_games is None:
+                first_games = result.records
+            elif [r.actions for r in result.records] != [r.actions for r in first_games]:
+                same = False  # the same moves (a cached row may differ in the last float bit)
+            network_batch = stats.network_positions / max(1, stats.evaluation_calls)
+            if side == LOCK_STEP:
+                mean_batch = max(1, round(network_batch))
+            table.row(
+                rep,
+                side,
+                f"{network_batch:.1f}",
+                elapsed,
+                stats.network_positions / elapsed,
+                stats.games,
+                stats.moves,
+                stats.network_positions,
+            )
         inference = run.evaluator.inference_net()
         for side, net, batch in (
             (NET_FULL, run.net, full_batch),
@@ -256,49 +291,50 @@ def measure(run: Setup, repeat: int, baseline_moves: int, seed: int, seconds: fl
             (COPY_ONE, inference, 1),
         ):
             table.row(rep, side, str(batch), seconds, forward_rate(net, batch, seconds))
-        table.row(
-            rep,
-            LOCK_STEP,
-            f"{stats.mean_batch:.1f}",
-            elapsed,
-            stats.positions_evaluated / elapsed,
-            stats.games,
-            stats.moves,
-            stats.positions_evaluated,
-        )
-        records = first_moves(result.records, baseline_moves)
-        for side, searcher in ((REFERENCE, reference_searcher(run)),
-                               (ARRAYS_ONE, array_searcher(run))):  # fmt: skip
+        assert first_games is not None
+        records = first_moves(first_games, baseline_moves)
+        for side, make_searcher in one_at_a_time:
             before = run.evaluator.positions
-            elapsed, searches = replay_one_at_a_time(run, records, searcher)
+            elapsed, searches = replay_one_at_a_time(run, records, make_searcher())
             positions = run.evaluator.positions - before
             table.row(
                 rep, side, "1", elapsed, positions / elapsed, len(records), searches, positions
             )
     table.print_medians()
     limit = max(table.rate(side) for side in (NET_FULL, COPY_FULL, COPY_MEAN))
-    lock_rate = table.rate(LOCK_STEP)
-    share = lock_rate / limit
+    share = table.rate(LOCK_STEP) / limit
     speedup = table.per_hour(LOCK_STEP) / table.per_hour(REFERENCE)
     batching = limit / table.rate(COPY_ONE)
     kept = table.rate(REFERENCE) / table.rate(COPY_ONE)
     print(
-        f"lock-step positions/s over the limit (the best batched forward alone): {share:.0%}"
-        f" (target >= {POSITION_TARGET:.0%})"
+        f"lock-step network positions/s over the limit (the best batched forward alone): "
+        f"{share:.0%} (target >= {POSITION_TARGET:.0%})"
     )
     print(
         f"lock-step games/h over one at a time: {speedup:.1f}x the reference PUCT (target >= "
         f"{GAMES_TARGET:g}x), "
         f"{table.per_hour(LOCK_STEP) / table.per_hour(ARRAYS_ONE):.1f}x the array PUCT at batch 1"
     )
+    if cache:
+        bare = table.per_hour(LOCK_STEP_BARE)
+        print(
+            f"without the cache: {table.rate(LOCK_STEP_BARE) / limit:.0%} of the limit, "
+            f"{bare / table.per_hour(REFERENCE):.1f}x the reference PUCT's games/h; the cache "
+            f"alone: {table.per_hour(LOCK_STEP) / bare:.2f}x lock-step's games/h, "
+            f"{table.per_hour(ARRAYS_CACHED) / table.per_hour(ARRAYS_ONE):.2f}x the array "
+            f"PUCT's at batch 1; batching alone, the cache on both sides: "
+            f"{table.per_hour(LOCK_STEP) / table.per_hour(ARRAYS_CACHED):.1f}x"
+        )
     per_game = table.per_game(REFERENCE) / table.per_game(LOCK_STEP)
     print(
         f"the factors: the forward pass gains {batching:.1f}x from batching (the limit over "
         f"batch 1) x lock-step keeps {share:.2f} of the limit / the reference PUCT keeps "
-        f"{kept:.2f} of batch 1's rate x positions per game {table.per_game(REFERENCE):.0f} / "
-        f"{table.per_game(LOCK_STEP):.0f} = {batching * share / kept * per_game:.1f}x"
+        f"{kept:.2f} of batch 1's rate x network positions per game "
+        f"{table.per_game(REFERENCE):.0f} / {table.per_game(LOCK_STEP):.0f} = "
+        f"{batching * share / kept * per_game:.1f}x"
     )
-    print(f"the same games in every repetition: {'yes' if same else 'NO'}")
+    print(f"the same games in every repetition{' and without the cache' if cache else ''}: "
+          f"{'yes' if same else 'NO'}")  # fmt: skip
     return share >= POSITION_TARGET and speedup >= GAMES_TARGET
 
 

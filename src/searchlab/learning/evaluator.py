@@ -135,14 +135,22 @@ class NetworkEvaluator:
                 np.zeros((0, self.encoder.num_actions), dtype=np.float32),
                 np.zeros(0, dtype=np.float32),
             )
-        planes = torch.from_numpy(self.encoder.encode_batch(states))
+        return self.evaluate_encoded(self.encoder.encode_batch(states), states)
+
+    def evaluate_encoded(
+        self, planes: np.ndarray, states: Sequence[Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`evaluate_batch` of ``states`` whose planes (``encoder.encode_batch(states)``)
+        the caller has made already (an
+        :class:`~searchlab.learning.evaluation_cache.EvaluationCache` made them for its keys)."""
+        count = len(states)
         mask = torch.from_numpy(self._legal_masks(states))
         net = self.inference_net()
-        planes = planes.to(self.device)
+        tensor = torch.from_numpy(planes).to(self.device)
         if net.config.kind == "resnet":
-            planes = planes.contiguous(memory_format=torch.channels_last)  # the copy's layout
+            tensor = tensor.contiguous(memory_format=torch.channels_last)  # the copy's layout
         with torch.inference_mode():
-            logits, values = net(planes)
+            logits, values = net(tensor)
             priors = masked_softmax(logits.float(), mask.to(self.device))
             priors_out = priors.cpu().numpy()
             values_out = values.float().cpu().numpy()

@@ -65,12 +65,13 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
+from searchlab.learning.evaluation_cache import EvaluationCache
 from searchlab.learning.puct_arrays import (
     ActionIndexer,
     BatchEvaluator,
@@ -128,6 +129,10 @@ class SelfPlayConfig:
         random_opening_plies: the most uniformly random moves a game starts with (>= 0; the
             number is drawn uniformly from ``0..random_opening_plies`` per game; 0: none, and
             the games are exactly those of a config without the field).
+        cache_size: positions whose evaluations are kept for the rest of the call, keyed by
+            the network's input (an :class:`~searchlab.learning.evaluation_cache.EvaluationCache`
+            made per call, so a chunk of games is the same whatever ran before it; >= 0; 0:
+            none, every leaf goes to the evaluator).
     """
 
     search: PUCTConfig = field(default_factory=_default_search)
@@ -139,6 +144,7 @@ class SelfPlayConfig:
     full_search_probability: float = 1.0
     cheap_simulations: int | None = None
     random_opening_plies: int = 0
+    cache_size: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.search, PUCTConfig):
@@ -149,6 +155,7 @@ class SelfPlayConfig:
         _number(self.temperature, "temperature", low=0.0, open_low=True)
         _integer(self.temperature_plies, "temperature_plies", low=0)
         _integer(self.random_opening_plies, "random_opening_plies", low=0)
+        _integer(self.cache_size, "cache_size", low=0)
         threshold = self.resign_threshold
         if threshold is not None:
             _number(threshold, "resign_threshold", low=-1.0, high=1.0, open_low=True)
@@ -287,10 +294,12 @@ class SelfPlayStats:
     Attributes:
         games: games played.
         moves: moves played (searches run).
-        positions_evaluated: positions sent to the evaluator (roots and leaves).
+        positions_evaluated: positions the searches asked to evaluate (roots and leaves).
         evaluation_calls: ``evaluate_batch`` calls (one per lock step).
         seconds: wall-clock time of the whole call.
-        evaluation_seconds: the part spent inside ``evaluate_batch``.
+        evaluation_seconds: the part spent inside ``evaluate_batch`` (the cache's included).
+        cache_hits: positions the config's cache answered (0 without one); the evaluator
+            itself saw ``positions_evaluated - cache_hits``.
     """
 
     games: int
@@ -299,6 +308,12 @@ class SelfPlayStats:
     evaluation_calls: int
     seconds: float
     evaluation_seconds: float
+    cache_hits: int = 0
+
+    @property
+    def network_positions(self) -> int:
+        """Positions the evaluator itself evaluated (the cache's misses)."""
+        return self.positions_evaluated - self.cache_hits
 
     @property
     def positions_per_second(self) -> float:
@@ -530,7 +545,8 @@ def self_play(
         )
     start = time.perf_counter()
     num_actions = _num_actions(sample_encoder, evaluator, game.initial_state())
-    timed = _Timed(evaluator, indexer)
+    cache = EvaluationCache(evaluator, config.cache_size) if config.cache_size else None
+    timed = _Timed(cast(BatchEvaluator, cache) if cache is not None else evaluator, indexer)
     positions = calls = moves = 0
     next_index = first_game
     end_index = first_game + games
@@ -568,5 +584,6 @@ def self_play(
         evaluation_calls=calls,
         seconds=time.perf_counter() - start,
         evaluation_seconds=timed.seconds,
+        cache_hits=cache.hits if cache is not None else 0,
     )
     return SelfPlayResult(records=tuple(records), stats=stats)

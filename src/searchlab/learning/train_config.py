@@ -73,6 +73,9 @@ class TrainConfig:
     random_opening_plies: int = _knob(
         0, "games open with 0..N uniformly random moves, not samples (0: none)"
     )
+    cache_size: int = _knob(
+        0, "self-play keeps the evaluations of the last N positions of a chunk (0: none)"
+    )
     window_games: int = _knob(2000, "replay window: the last N games")
     train_steps: int = _knob(200, "gradient steps per generation")
     train_batch: int = _knob(128, "samples per gradient step")
@@ -200,6 +203,7 @@ class TrainConfig:
             full_search_probability=self.full_search_probability,
             cheap_simulations=self.cheap_simulations or None,
             random_opening_plies=self.random_opening_plies,
+            cache_size=self.cache_size,
         )
 
     def network(self, shape: tuple[int, int, int] = (3, 3, 3)) -> NetworkConfig:
@@ -244,6 +248,8 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "connect4": {
         "games_per_generation": 256,
+        "chunk_games": 64,
+        "games_in_flight": 64,
         "simulations": 200,
         "search_batch": 8,
         "dirichlet_alpha": 1.0,
@@ -251,6 +257,7 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "window_games": 5000,
         "train_steps": 400,
         "eval_simulations": 200,
+        "cache_size": 1 << 17,
         "reference": "mcts:simulations=2000",
     },
 }

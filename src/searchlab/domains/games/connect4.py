@@ -67,6 +67,19 @@ _SYMBOLS = ("X", "O")
 _can_play = bits.can_play.py_func
 _drop = bits.drop.py_func
 
+
+def _top_cells(columns: int) -> int:
+    """The top cell of each column whose bit is set in ``columns`` (bit ``c``: column ``c``)."""
+    return sum(1 << (ROWS - 1 + _STRIDE * c) for c in range(COLUMNS) if columns >> c & 1)
+
+
+_TOP_CELLS = _top_cells((1 << COLUMNS) - 1)
+# the legal columns for each set of full columns (their top cells taken), by _can_play itself
+_LEGAL_BY_TOP = {
+    _top_cells(full): tuple(c for c in range(COLUMNS) if _can_play(_top_cells(full), c))
+    for full in range(1 << COLUMNS)
+}
+
 has_four = bits.has_four.py_func
 """``has_four(stones)``: true when the bitboard ``stones`` holds four in a row (any direction).
 
@@ -140,7 +153,7 @@ class Connect4State:
         """Columns with room, in increasing order; none once the game is over."""
         if self.is_won:
             return []
-        return [column for column in range(COLUMNS) if _can_play(self.mask, column)]
+        return list(_LEGAL_BY_TOP[self.mask & _TOP_CELLS])
 
     def apply(self, action: int) -> Connect4State:
         """Drop the mover's stone into column ``action`` (0-based); raises
@@ -154,6 +167,9 @@ class Connect4State:
         )
 
     def _check(self, action: int, text: str) -> None:
+        legal = type(action) is int and 0 <= action < COLUMNS and _can_play(self.mask, action)
+        if legal and not self.is_won:
+            return  # the common case first (a full board has no column with room)
         if self.is_won or len(self.moves) == _CELLS:
             raise IllegalMoveError(f"illegal move {text!r}: the game is already over")
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
