@@ -151,11 +151,14 @@ def test_the_cache_spares_a_network_evaluator_the_second_encoding() -> None:
     assert evaluator.positions == 24 and cache.hits == 12
 
 
+_HALF: Any = 2.5
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
         (lambda: EvaluationCache(Counting(), capacity=0), "capacity must be an integer >= 1"),
-        (lambda: EvaluationCache(Counting(), capacity=2.5)  # type: ignore[arg-type], "capacity must be an integer >= 1"),
+        (lambda: EvaluationCache(Counting(), capacity=_HALF), "capacity must be an integer >= 1"),
         (lambda: EvaluationCache(object(), capacity=4), "must have evaluate_batch"),
         (lambda: EvaluationCache(KeyedEvaluator(7), capacity=4).encoder, None),
         (lambda: SelfPlayConfig(cache_size=-1), "cache_size must be an integer >= 0"),
