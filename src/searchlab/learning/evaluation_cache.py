@@ -7,11 +7,12 @@ search meets transpositions. :class:`EvaluationCache` sits in front of a batch e
 :mod:`~searchlab.learning.puct_arrays`) and sends it only the positions it has not seen, each
 once per batch; the rest are answered from the cache (Leela Zero's and KataGo's NN cache).
 
-The key of a position is a 128-bit BLAKE2b digest of its planes (the encoder's
-``encode_batch``, the network's whole input) and of its legal actions (the mask of the
-priors): two positions with the same key get the same answer from the network, so a search
-with the cache visits the same tree as without it, up to the float rounding of a forward pass
-on another batch. The cache keeps the last ``capacity`` positions evaluated (a ring: the
+The key of a position is its planes (the encoder's ``encode_batch``, the network's whole
+input; packed 8 cells to a byte when they are zeros and ones, as every built-in encoder's are,
+else a 128-bit BLAKE2b digest of them) and its legal actions (the mask of the priors): two
+positions with the same key get the same answer from the network, so a search with the cache
+visits the same tree as without it, up to the float rounding of a forward pass on another
+batch. The cache keeps the last ``capacity`` positions evaluated (a ring: the
 oldest goes first) in two arrays, ``capacity * (num_actions + 1)`` float32 numbers in all.
 
 A cache answers for one network: make a new one (or :meth:`EvaluationCache.clear` it) when
@@ -121,12 +122,28 @@ class EvaluationCache:
 
     @staticmethod
     def keys(planes: np.ndarray, states: Sequence[Any]) -> list[bytes]:
-        """The key of each state: a digest of its planes and its legal actions."""
+        """The key of each state: its planes and its legal actions, as bytes. Planes of zeros
+        and ones (every built-in encoder's) are packed 8 cells to a byte, the key itself;
+        others go through a 128-bit BLAKE2b digest (a mark byte keeps the two kinds apart)."""
+        count = len(states)
+        flat = np.ascontiguousarray(planes).reshape(count, -1)
+        binary = bool(((flat == 0) | (flat == 1)).all())
+        raw = np.packbits(flat.astype(np.uint8), axis=1).tobytes() if binary else flat.tobytes()
+        size = len(raw) // count if count else 0
         digest = hashlib.blake2b
-        return [
-            digest(row.tobytes() + repr(state.legal_actions()).encode(), digest_size=16).digest()
-            for row, state in zip(planes, states, strict=True)
-        ]
+        keys = []
+        for index, state in enumerate(states):
+            actions = state.legal_actions()
+            try:
+                legal = bytes(actions)  # small integer actions: one byte each
+            except (TypeError, ValueError):
+                legal = b"\xff" + repr(actions).encode()  # others: their text, marked apart
+            row = raw[index * size : (index + 1) * size]
+            if binary:
+                keys.append(b"b" + row + legal)
+            else:
+                keys.append(b"d" + digest(row + legal, digest_size=16).digest())
+        return keys
 
     def evaluate_batch(self, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """``(priors [B, num_actions], values [B])`` as the evaluator gives them, the

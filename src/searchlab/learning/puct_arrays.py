@@ -60,6 +60,7 @@ in ``[-1, 1]`` for the player to move in each state; and an ``encoder`` whose
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -345,6 +346,26 @@ def _expand_backup(ints, floats, leaf, start, actions, priors, row, columns, val
     return 0
 
 
+@njit(cache=True)
+def _expand_backup_many(ints, floats, leaves, start, counts, actions, columns, priors, row, values):
+    """:func:`_expand_backup` of each of ``leaves`` in order (none the root), leaf ``i`` with
+    the next ``counts[i]`` of ``actions``/``columns``, its priors and value from batch row
+    ``row + i``, its children from node ``start`` on. Returns ``(done, status)``: the leaves
+    expanded, and ``0``, or the status of leaf ``done`` that stopped the run."""
+    first = 0
+    for index in range(leaves.shape[0]):
+        count = counts[index]
+        status = _expand_backup(
+            ints, floats, leaves[index], start, actions[first : first + count], priors,
+            row + index, columns[first : first + count], values[row + index], True,
+        )  # fmt: skip
+        if status:
+            return index, status
+        start += count
+        first += count
+    return leaves.shape[0], 0
+
+
 def _outcome_value(state: State) -> float:
     """A finished game's value for player 0 on the outcome scale: +1, 0 or -1."""
     value = state.returns()[0]
@@ -536,47 +557,69 @@ class PUCTTree:
         ``priors`` ``[k, num_actions]`` and ``values`` ``[k]`` (for each one's player to move),
         rows in :meth:`collect`'s order."""
         priors = _check_priors(priors, len(self._in_flight))
-        self.receive(priors, _check_values(values, len(self._in_flight)).tolist(), 0)
+        self.receive(priors, _check_values(values, len(self._in_flight)), 0)
 
-    def receive(self, priors: np.ndarray, values: list[float], offset: int) -> None:
+    def receive(self, priors: np.ndarray, values: np.ndarray, offset: int) -> None:
         """:meth:`backup` from rows ``offset...`` of a batch already checked
-        (:func:`evaluate_step`): ``priors`` a 2-d array, ``values`` floats in ``[-1, 1]``."""
+        (:func:`evaluate_step`): ``priors`` a 2-d array, ``values`` a float64 array in
+        ``[-1, 1]``. The leaves are expanded and backed up in their order, in one compiled
+        call."""
+        leaves = self._in_flight
         states = self._states
-        indexer, identity = self._indexer, self._identity
-        for row, leaf in enumerate(self._in_flight, start=offset):
-            state = states[leaf]
-            assert state is not None
-            actions = np.array(state.legal_actions(), np.int64)
-            count = len(actions)
-            columns = (
-                actions if identity
-                else np.array([indexer.action_to_index(state, a) for a in actions.tolist()],
-                              np.int64)
-            )  # fmt: skip
-            if self._size + count > self._ints.shape[1]:
-                self._reserve(count)
-            is_root = leaf == 0
+        legal = [states[leaf].legal_actions() for leaf in leaves]  # type: ignore[union-attr]
+        counts = np.fromiter(map(len, legal), np.int64, len(leaves))
+        total = int(counts.sum())
+        actions = np.fromiter(itertools.chain.from_iterable(legal), np.int64, total)
+        if self._identity:
+            columns = actions
+        else:
+            index = self._indexer.action_to_index
+            pairs = zip(leaves, legal, strict=True)
+            columns = np.fromiter(
+                (index(states[leaf], a) for leaf, acts in pairs for a in acts), np.int64, total
+            )
+        if self._size + total > self._ints.shape[1]:
+            self._reserve(total)
+        if leaves[0] == 0:  # the root comes alone: its priors are kept and noised, no backup
             status = _expand_backup(
-                self._ints, self._floats, leaf, self._size, actions, priors, row, columns,
-                values[row], not is_root,
+                self._ints, self._floats, 0, self._size, actions, priors, offset, columns,
+                values[offset], False,
             )  # fmt: skip
-            if status == 1:
-                raise InvalidParameterError(
-                    f"{_NAME}: the encoder's action indices {columns.tolist()} do not fit "
-                    f"priors of {priors.shape[1]} columns"
-                )
-            if status:
-                raw = priors[row, columns].tolist()
-                raise InvalidParameterError(
-                    f"{_NAME}: evaluator priors must be finite and >= 0, got {raw!r}"
-                )
-            self._size += count
-            states.extend([None] * count)
-            if is_root:
-                self._expand_root(values[row])
-            else:
-                self.simulations += 1
+            done = 0 if status else 1
+        else:
+            done, status = _expand_backup_many(
+                self._ints, self._floats, np.array(leaves, np.int64), self._size, counts,
+                actions, columns, priors, offset, values,
+            )  # fmt: skip
+        expanded = int(counts[:done].sum())
+        self._size += expanded
+        states.extend([None] * expanded)
+        if status:
+            self._refuse(priors, offset + done, counts, done, columns)
+        if leaves[0] == 0:
+            self._expand_root(float(values[offset]))
+        else:
+            self.simulations += done
         self._in_flight = []
+
+    @staticmethod
+    def _refuse(
+        priors: np.ndarray, row: int, counts: np.ndarray, done: int, columns: np.ndarray
+    ) -> None:
+        """The line for the leaf of batch row ``row`` (the ``done``-th of the call) whose
+        expansion failed: its columns do not fit the priors, or a prior is negative or not
+        finite."""
+        first = int(counts[:done].sum())
+        mine = columns[first : first + int(counts[done])]
+        if mine.size and (mine.min() < 0 or mine.max() >= priors.shape[1]):
+            raise InvalidParameterError(
+                f"{_NAME}: the encoder's action indices {mine.tolist()} do not fit "
+                f"priors of {priors.shape[1]} columns"
+            )
+        raw = priors[row, mine].tolist()
+        raise InvalidParameterError(
+            f"{_NAME}: evaluator priors must be finite and >= 0, got {raw!r}"
+        )
 
     def _expand_root(self, value: float) -> None:
         """The root's evaluation: keep its priors and value, mix in the noise."""
@@ -739,7 +782,7 @@ def evaluate_step(trees: Sequence[PUCTTree], evaluator: BatchEvaluator) -> int:
         return 0
     priors, values = evaluator.evaluate_batch(batch)
     priors = _check_priors(priors, len(batch))
-    checked = _check_values(values, len(batch)).tolist()
+    checked = _check_values(values, len(batch))
     for tree, offset in owners:
         tree.receive(priors, checked, offset)
     return len(batch)
