@@ -542,3 +542,51 @@ def test_expert_groups_add_chunks_after_the_main_ones(tmp_path: Path) -> None:
     from searchlab.learning.alphago import _recorded_config
 
     assert _recorded_config(record) == base.to_dict() != grown.to_dict()
+
+
+def test_sl_init_fine_tunes_an_earlier_network(
+    run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """With ``sl_init`` the SL fit starts from that checkpoint's weights (its held-out accuracy
+    before the first epoch is the checkpoint's, not a random network's) and moves them; a
+    checkpoint that is missing or of another architecture is refused in one line before any
+    position is labelled."""
+    from searchlab.learning.checkpoint import CheckpointError, load_checkpoint
+
+    folder, record = run
+    start = load_checkpoint(folder / "sl-policy.ckpt").net
+    init = {"sl_init": str(folder / "sl-policy.ckpt"), "sl_epochs": 1}
+    config = AlphaGoConfig.from_dict({**AlphaGoConfig.tiny().to_dict(), **init})
+    copy = tmp_path / "finetune"
+    copy.mkdir()
+    (copy / "expert").mkdir()
+    for name in ("expert-train.npz", "expert/test.npz"):
+        shutil.copy(folder / name, copy / name)
+    partial = {"game": "connect4", "config": config.to_dict(),
+               "stages": {"data": record["stages"]["data"]}}  # fmt: skip
+    (copy / "alphago.json").write_text(json.dumps(partial))
+    tuned = run_alphago(copy, config, stop_after="sl")["stages"]
+    test = ExpertPositions.load(folder / "expert" / "test.npz")
+    test = test.subset(test.informative())
+    before = tuned["sl_progress"]["accuracy_before"]
+    assert before == round(policy_accuracy(start, ENCODER, test), 4)
+    assert before > record["stages"]["sl"]["accuracy_before"]
+    after = load_checkpoint(copy / "sl-policy.ckpt").net
+    assert not all(
+        torch.equal(a, b) for a, b in zip(start.parameters(), after.parameters(), strict=True)
+    )
+    for init, network, message in (
+        (str(tmp_path / "nowhere.ckpt"), None, "nowhere.ckpt"),
+        (str(folder / "sl-policy.ckpt"), {"kind": "resnet", "blocks": 1, "channels": 8},
+         "not the resnet"),
+    ):  # fmt: skip
+        data = {**AlphaGoConfig.tiny().to_dict(), "sl_init": init}
+        if network is not None:
+            data["network"] = network
+        fresh = tmp_path / f"refused-{message.split()[0]}"
+        with pytest.raises(CheckpointError, match=message) as error:
+            run_alphago(fresh, AlphaGoConfig.from_dict(data))
+        assert "\n" not in str(error.value)
+        assert not fresh.exists()
+    with pytest.raises(InvalidParameterError, match="sl_init must be a checkpoint's path"):
+        AlphaGoConfig.from_dict({"sl_init": 3})

@@ -37,8 +37,9 @@ Traceback (most recent call last):
 searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
 expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
 chunk_positions, expert_groups, network, sl_epochs, sl_learning_rate, sl_batch_size, \
-sl_final_lr_fraction, sl_value_weight, rollout_steps, rl_iterations, rl_games, rl_learning_rate, \
-pool_every, value_positions, value_labels, value_epochs, value_learning_rate, match_games
+sl_final_lr_fraction, sl_value_weight, sl_init, rollout_steps, rl_iterations, rl_games, \
+rl_learning_rate, pool_every, value_positions, value_labels, value_epochs, value_learning_rate, \
+match_games
 """
 
 from __future__ import annotations
@@ -127,6 +128,10 @@ class AlphaGoConfig:
         sl_value_weight: the weight of the SL network's value head (taught the solver's exact
             value of the same positions; 0 trains the policy head alone). With it, the SL
             checkpoint is a whole policy-value network, ``latest.pt`` for the ``az`` agent.
+        sl_init: a checkpoint (a path) the SL network starts from instead of random weights:
+            fine-tuning an earlier run's network on more expert positions, whose labels are
+            then the only ones this run pays for. Its architecture must be ``network``; empty
+            (the default) starts from random weights.
         rollout_steps: full-batch Adam steps fitting the rollout policy.
         rl_iterations, rl_games, rl_learning_rate, pool_every: the RL stage (batches of games,
             games per batch, Adam's step, a pool snapshot every ``pool_every`` batches).
@@ -152,6 +157,7 @@ class AlphaGoConfig:
     sl_batch_size: int = 64
     sl_final_lr_fraction: float = 1.0
     sl_value_weight: float = 1.0
+    sl_init: str = ""
     rollout_steps: int = 300
     rl_iterations: int = 100
     rl_games: int = 64
@@ -202,6 +208,10 @@ class AlphaGoConfig:
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
             )
         NetworkConfig.from_dict(self.network)
+        if not isinstance(self.sl_init, str):
+            raise InvalidParameterError(
+                f"alphago: sl_init must be a checkpoint's path (a string), got {self.sl_init!r}"
+            )
         if isinstance(self.expert_groups, Mapping | str) or not isinstance(
             self.expert_groups, list | tuple
         ):
@@ -403,8 +413,10 @@ def run_alphago(
     gives the same weights).
     """
     folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
     config = config or AlphaGoConfig()
+    if config.sl_init and not (folder / _FILES["sl"]).exists():  # refused before any labelling
+        load_checkpoint(config.sl_init, encoder=Connect4Encoder(), config=config.network_config)
+    folder.mkdir(parents=True, exist_ok=True)
     if stop_after is not None and stop_after not in STAGES:
         raise InvalidParameterError(
             f"alphago: unknown stage {stop_after!r}; known: {', '.join(STAGES)}"
@@ -491,8 +503,12 @@ def run_alphago(
                 folder / _optimiser_file(done), weights_only=True, map_location="cpu"
             )
         else:
-            net = PolicyValueNet(
-                encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 3)
+            net = (
+                load_checkpoint(config.sl_init, encoder=encoder, config=network).net
+                if config.sl_init
+                else PolicyValueNet(
+                    encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 3)
+                )
             )
             optimiser_state = None
             sl_progress["accuracy_before"] = round(policy_accuracy(net, encoder, test), 4)
