@@ -356,6 +356,10 @@ def test_training_entry_resumes_and_stops_between_stages(
         run_training(TicTacToe(), tmp_path / "t", None)
     with pytest.raises(InvalidParameterError, match="unknown key simulations"):
         run_training(Connect4(), tmp_path / "u", {"simulations": 3})
+    with pytest.raises(InvalidParameterError, match="runs on the CPU") as caught:
+        run_training(Connect4(), tmp_path / "g", None, device="cuda")
+    assert "\n" not in str(caught.value) and not (tmp_path / "g").exists()
+    assert run_training(Connect4(), copy, None, device="cpu").stopped == "finished"
 
 
 def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:

@@ -333,3 +333,32 @@ def test_local_worker_processes_play_the_same_games(reference_run: Path, tmp_pat
     assert summary.games == 16
     assert _same(_weights(reference_run), _weights(tmp_path / "run"))
     assert np.array_equal(_game_ids(tmp_path / "run"), _game_ids(reference_run))
+
+
+def test_self_play_runs_on_the_runs_device(reference_run: Path, tmp_path: Path) -> None:
+    """The tasks carry the run's device (``cpu:0`` here, told apart from the default ``cpu``:
+    on a GPU machine it is ``cuda``), the worker's evaluator runs there (an absent GPU is its
+    one-line refusal), and the games are the same as on the default device."""
+    from searchlab.learning.workers import InlinePool, SelfPlayTask, play_chunk
+
+    seen: list[str] = []
+
+    class Recording(InlinePool):
+        def run(self, tasks):  # type: ignore[no-untyped-def]
+            seen.extend(task.device for task in tasks)
+            return super().run(tasks)
+
+    summary = train_alphazero(
+        TicTacToe(), tmp_path / "run", config_for("tictactoe", TINY), device="cpu:0",
+        pool=Recording(),
+    )  # fmt: skip
+    assert summary.games == 16 and seen and set(seen) == {"cpu:0"}
+    assert _same(_weights(reference_run), _weights(tmp_path / "run"))
+    net = load_checkpoint(tmp_path / "run" / "latest.pt", TicTacToe()).net
+    config = config_for("tictactoe", TINY)
+    task = SelfPlayTask(
+        "tictactoe", {}, net.config.to_dict(), net.state_dict(), config.selfplay(), 0, 0, 1, 0,
+        "cuda:7",
+    )  # fmt: skip
+    with pytest.raises(InvalidParameterError, match="cuda:7"):
+        play_chunk(task)

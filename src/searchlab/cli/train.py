@@ -167,7 +167,11 @@ def register(subparsers: Any) -> None:
         "--seed", type=int, default=None, help="the run's seed (default 0; a new run only)"
     )
     parser.add_argument(
-        "--device", default="cpu", help="where the network trains: cpu, cuda, cuda:N (default cpu)"
+        "--device",
+        default="cpu",
+        help="where the network trains and self-play evaluates it: cpu, cuda, cuda:N (default "
+        "cpu; with --workers K each worker process holds its own copy on the device; Ray's "
+        "workers and --algorithm alphago stay on the CPU)",
     )
     parser.add_argument(
         "--workers",

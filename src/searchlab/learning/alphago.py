@@ -825,13 +825,19 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     table): ``overrides`` are the config file's keys (an ``[alphago]`` table, or the keys
     themselves) and ``seed``; ``deadline`` (a ``time.monotonic()`` instant) and
     ``should_stop`` end the run between stages or RL chunks, resumable. The other options of
-    the table (device, pool, workers, on_event) are accepted; the pipeline runs in this
-    process, on the CPU."""
+    the table (pool, on_event) are accepted; the pipeline runs in this process, on the CPU: a
+    ``device`` other than the CPU is refused in one line before anything is written."""
     import sys
 
     name = getattr(getattr(game, "info", None), "name", None)
     if name != "connect4":
         raise InvalidParameterError(f"--algorithm alphago trains connect4 only, not {name}")
+    device = str(options.get("device") or "cpu")
+    if not device.startswith("cpu"):
+        raise InvalidParameterError(
+            f"--device {device}: --algorithm alphago runs on the CPU (its cost is the solver's "
+            "labelling); --algorithm alphazero trains and self-plays on a GPU"
+        )
     data = dict(overrides or {})
     if isinstance(data.get("alphago"), Mapping):
         data = {**data.pop("alphago"), **({"seed": data["seed"]} if "seed" in data else {})}

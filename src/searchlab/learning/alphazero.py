@@ -120,8 +120,9 @@ def train_alphazero(
         out: the training directory (or an open :class:`RunDirectory`).
         config: the settings of a new run (default: the game's); a resumed run keeps its own.
         deadline: a ``time.monotonic()`` instant to stop at (``None``: no limit).
-        device: where training and the evaluation run (``cpu``, ``cuda``); self-play workers
-            run on the CPU.
+        device: where training, the evaluation and self-play run (``cpu``, ``cuda``): the
+            self-play workers of this process and of local processes evaluate on it too (each
+            process its own copy of the network); Ray's workers self-play on their CPU.
         pool: the self-play workers (default: this process).
         workers: how many chunks to hand out at once (the pool's size).
         on_event: progress callback (see :data:`Event`).
@@ -137,6 +138,7 @@ def train_alphazero(
     emit = on_event if on_event is not None else (lambda kind, info: None)
     stop_now = should_stop if should_stop is not None else (lambda: False)
     pool = pool if pool is not None else InlinePool()
+    selfplay_device = "cpu" if isinstance(pool, RayPool) else str(torch_device)
     encoder = encoder_for(game)
     symmetries = encoder.symmetries() if config.symmetries else None
 
@@ -225,6 +227,7 @@ def train_alphazero(
                     s,
                     min(config.chunk_games, end - s),
                     generation,
+                    selfplay_device,
                 )
                 for s in wave
             ]

@@ -52,6 +52,8 @@ class SelfPlayTask:
         selfplay: the :class:`~searchlab.learning.selfplay.SelfPlayConfig`.
         seed: the run's seed; first_game, games: the ids ``first_game .. first_game + games - 1``.
         generation: the network's generation (carried back with the result).
+        device: where the worker's network evaluates (``cpu``, ``cuda``, ``cuda:N``): the
+            run's device for this process and local processes; a Ray task's is ``cpu``.
     """
 
     game_name: str
@@ -63,6 +65,7 @@ class SelfPlayTask:
     first_game: int
     games: int
     generation: int
+    device: str = "cpu"
 
 
 def play_chunk(task: SelfPlayTask) -> tuple[SelfPlayTask, tuple[Any, ...], Any]:
@@ -83,7 +86,7 @@ def play_chunk(task: SelfPlayTask) -> tuple[SelfPlayTask, tuple[Any, ...], Any]:
     with torch.inference_mode():
         result = self_play(
             game,
-            NetworkEvaluator(net, encoder),
+            NetworkEvaluator(net, encoder, task.device),
             task.games,
             config=task.selfplay,
             seed=task.seed,
