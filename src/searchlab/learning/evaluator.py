@@ -114,7 +114,8 @@ class NetworkEvaluator:
                 f"{tuple(encoder.shape)} and {encoder.num_actions}"
             )
         self.device = check_device(device)
-        self.net = net.to(self.device)
+        with torch.inference_mode(False):  # made under inference mode, a moved copy's tensors
+            self.net = net.to(self.device)  # would be inference tensors: no version counter
         self.encoder = encoder
         self._inference: PolicyValueNet | None = None
         self._made_from: tuple[Any, ...] = ()

@@ -83,10 +83,11 @@ def play_chunk(task: SelfPlayTask) -> tuple[SelfPlayTask, tuple[Any, ...], Any]:
     net = PolicyValueNet(encoder.shape, encoder.num_actions, NetworkConfig.from_dict(task.network))
     net.load_state_dict(task.weights)
     net.eval()
+    evaluator = NetworkEvaluator(net, encoder, task.device)
     with torch.inference_mode():
         result = self_play(
             game,
-            NetworkEvaluator(net, encoder, task.device),
+            evaluator,
             task.games,
             config=task.selfplay,
             seed=task.seed,
