@@ -88,7 +88,8 @@ def _panel(
         value = low + fraction * (high - low)
         _, y = xy(g_low, value)
         draw.line((left - 4, y, left, y), fill=(120, 120, 120))
-        draw.text((4, y - 6), f"{value:.3g}", fill=(80, 80, 80), font=font)
+        text = f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"  # 1,464 not 1.46e+03
+        draw.text((4, y - 6), text, fill=(80, 80, 80), font=font)
     draw.text((left, bottom + 4), f"generation {g_low:g}", fill=(80, 80, 80), font=font)
     draw.text((right - 80, bottom + 4), f"{g_high:g}", fill=(80, 80, 80), font=font)
     for row, (key, points) in enumerate(lines):
@@ -126,7 +127,7 @@ def draw_progress(path: str | Path, entries: Sequence[dict[str, Any]], *, title:
         )
     image = Image.new("RGB", (WIDTH, TOP + PANEL * len(panels)), (255, 255, 255))
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=12)  # the default 10 px draws spaces 2 px wide
     draw.text((MARGIN_LEFT, 8), title or "training progress", fill=(0, 0, 0), font=font)
     gens = [float(e["generation"]) for e in entries] or [0.0, 1.0]
     for index, (name, lines) in enumerate(panels):
