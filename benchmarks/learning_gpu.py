@@ -48,7 +48,7 @@ from searchlab.learning.replay import ReplayWindow, block_from_records
 from searchlab.learning.selfplay import self_play
 from searchlab.learning.train_config import TrainConfig, config_for
 from searchlab.learning.trainer import Trainer
-from searchlab.learning.workers import ProcessPool, SelfPlayTask
+from searchlab.learning.workers import ProcessPool, SelfPlayTask, play_chunk
 
 GAME = "connect4"
 NETWORKS: dict[str, tuple[NetworkConfig | None, int]] = {
@@ -143,10 +143,12 @@ def machine_rate(
             for i in range(count)
         ]
 
-    for _ in pool.run(tasks(workers, 1, 10**6)):  # warm-up: imports, compiled code, context
+    for _ in pool.run(
+        tasks(workers, 1, 10**6), play_chunk
+    ):  # warm-up: imports, compiled code, context
         pass
     start = time.perf_counter()
-    played = sum(task.games for task, _, _ in pool.run(tasks(workers, games, 0)))
+    played = sum(task.games for task, _, _ in pool.run(tasks(workers, games, 0), play_chunk))
     return time.perf_counter() - start, played
 
 

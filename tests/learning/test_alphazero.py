@@ -344,9 +344,9 @@ def test_self_play_runs_on_the_runs_device(reference_run: Path, tmp_path: Path) 
     seen: list[str] = []
 
     class Recording(InlinePool):
-        def run(self, tasks):  # type: ignore[no-untyped-def]
+        def run(self, tasks, function):  # type: ignore[no-untyped-def]
             seen.extend(task.device for task in tasks)
-            return super().run(tasks)
+            return super().run(tasks, function)
 
     summary = train_alphazero(
         TicTacToe(), tmp_path / "run", config_for("tictactoe", TINY), device="cpu:0",
@@ -362,3 +362,51 @@ def test_self_play_runs_on_the_runs_device(reference_run: Path, tmp_path: Path) 
     )  # fmt: skip
     with pytest.raises(InvalidParameterError, match="cuda:7"):
         play_chunk(task)
+
+
+def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
+    """Each evaluation game is one task for the workers (both matches in one wave); the score
+    against the previous generation is play_match's over the same games, and local worker
+    processes give the same figures as this process."""
+    from searchlab.learning.encoders import encoder_for
+    from searchlab.learning.evaluation import network_player, play_match
+    from searchlab.learning.evaluator import NetworkEvaluator
+    from searchlab.learning.workers import InlinePool, make_pool
+
+    calls: list[tuple[str, int]] = []
+
+    class Recording(InlinePool):
+        def run(self, tasks, function):  # type: ignore[no-untyped-def]
+            calls.append((function.__name__, len(tasks)))
+            return super().run(tasks, function)
+
+    config = config_for(
+        "tictactoe",
+        {**TINY, "max_generations": 1, "eval_games": 6, "reference": "alphabeta:depth=2",
+         "reference_games": 3},
+    )  # fmt: skip
+    train_alphazero(TicTacToe(), tmp_path / "a", config, pool=Recording())
+    assert calls == [("play_chunk", 1), ("play_chunk", 1), ("play_match_game", 9)]
+    entry = json.loads((tmp_path / "a" / "progress.json").read_text())["generations"][0]
+    encoder = encoder_for(TicTacToe())
+    search = config.puct(noise=False, simulations=config.eval_simulations)
+    players = [
+        network_player(
+            NetworkEvaluator(
+                load_checkpoint(tmp_path / "a" / "checkpoints" / f"gen-000{g}.pt", TicTacToe()).net,
+                encoder,
+            ),
+            search,
+        )
+        for g in (1, 0)
+    ]
+    expected = play_match(TicTacToe(), *players, games=6, seed=config.seed * 1_000_003 + 1)
+    assert entry["score_vs_previous"] == round(expected.score, 4)
+    pool = make_pool(2)
+    try:
+        train_alphazero(TicTacToe(), tmp_path / "b", config, pool=pool, workers=2)
+    finally:
+        pool.close()
+    other = json.loads((tmp_path / "b" / "progress.json").read_text())["generations"][0]
+    for key in ("score_vs_previous", "score_vs_reference", "reference_losses", "elo"):
+        assert other[key] == entry[key]

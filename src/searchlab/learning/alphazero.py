@@ -54,13 +54,11 @@ from searchlab.core.game import Game
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluation import (
-    agent_player,
     elo_difference,
     exact_table,
     mistake_rate,
-    network_player,
-    play_match,
     policy_chooser,
+    tally,
 )
 from searchlab.learning.evaluator import NetworkEvaluator, check_device
 from searchlab.learning.network import PolicyValueNet
@@ -68,7 +66,15 @@ from searchlab.learning.replay import ReplayWindow, block_from_records
 from searchlab.learning.run_dir import RunDirectory
 from searchlab.learning.train_config import TrainConfig
 from searchlab.learning.trainer import Trainer, scheduled_learning_rate
-from searchlab.learning.workers import InlinePool, ProcessPool, RayPool, SelfPlayTask
+from searchlab.learning.workers import (
+    InlinePool,
+    MatchGameTask,
+    ProcessPool,
+    RayPool,
+    SelfPlayTask,
+    play_chunk,
+    play_match_game,
+)
 
 __all__ = ["Event", "TrainSummary", "describe_entry", "run_training", "train_alphazero"]
 
@@ -231,7 +237,7 @@ def train_alphazero(
                 )
                 for s in wave
             ]
-            for task, records, stat in pool.run(tasks):
+            for task, records, stat in pool.run(tasks, play_chunk):
                 block = block_from_records(game, encoder, records, generation=generation)
                 run.save_chunk(block)
                 played += task.games
@@ -294,6 +300,10 @@ def train_alphazero(
             table,
             generation=generation,
             device=str(torch_device),
+            pool=pool,
+            name=name,
+            params=params,
+            worker_device=selfplay_device,
         )
         elo += entry.pop("elo_gain")
         positions = sum(s.positions_evaluated for s in stats)
@@ -387,37 +397,57 @@ def _evaluate(
     *,
     generation: int,
     device: str,
+    pool: InlinePool | ProcessPool | RayPool,
+    name: str,
+    params: dict[str, Any],
+    worker_device: str,
 ) -> dict[str, Any]:
-    evaluator = NetworkEvaluator(net, encoder, device)
+    """The new generation's figures: its games against the previous generation and the
+    reference, played by the workers (one task a game, all at once), and, for a small game,
+    the network's mistake rate (in this process)."""
     search = config.puct(noise=False, simulations=config.eval_simulations)
     entry: dict[str, Any] = {"generation": generation, "elo_gain": 0.0}
     seed = config.seed * 1_000_003 + generation
-    if config.eval_games:
-        before = NetworkEvaluator(previous, encoder, device)
-        result = play_match(
-            game,
-            network_player(evaluator, search),
-            network_player(before, search),
-            games=config.eval_games,
-            seed=seed,
+
+    def cpu(model: PolicyValueNet) -> dict[str, Any]:
+        return {k: v.detach().cpu() for k, v in model.state_dict().items()}
+
+    weights = cpu(net)
+    matches = {"previous": config.eval_games, "reference": config.reference_games}
+    if not config.reference:
+        matches["reference"] = 0
+    opponents = {"previous": cpu(previous) if config.eval_games else None, "reference": None}
+    tasks = [
+        MatchGameTask(
+            name,
+            params,
+            net.config.to_dict(),
+            weights,
+            opponents[match],
+            config.reference if match == "reference" else "",
+            search,
+            seed,
+            number,
+            match,
+            worker_device,
         )
+        for match, games in matches.items()
+        for number in range(games)
+    ]
+    outcomes: dict[str, list[tuple[int, int]]] = {"previous": [], "reference": []}
+    for task, outcome in pool.run(tasks, play_match_game):
+        outcomes[task.match].append((task.number, outcome))
+    if config.eval_games:
+        result = tally([o for _, o in sorted(outcomes["previous"])])
         entry["score_vs_previous"] = round(result.score, 4)
         entry["elo_gain"] = elo_difference(result.score, result.games)
     if config.reference:
-        from searchlab.agents import make_agent
-
-        agent = make_agent(config.reference, game, seed=seed)
-        result = play_match(
-            game,
-            network_player(evaluator, search),
-            agent_player(agent),
-            games=config.reference_games,
-            seed=seed,
-        )
+        result = tally([o for _, o in sorted(outcomes["reference"])])
         entry["reference"] = config.reference
         entry["score_vs_reference"] = round(result.score, 4)
         entry["reference_losses"] = result.losses
     if table:
+        evaluator = NetworkEvaluator(net, encoder, device)
         rate = mistake_rate(table, policy_chooser(evaluator, table))
         entry["mistake_rate"] = round(rate, 6)
         entry["mistakes"] = round(rate * len(table))

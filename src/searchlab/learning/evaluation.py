@@ -3,7 +3,8 @@
 * :func:`play_match` plays games between two players (colours alternate; the first
   ``opening_plies`` moves of each game are drawn at temperature 1 from a searching player's
   visits, with a generator seeded by the game's number, so the games differ) and returns the
-  first player's score (win 1, draw 1/2, loss 0).
+  first player's score (win 1, draw 1/2, loss 0); :func:`play_game` is one of its games (the
+  training loop hands them to its workers) and :func:`tally` sums them.
 * :func:`elo_difference`: the Elo gap a score stands for, ``400 log10(s / (1 - s))``, with the
   score kept half a game off 0 and 1 so that a clean sweep stays finite.
 * :func:`exact_table` and :func:`mistake_rate`: for a game small enough to enumerate
@@ -23,7 +24,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,8 +42,10 @@ __all__ = [
     "exact_table",
     "mistake_rate",
     "network_player",
+    "play_game",
     "play_match",
     "policy_chooser",
+    "tally",
 ]
 
 
@@ -86,31 +89,43 @@ def agent_player(agent: Any) -> Player:
     return choose
 
 
+def play_game(
+    game: Game, first: Player, second: Player, *, number: int, seed: int, opening_plies: int = 2
+) -> int:
+    """Game ``number`` of a match: ``first`` takes player 0 when ``number`` is even, moves are
+    drawn from a generator seeded by ``(seed, number)``; ``+1``, ``0`` or ``-1``: ``first``
+    won, drew or lost. The games of a match are independent: any worker can play any one."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, number, 11]))
+    seats = (first, second) if number % 2 == 0 else (second, first)
+    mine = 0 if number % 2 == 0 else 1
+    state = game.initial_state()
+    ply = 0
+    while not state.is_terminal():
+        player = seats[state.current_player()]
+        state = state.apply(player(state, rng, ply < opening_plies))
+        ply += 1
+    returns = state.returns()
+    return (returns[mine] > returns[1 - mine]) - (returns[mine] < returns[1 - mine])
+
+
+def tally(outcomes: Sequence[int]) -> MatchResult:
+    """The :class:`MatchResult` of ``first``'s outcomes (+1, 0, -1) over a match's games."""
+    wins = sum(1 for o in outcomes if o > 0)
+    losses = sum(1 for o in outcomes if o < 0)
+    return MatchResult(len(outcomes), wins, len(outcomes) - wins - losses, losses)
+
+
 def play_match(
     game: Game, first: Player, second: Player, *, games: int, seed: int, opening_plies: int = 2
 ) -> MatchResult:
-    """``games`` games, ``first`` taking player 0 in the even-numbered ones; the tally is
-    ``first``'s."""
-    wins = draws = losses = 0
-    for number in range(games):
-        rng = np.random.default_rng(np.random.SeedSequence([seed, number, 11]))
-        seats = (first, second) if number % 2 == 0 else (second, first)
-        mine = 0 if number % 2 == 0 else 1
-        state = game.initial_state()
-        ply = 0
-        while not state.is_terminal():
-            player = seats[state.current_player()]
-            state = state.apply(player(state, rng, ply < opening_plies))
-            ply += 1
-        returns = state.returns()
-        mine_return, theirs = returns[mine], returns[1 - mine]
-        if mine_return > theirs:
-            wins += 1
-        elif mine_return < theirs:
-            losses += 1
-        else:
-            draws += 1
-    return MatchResult(games, wins, draws, losses)
+    """``games`` games (:func:`play_game` numbers ``0 .. games - 1``), ``first`` taking player
+    0 in the even-numbered ones; the tally is ``first``'s."""
+    return tally(
+        [
+            play_game(game, first, second, number=n, seed=seed, opening_plies=opening_plies)
+            for n in range(games)
+        ]
+    )
 
 
 def elo_difference(score: float, games: int = 0) -> float:

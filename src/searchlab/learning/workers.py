@@ -6,7 +6,12 @@ the seed and the games' ids. :func:`play_chunk` plays it and returns the records
 ``i`` draws from a generator seeded by ``(seed, i)``, a chunk's games are the same whichever
 worker plays it.
 
-A pool runs tasks and hands back their results as they finish:
+A :class:`MatchGameTask` is one evaluation game of a generation (the new network against
+the previous one or a reference agent); :func:`play_match_game` plays it.
+
+A pool runs tasks (``pool.run(tasks, function)``: :func:`play_chunk` or
+:func:`play_match_game`) and hands
+back their results as they finish:
 
 * :class:`InlinePool`: in this process (``workers=1``; the default, and the tests');
 * :class:`ProcessPool`: ``K`` local processes (``spawn``: no fork of a process holding torch
@@ -25,19 +30,21 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = [
     "InlinePool",
+    "MatchGameTask",
     "ProcessPool",
     "RayPool",
     "SelfPlayTask",
     "make_pool",
     "play_chunk",
+    "play_match_game",
 ]
 
 
@@ -96,6 +103,72 @@ def play_chunk(task: SelfPlayTask) -> tuple[SelfPlayTask, tuple[Any, ...], Any]:
     return task, result.records, result.stats
 
 
+@dataclass(frozen=True)
+class MatchGameTask:
+    """One evaluation game for a worker (plain, picklable data): a network searching with
+    PUCT against another network's weights (``opponent_weights``) or an agent
+    (``opponent_spec``), game ``number`` of the match seeded by ``seed``
+    (:func:`searchlab.learning.evaluation.play_game`).
+
+    Attributes:
+        game_name, game_params: the game, by its registry name and parameters.
+        network: the architecture of both networks (``NetworkConfig.to_dict()``).
+        weights: the network's ``state_dict`` (CPU tensors); it plays first in even games.
+        opponent_weights: the other network's, or ``None`` for the agent ``opponent_spec``
+            (seeded by the match's seed and the game's number).
+        search: the :class:`~searchlab.learning.puct_arrays.PUCTConfig` of both networks.
+        seed, number: the match's seed and the game's number in it.
+        match: a label carried back with the result (which match the game belongs to).
+        device: where the networks evaluate.
+    """
+
+    game_name: str
+    game_params: dict[str, Any]
+    network: dict[str, Any]
+    weights: dict[str, Any]
+    opponent_weights: dict[str, Any] | None
+    opponent_spec: str
+    search: Any
+    seed: int
+    number: int
+    match: str
+    device: str = "cpu"
+
+
+def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
+    """Play ``task``'s game; returns ``(task, outcome)``, ``+1``/``0``/``-1`` for the network."""
+    import numpy as np
+
+    from searchlab.domains.games.registry import make
+    from searchlab.learning.encoders import encoder_for
+    from searchlab.learning.evaluation import agent_player, network_player, play_game
+    from searchlab.learning.evaluator import NetworkEvaluator
+    from searchlab.learning.network import NetworkConfig, PolicyValueNet
+
+    game = make(task.game_name, **task.game_params)
+    encoder = encoder_for(game)
+    config = NetworkConfig.from_dict(task.network)
+
+    def player(weights: dict[str, Any]) -> Any:
+        net = PolicyValueNet(encoder.shape, encoder.num_actions, config)
+        net.load_state_dict(weights)
+        return network_player(NetworkEvaluator(net.eval(), encoder, task.device), task.search)
+
+    if task.opponent_weights is not None:
+        opponent = player(task.opponent_weights)
+    else:
+        from searchlab.agents import make_agent
+
+        agent_seed = int(np.random.SeedSequence([task.seed, task.number, 13]).generate_state(1)[0])
+        opponent = agent_player(make_agent(task.opponent_spec, game, seed=agent_seed))
+    outcome = play_game(game, player(task.weights), opponent, number=task.number, seed=task.seed)
+    return task, outcome
+
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+
 def _one_thread() -> None:
     import torch
 
@@ -106,11 +179,14 @@ class InlinePool:
     """Runs each task in this process, when its result is asked for."""
 
     def run(
-        self, tasks: Sequence[SelfPlayTask]
-    ) -> Iterator[tuple[SelfPlayTask, tuple[Any, ...], Any]]:
-        """The results of ``tasks``, in order."""
+        self,
+        tasks: Sequence[Task],
+        function: Callable[[Task], Result],
+    ) -> Iterator[Result]:
+        """``function(task)`` of each of ``tasks`` (:func:`play_chunk`, :func:`play_match_game`),
+        in order."""
         for task in tasks:
-            yield play_chunk(task)
+            yield function(task)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -126,10 +202,13 @@ class ProcessPool:
         )
 
     def run(
-        self, tasks: Sequence[SelfPlayTask]
-    ) -> Iterator[tuple[SelfPlayTask, tuple[Any, ...], Any]]:
-        """The results of ``tasks`` as they finish."""
-        futures = [self._executor.submit(play_chunk, task) for task in tasks]
+        self,
+        tasks: Sequence[Task],
+        function: Callable[[Task], Result],
+    ) -> Iterator[Result]:
+        """``function(task)`` of each of ``tasks`` (a module-level function), as they
+        finish."""
+        futures = [self._executor.submit(function, task) for task in tasks]
         try:
             for future in concurrent.futures.as_completed(futures):
                 yield future.result()
@@ -171,14 +250,16 @@ class RayPool:
                     f"--ray {address}: no Ray cluster answers there ({text})"
                 ) from None
             self._started = True
-        self._remote = ray.remote(num_cpus=1)(_ray_play)
+        self._remote = ray.remote(num_cpus=1)(_ray_call)
 
     def run(
-        self, tasks: Sequence[SelfPlayTask]
-    ) -> Iterator[tuple[SelfPlayTask, tuple[Any, ...], Any]]:
-        """The results of ``tasks`` as they finish."""
+        self,
+        tasks: Sequence[Task],
+        function: Callable[[Task], Result],
+    ) -> Iterator[Result]:
+        """``function(task)`` of each of ``tasks``, as they finish."""
         ray = self._ray
-        pending = [self._remote.remote(task) for task in tasks]
+        pending = [self._remote.remote(function, task) for task in tasks]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
@@ -216,9 +297,9 @@ def _probe(address: str, timeout: float = 5.0) -> None:
         ) from None
 
 
-def _ray_play(task: SelfPlayTask) -> tuple[SelfPlayTask, tuple[Any, ...], Any]:
+def _ray_call(function: Callable[[Any], Any], task: Any) -> Any:
     _one_thread()
-    return play_chunk(task)
+    return function(task)
 
 
 def make_pool(
