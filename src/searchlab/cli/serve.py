@@ -20,6 +20,7 @@ import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from typing import Any
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
@@ -143,12 +144,30 @@ def run(args: argparse.Namespace) -> int:
         timeout_keep_alive=75,
         ws_ping_interval=20.0,
     )
-    server = uvicorn.Server(config)
-    print(f"searchlab serve: {url} ({workers} workers; Ctrl-C stops)", flush=True)
-    if args.open:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+
+    def ready() -> None:
+        print(f"searchlab serve: {url} ({workers} workers; Ctrl-C stops)", flush=True)
+        if args.open:
+            threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+
+    server = _ready_server(config, ready)
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
     return 0
+
+
+def _ready_server(config: Any, on_ready: Callable[[], None]) -> Any:
+    """A uvicorn server that calls ``on_ready`` (prints the URL) once it has started: by then
+    it handles Ctrl-C itself (a graceful stop, then exit 130), so a Ctrl-C sent on seeing the
+    URL never lands in its start-up, where an interrupted server could hang on its way out."""
+    import uvicorn
+
+    class ReadyServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and not self.should_exit:
+                on_ready()
+
+    return ReadyServer(config)
