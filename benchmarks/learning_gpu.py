@@ -123,7 +123,7 @@ def machine_rate(
 ) -> tuple[float, int]:
     """Wall seconds for ``workers`` chunks of ``games`` games on ``workers`` processes, and the
     games played."""
-    weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    weights = net.cpu_weights()
     selfplay = replace(config.selfplay(), games_in_flight=games)
 
     def tasks(count: int, size: int, first: int) -> list[SelfPlayTask]:

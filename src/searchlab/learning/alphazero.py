@@ -213,7 +213,7 @@ def train_alphazero(
         stored = [c for c in run.chunks() if c.first >= first and c.end <= end]
         done = {c.first for c in stored}
         todo = [s for s in range(first, end, config.chunk_games) if s not in done]
-        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+        weights = net.cpu_weights()
         selfplay = config.selfplay()
         played = sum(c.end - c.first for c in stored)
         started = time.monotonic()
@@ -409,14 +409,15 @@ def _evaluate(
     entry: dict[str, Any] = {"generation": generation, "elo_gain": 0.0}
     seed = config.seed * 1_000_003 + generation
 
-    def cpu(model: PolicyValueNet) -> dict[str, Any]:
-        return {k: v.detach().cpu() for k, v in model.state_dict().items()}
-
-    weights = cpu(net)
-    matches = {"previous": config.eval_games, "reference": config.reference_games}
-    if not config.reference:
-        matches["reference"] = 0
-    opponents = {"previous": cpu(previous) if config.eval_games else None, "reference": None}
+    weights = net.cpu_weights()
+    matches = {
+        "previous": config.eval_games,
+        "reference": config.reference_games if config.reference else 0,
+    }
+    opponents = {
+        "previous": previous.cpu_weights() if config.eval_games else None,
+        "reference": None,
+    }
     tasks = [
         MatchGameTask(
             name,

@@ -133,7 +133,7 @@ def save_checkpoint(
             "num_actions": int(encoder.num_actions),
         },
         "network": net.config.to_dict(),
-        "weights": {key: value.detach().cpu() for key, value in net.state_dict().items()},
+        "weights": net.cpu_weights(),
         "extra": extra_data,
     }
     buffer = io.BytesIO()

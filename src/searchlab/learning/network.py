@@ -311,6 +311,11 @@ class PolicyValueNet(nn.Module):
         channels_last = copy.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
         return cast(PolicyValueNet, channels_last).eval()
 
+    def cpu_weights(self) -> dict[str, torch.Tensor]:
+        """The ``state_dict`` as detached CPU tensors: what a checkpoint saves and a worker
+        process receives, wherever the network itself lives."""
+        return {key: value.detach().cpu() for key, value in self.state_dict().items()}
+
     def num_parameters(self) -> int:
         """Trainable parameters."""
         return sum(p.numel() for p in self.parameters() if p.requires_grad)
