@@ -49,16 +49,24 @@ def evaluator_for(game, seed: int = 0, config: NetworkConfig = SMALL) -> Network
     return NetworkEvaluator(net, encoder)  # left in training mode, as a trainer's would be
 
 
-def numpy_priors(evaluator: NetworkEvaluator, state) -> tuple[np.ndarray, float]:
-    """The network's raw outputs for one state, softmaxed over the legal indices by hand."""
+def numpy_priors(
+    evaluator: NetworkEvaluator,
+    state,
+    planes: np.ndarray | None = None,
+    mask: np.ndarray | None = None,
+) -> tuple[np.ndarray, float]:
+    """The network's raw outputs for one state (or for ``planes``, legal moves ``mask``),
+    softmaxed over the legal indices by hand."""
     net = evaluator.net
-    planes = torch.from_numpy(evaluator.encoder.encode(state)[None])
+    if planes is None:
+        planes = evaluator.encoder.encode(state)
     training = net.training
     with torch.no_grad():
-        logits, value = net.eval()(planes)
+        logits, value = net.eval()(torch.from_numpy(planes[None]))
     net.train(training)
     logits = logits[0].double().numpy()
-    mask = evaluator.encoder.legal_mask(state)
+    if mask is None:
+        mask = evaluator.encoder.legal_mask(state)
     priors = np.zeros_like(logits)
     if mask.any():
         legal = logits[mask]
@@ -95,6 +103,67 @@ def test_a_batch_is_its_states_one_by_one(game) -> None:
             assert single == pytest.approx(values[row], abs=1e-5)
     assert len(set(np.round(values, 5).tolist())) > 1
     assert evaluator.net.training, "the network goes back to training mode"
+
+
+def played_with_moves(game, count: int, seed: int) -> list[tuple[object, list[int]]]:
+    """Positions of random games (a finished one too), each with the moves that reach it."""
+    rng = random.Random(seed)
+    positions: list[tuple[object, list[int]]] = []
+    while len(positions) < count:
+        state, moves = game.initial_state(), []
+        while not state.is_terminal() and len(positions) < count:
+            positions.append((state, list(moves)))
+            action = rng.choice(list(state.legal_actions()))
+            state, moves = state.apply(action), [*moves, action]
+        if len(positions) < count:
+            positions.append((state, moves))
+    return positions
+
+
+@pytest.mark.parametrize(
+    "game", [TicTacToe(), Connect4(), Othello(), Gomoku(size=7)], ids=lambda g: g.info.name
+)
+def test_symmetries_average_the_network_over_the_boards_images(game) -> None:
+    """symmetries=True: each position's priors and value are the mean, over its images g(s),
+    of the network's answer for g(s), carried back to the position's moves. g(s) is reached by
+    playing the image of every move where the start is its own image (Othello's start is not
+    under a flip: its image swaps the colours of the centre; there the planes are moved)."""
+    plain = evaluator_for(game, seed=6)
+    averaged = NetworkEvaluator(plain.net, plain.encoder, symmetries=True)
+    encoder = plain.encoder
+    symmetries = encoder.symmetries()
+    assert len(averaged.symmetries) == len(symmetries) > 1
+    positions = played_with_moves(game, 16, seed=2)
+    priors, values = averaged.evaluate_batch([state for state, _ in positions])
+    assert averaged.batches == 1 and averaged.positions == 16
+    differs = 0.0
+    for row, (state, moves) in enumerate(positions):
+        expected_priors = np.zeros(encoder.num_actions)
+        expected_value = 0.0
+        for symmetry in symmetries:
+            start = encoder.encode(game.initial_state())
+            if np.array_equal(symmetry.apply_planes(start), start):
+                image = game.initial_state()
+                for action in moves:
+                    assert encoder.action_to_index(image, action) == action
+                    image = image.apply(symmetry.map_index(action))
+                image_priors, image_value = numpy_priors(plain, image)
+            else:
+                image_priors, image_value = numpy_priors(
+                    plain,
+                    state,
+                    symmetry.apply_planes(encoder.encode(state)),
+                    symmetry.apply_policy(encoder.legal_mask(state)),
+                )
+
+            expected_priors += image_priors[symmetry.action_image] / len(symmetries)
+            expected_value += image_value / len(symmetries)
+        np.testing.assert_allclose(priors[row], expected_priors, atol=1e-5)
+        assert values[row] == pytest.approx(expected_value, abs=1e-5)
+        alone = numpy_priors(plain, state)[0]
+        differs = max(differs, float(np.abs(alone - expected_priors).max()))
+    assert differs > 1e-3  # the images' answers differ: the mean is not the position's own
+    assert "symmetries=" in repr(averaged) and "symmetries" not in repr(plain)
 
 
 def test_the_evaluator_sees_the_trainers_current_weights() -> None:

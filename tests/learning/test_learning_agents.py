@@ -129,6 +129,32 @@ def test_policy_plays_the_argmax_prior_and_values_each_move_from_the_position_af
         assert rows[action]["value"] == pytest.approx(-evaluator.evaluate(child)[1], abs=1e-5)
 
 
+def test_symmetries_true_makes_both_agents_mirror_consistent(tmp_path: Path) -> None:
+    """symmetries=true: the agents evaluate the mirror-averaged network, so a position and its
+    mirror image get mirrored priors, values and moves (an untrained network alone does not)."""
+    game = Connect4()
+    path = checkpoint_for(game, tmp_path, seed=5)
+    moves = [3, 3, 4, 2, 4, 0]
+    state = game.from_moves("".join(str(m + 1) for m in moves))
+    mirror = game.from_moves("".join(str(7 - m) for m in moves))
+    plain = make_agent(f"policy:checkpoint={path}", game)
+    plain_priors = plain.evaluator.evaluate(state)[0]
+    assert not np.allclose(plain_priors, plain.evaluator.evaluate(mirror)[0][::-1], atol=1e-3)
+    for spec in (
+        f"policy:checkpoint={path},symmetries=true",
+        f"az:checkpoint={path},simulations=64,symmetries=true",
+    ):
+        agent = make_agent(spec, game, seed=0)
+        assert len(agent.evaluator.symmetries) == 2
+        priors, value = agent.evaluator.evaluate(state)
+        mirror_priors, mirror_value = agent.evaluator.evaluate(mirror)
+        np.testing.assert_allclose(priors, mirror_priors[::-1], atol=1e-5)
+        assert value == pytest.approx(mirror_value, abs=1e-5)
+        assert agent.act(mirror) == 6 - agent.act(state)
+    with pytest.raises(InvalidParameterError, match="symmetries must be true or false"):
+        make_agent(f"az:checkpoint={path},symmetries=maybe", game)
+
+
 def test_policy_values_a_winning_move_by_the_games_result(tmp_path: Path) -> None:
     game = TicTacToe()
     agent = make_agent(f"policy:checkpoint={checkpoint_for(game, tmp_path)}", game)

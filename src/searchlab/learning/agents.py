@@ -26,6 +26,9 @@ checkpoint must be for the game played (one clear line otherwise).
   priors sharpened by ``1 / temperature``); its ``last_result`` lists each move's prior and the
   network's value of the position after it (one batched forward pass), for the mover.
 
+``symmetries=true`` (either agent) averages the network over the board's symmetries (see
+:class:`~searchlab.learning.evaluator.NetworkEvaluator`).
+
 >>> import pathlib, tempfile
 >>> from searchlab.agents import make_agent
 >>> from searchlab.domains.games.tictactoe import TicTacToe
@@ -130,10 +133,13 @@ class _NetworkAgent(AgentBase):
         temperature: float,
         device: str,
         seed: int | None,
+        symmetries: bool = False,
     ) -> None:
         super().__init__(name)
         self.checkpoint = _load(checkpoint, game, device, name)
-        self.evaluator = NetworkEvaluator(self.checkpoint.net, self.checkpoint.encoder, device)
+        self.evaluator = NetworkEvaluator(
+            self.checkpoint.net, self.checkpoint.encoder, device, symmetries=symmetries
+        )
         self.temperature = float(temperature)
         self._rng = np.random.default_rng(seed)
 
@@ -158,9 +164,16 @@ class AZAgent(_NetworkAgent):
         temperature: float = 0.0,
         device: str = "cpu",
         seed: int | None = None,
+        symmetries: bool = False,
     ) -> None:
         super().__init__(
-            name, game, checkpoint=checkpoint, temperature=temperature, device=device, seed=seed
+            name,
+            game,
+            checkpoint=checkpoint,
+            temperature=temperature,
+            device=device,
+            seed=seed,
+            symmetries=symmetries,
         )
         if simulations is None and time is None:
             simulations = DEFAULT_SIMULATIONS
@@ -289,6 +302,7 @@ def _az(
     batch: int,
     temperature: float,
     device: str,
+    symmetries: bool,
 ) -> AZAgent:
     return AZAgent(
         name,
@@ -301,6 +315,7 @@ def _az(
         temperature=temperature,
         device=device,
         seed=seed,
+        symmetries=symmetries,
     )
 
 
@@ -312,9 +327,16 @@ def _policy(
     checkpoint: str | None,
     temperature: float,
     device: str,
+    symmetries: bool,
 ) -> PolicyAgent:
     return PolicyAgent(
-        name, game, checkpoint=checkpoint, temperature=temperature, device=device, seed=seed
+        name,
+        game,
+        checkpoint=checkpoint,
+        temperature=temperature,
+        device=device,
+        seed=seed,
+        symmetries=symmetries,
     )
 
 
@@ -328,6 +350,12 @@ _TEMPERATURE = Param(
     float, 0.0, "0: the best move; > 0: drawn, sharper as it falls", positive=False
 )
 _DEVICE = Param(str, "cpu", "torch device: cpu, cuda, cuda:N, mps")
+_SYMMETRIES = Param(
+    bool,
+    False,
+    "true: average the network over the board's symmetries (Connect Four: the mirror image; "
+    "the square's 8 for Othello, Gomoku, Go), all in one forward pass",
+)
 
 AZ_KIND = AgentKind(
     "az",
@@ -340,17 +368,23 @@ AZ_KIND = AgentKind(
         "batch": Param(int, 8, "leaves evaluated per forward pass (virtual loss)"),
         "temperature": _TEMPERATURE,
         "device": _DEVICE,
+        "symmetries": _SYMMETRIES,
     },
     "AlphaZero: PUCT search guided by a trained policy-value network (checkpoint=FILE|DIR; "
     "left out: the network shipped for the game, Connect Four)",
 )
 """The ``az`` kind: ``az:checkpoint=PATH,simulations=N[,time,c_puct,batch,temperature,device,
-seed]``."""
+symmetries,seed]``."""
 
 POLICY_KIND = AgentKind(
     "policy",
     _policy,
-    {"checkpoint": _CHECKPOINT, "temperature": _TEMPERATURE, "device": _DEVICE},
+    {
+        "checkpoint": _CHECKPOINT,
+        "temperature": _TEMPERATURE,
+        "device": _DEVICE,
+        "symmetries": _SYMMETRIES,
+    },
     "a trained network's policy alone: the move with the highest prior, no search",
 )
-"""The ``policy`` kind: ``policy:checkpoint=PATH[,temperature,device,seed]``."""
+"""The ``policy`` kind: ``policy:checkpoint=PATH[,temperature,device,symmetries,seed]``."""

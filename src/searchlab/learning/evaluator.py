@@ -16,7 +16,11 @@ under ``torch.inference_mode()`` on the network's
 :meth:`~searchlab.learning.network.PolicyValueNet.inference_copy`: evaluation mode (batch
 normalisation uses its running statistics, so a position gets the same answer alone or in a
 batch, up to float rounding), batch normalisation folded into the convolutions, channels-last
-tensors. The network itself is left as it is (a trainer may share it with the evaluator, in
+tensors. With ``symmetries=True`` each position is evaluated in all its board symmetries
+(Connect Four: itself and its mirror image; Othello, Gomoku, Go: the 8 of the square) in the
+same forward pass, and the priors (carried back to the position) and values are averaged: the
+ensemble the AlphaGo papers evaluate with, which costs one forward pass of a batch as many
+times larger. The network itself is left as it is (a trainer may share it with the evaluator, in
 training mode), and the evaluator sees its current weights: the copy is made again whenever a
 parameter or a buffer of the network has changed in place since (each tensor's version counter
 and storage are compared before every batch; see :meth:`NetworkEvaluator.inference_net`).
@@ -106,7 +110,14 @@ class NetworkEvaluator:
     number of actions, or for a device this machine lacks.
     """
 
-    def __init__(self, net: PolicyValueNet, encoder: Encoder, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        net: PolicyValueNet,
+        encoder: Encoder,
+        device: str = "cpu",
+        *,
+        symmetries: bool = False,
+    ) -> None:
         if tuple(net.shape) != tuple(encoder.shape) or net.num_actions != encoder.num_actions:
             raise InvalidParameterError(
                 f"NetworkEvaluator: the network reads planes {tuple(net.shape)} with "
@@ -117,6 +128,8 @@ class NetworkEvaluator:
         with torch.inference_mode(False):  # made under inference mode, a moved copy's tensors
             self.net = net.to(self.device)  # would be inference tensors: no version counter
         self.encoder = encoder
+        self.symmetries = tuple(encoder.symmetries()) if symmetries else ()
+        """The board symmetries averaged over (empty: the position alone)."""
         self._inference: PolicyValueNet | None = None
         self._made_from: tuple[Any, ...] = ()
         self._tensors: list[torch.Tensor] = []
@@ -151,13 +164,42 @@ class NetworkEvaluator:
         if net.config.kind == "resnet":
             tensor = tensor.contiguous(memory_format=torch.channels_last)  # the copy's layout
         with torch.inference_mode():
-            logits, values = net(tensor)
-            priors = masked_softmax(logits.float(), mask.to(self.device))
+            if len(self.symmetries) > 1:
+                priors, values = self._average(net, planes, mask)
+            else:
+                logits, values = net(tensor)
+                priors = masked_softmax(logits.float(), mask.to(self.device))
             priors_out = priors.cpu().numpy()
             values_out = values.float().cpu().numpy()
         self.positions += count
         self.batches += 1
         return priors_out, values_out
+
+    def _average(
+        self, net: PolicyValueNet, planes: np.ndarray, mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """The priors and values of ``planes``' positions averaged over :attr:`symmetries`:
+        every image in one forward pass, each image's logits carried back to the position's
+        action indices before the masked softmax."""
+        count = len(planes)
+        images = np.concatenate([symmetry.apply_planes(planes) for symmetry in self.symmetries])
+        tensor = torch.from_numpy(images).to(self.device)
+        if net.config.kind == "resnet":
+            tensor = tensor.contiguous(memory_format=torch.channels_last)
+        logits, values = net(tensor)
+        logits = logits.float()
+        back = torch.cat(
+            [
+                logits[k * count : (k + 1) * count, torch.from_numpy(symmetry.action_image)]
+                for k, symmetry in enumerate(self.symmetries)
+            ]
+        )
+        priors = masked_softmax(back, mask.to(self.device).repeat(len(self.symmetries), 1))
+        size = len(self.symmetries)
+        return (
+            priors.reshape(size, count, -1).mean(dim=0),
+            values.float().reshape(size, count).mean(dim=0),
+        )
 
     def _legal_masks(self, states: Sequence[Any]) -> np.ndarray:
         """``bool [B, num_actions]``: each state's ``legal_mask``, made in one assignment when
@@ -208,7 +250,8 @@ class NetworkEvaluator:
         return legal, float(values[0])
 
     def __repr__(self) -> str:
+        average = f", symmetries={len(self.symmetries)}" if self.symmetries else ""
         return (
             f"NetworkEvaluator({self.net.config.describe()}, {self.encoder.game_name}, "
-            f"device={str(self.device)!r})"
+            f"device={str(self.device)!r}{average})"
         )
