@@ -51,6 +51,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -290,54 +291,12 @@ class PolicyAgent(_NetworkAgent):
         return action
 
 
-def _az(
-    game: Game | None,
-    *,
-    name: str,
-    seed: int | None,
-    checkpoint: str | None,
-    simulations: int | None,
-    time: float | None,
-    c_puct: float,
-    batch: int,
-    temperature: float,
-    device: str,
-    symmetries: bool,
-) -> AZAgent:
-    return AZAgent(
-        name,
-        game,
-        checkpoint=checkpoint,
-        simulations=simulations,
-        time=time,
-        c_puct=c_puct,
-        batch=batch,
-        temperature=temperature,
-        device=device,
-        seed=seed,
-        symmetries=symmetries,
-    )
+def _az(game: Game | None, *, name: str, seed: int | None, **params: Any) -> AZAgent:
+    return AZAgent(name, game, seed=seed, **params)
 
 
-def _policy(
-    game: Game | None,
-    *,
-    name: str,
-    seed: int | None,
-    checkpoint: str | None,
-    temperature: float,
-    device: str,
-    symmetries: bool,
-) -> PolicyAgent:
-    return PolicyAgent(
-        name,
-        game,
-        checkpoint=checkpoint,
-        temperature=temperature,
-        device=device,
-        seed=seed,
-        symmetries=symmetries,
-    )
+def _policy(game: Game | None, *, name: str, seed: int | None, **params: Any) -> PolicyAgent:
+    return PolicyAgent(name, game, seed=seed, **params)
 
 
 _CHECKPOINT = Param(
