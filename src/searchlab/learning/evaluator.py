@@ -160,20 +160,27 @@ class NetworkEvaluator:
         count = len(states)
         mask = torch.from_numpy(self._legal_masks(states))
         net = self.inference_net()
-        tensor = torch.from_numpy(planes).to(self.device)
-        if net.config.kind == "resnet":
-            tensor = tensor.contiguous(memory_format=torch.channels_last)  # the copy's layout
         with torch.inference_mode():
             if len(self.symmetries) > 1:
                 priors, values = self._average(net, planes, mask)
             else:
-                logits, values = net(tensor)
+                logits, values = self._forward(net, planes)
                 priors = masked_softmax(logits.float(), mask.to(self.device))
             priors_out = priors.cpu().numpy()
             values_out = values.float().cpu().numpy()
         self.positions += count
         self.batches += 1
         return priors_out, values_out
+
+    def _forward(
+        self, net: PolicyValueNet, planes: np.ndarray
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``net``'s logits and values for ``planes`` on :attr:`device`, in the layout of the
+        inference copy (channels-last for a residual network)."""
+        tensor = torch.from_numpy(planes).to(self.device)
+        if net.config.kind == "resnet":
+            tensor = tensor.contiguous(memory_format=torch.channels_last)
+        return net(tensor)
 
     def _average(
         self, net: PolicyValueNet, planes: np.ndarray, mask: torch.Tensor
@@ -183,10 +190,7 @@ class NetworkEvaluator:
         action indices before the masked softmax."""
         count = len(planes)
         images = np.concatenate([symmetry.apply_planes(planes) for symmetry in self.symmetries])
-        tensor = torch.from_numpy(images).to(self.device)
-        if net.config.kind == "resnet":
-            tensor = tensor.contiguous(memory_format=torch.channels_last)
-        logits, values = net(tensor)
+        logits, values = self._forward(net, images)
         logits = logits.float()
         back = torch.cat(
             [
