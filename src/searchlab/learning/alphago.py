@@ -49,7 +49,7 @@ import io
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -690,10 +690,7 @@ def run_alphago(
         )
         save_checkpoint(folder / _FILES["value"], value_net, encoder, extra={"stage": "value"})
         full_test = ExpertPositions.load(folder / _FILES["test"])
-        kept = {moves: i for i, moves in enumerate(held.moves)}
-        outcome_of_kept = np.asarray(
-            [held_outcomes[i] for i, s in enumerate(held_states) if s.moves in kept]
-        )
+        outcome_of_kept = _outcomes_of(held.moves, held_states, held_outcomes)
         finish(
             "value",
             {
@@ -777,6 +774,23 @@ def _solved(states: list[Any], node_budget: int) -> ExpertPositions:
             kept.append(state.moves)
             labels.append(outcomes)
     return ExpertPositions(tuple(kept), np.stack(labels) if labels else np.zeros((0, 7), np.int8))
+
+
+def _outcomes_of(
+    positions: Sequence[str], states: Sequence[Any], outcomes: Sequence[float] | np.ndarray
+) -> np.ndarray:
+    """The game outcome of each of ``positions`` (move strings, in their order), from the first
+    of ``states`` reached by those moves, as :func:`_solved` keeps the first of repeated ones
+    (self-play games can pass through the same position).
+
+    >>> a, b = Connect4().from_moves("4"), Connect4().from_moves("3")
+    >>> _outcomes_of(["3", "4"], [a, b, a], [1.0, -1.0, 0.0]).tolist()
+    [-1.0, 1.0]
+    """
+    first: dict[str, float] = {}
+    for state, outcome in zip(states, outcomes, strict=True):
+        first.setdefault(state.moves, outcome)
+    return np.asarray([first[moves] for moves in positions], dtype=np.float64)
 
 
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
