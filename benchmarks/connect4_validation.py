@@ -6,7 +6,8 @@ The positions are chunks that ``searchlab train connect4 --algorithm alphago`` l
 uniformly random play that ``benchmarks/configs/connect4_openings.toml`` settles with twenty
 million nodes a move. Only positions where a mistake is possible count; a move is a mistake
 when another legal move has a strictly better outcome (Pons' and AlphaZero.jl's definition, as
-in ``connect4_mistakes.py``). No solver runs: the labels are the chunks' own.
+in ``connect4_mistakes.py``), each position once (a position labelled in two chunks counts
+once). No solver runs: the labels are the chunks' own.
 
     net=src/searchlab/learning/checkpoints/connect4.ckpt
     .venv/bin/python benchmarks/connect4_validation.py \\
@@ -26,7 +27,7 @@ import numpy as np
 from searchlab.agents import make_agent
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.connect4 import Connect4
-from searchlab.learning.alphago_data import ExpertPositions
+from searchlab.learning.alphago_labelling import merge_chunks
 from searchlab.learning.mistakes import chooser, wilson_interval
 
 
@@ -45,10 +46,7 @@ def main(argv: list[str] | None = None) -> int:
             raise InvalidParameterError(f"--limit must be at least 1, not {args.limit}")
         if args.offset < 0:
             raise InvalidParameterError(f"--offset must be at least 0, not {args.offset}")
-        parts = [ExpertPositions.load(path) for path in args.chunks]
-        positions = ExpertPositions(
-            tuple(m for p in parts for m in p.moves), np.concatenate([p.outcomes for p in parts])
-        )
+        positions = merge_chunks(args.chunks)  # each position once, as the SL fit sees them
         positions = positions.subset(positions.informative())
         end = (
             len(positions) if args.limit is None else min(args.offset + args.limit, len(positions))

@@ -51,7 +51,7 @@ def test_a_perfect_searcher_makes_no_mistakes_and_random_play_makes_some(
     assert rates["random"] > 0
 
 
-def test_offset_and_limit_pick_the_positions(
+def test_offset_and_limit_pick_the_positions_each_once(
     chunk: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     module = _script()
@@ -60,6 +60,11 @@ def test_offset_and_limit_pick_the_positions(
     args = ["--chunks", str(chunk), "--agent", "random", "--offset", "2", "--limit", "3"]
     assert module.main(args) == 0
     assert "positions: 3 where" in capsys.readouterr().out
+    assert module.main(["--chunks", str(chunk), "--agent", "random"]) == 0
+    once = capsys.readouterr().out.splitlines()[0]
+    assert module.main(["--chunks", str(chunk), str(chunk), "--agent", "random"]) == 0
+    twice = capsys.readouterr().out.splitlines()[0]
+    assert once.split(",")[0] == twice.split(",")[0]  # a position labelled twice counts once
 
 
 @pytest.mark.parametrize(
