@@ -500,6 +500,27 @@ def test_max_ply_keeps_openings_only() -> None:
         generate_expert_positions(3, seed=0, min_ply=10, max_ply=9)
 
 
+def test_hard_budget_keeps_only_positions_a_small_budget_does_not_settle() -> None:
+    """With ``hard_budget`` every kept position needs more than that many solver nodes a
+    move (a fresh solver does not settle it within them), while the same draw without it
+    keeps some that it does settle; the kept ones are still labelled exactly."""
+
+    def settled(line: str, budget: int) -> bool:
+        solver = Connect4Solver(table_log2=16)
+        return move_outcomes(parse_moves(line), solver, node_budget=budget) is not None
+
+    plain = generate_expert_positions(8, seed=4, min_ply=14, max_ply=20)
+    hard = generate_expert_positions(8, seed=4, min_ply=14, max_ply=20, hard_budget=300)
+    assert len(hard) == 8
+    assert any(settled(line, 300) for line in plain.moves)
+    assert not any(settled(line, 300) for line in hard.moves)
+    exact = Connect4Solver(table_log2=18)
+    for line, labels in zip(hard.moves, hard.outcomes, strict=True):
+        assert move_outcomes(parse_moves(line), exact).tolist() == labels.tolist()
+    with pytest.raises(InvalidParameterError, match="hard_budget must be an integer >= 0"):
+        generate_expert_positions(3, seed=0, hard_budget=-5)
+
+
 @pytest.mark.parametrize(
     ("groups", "message"),
     [
@@ -512,6 +533,10 @@ def test_max_ply_keeps_openings_only() -> None:
         ([{"positions": 5, "random_share": -0.1}], r"random_share must be in \[0, 1\]"),
         ([{"positions": 5, "chunk_positions": 0}], "chunk_positions must be an integer >= 1"),
         (["late"], r"expert_groups\[0\] must be a table"),
+        ([{"positions": 5, "repeat": 0}], r"expert_groups\[0\].repeat must be an integer >= 1"),
+        ([{"positions": 5, "repeat": 1.5}], r"repeat must be an integer >= 1, got 1.5"),
+        ([{"positions": 5, "hard_budget": -1}], r"hard_budget must be an integer >= 0"),
+        ([{"positions": 5, "hard_budget": True}], r"hard_budget must be an integer >= 0"),
     ],
 )
 def test_bad_expert_groups_are_one_line(groups: Any, message: str) -> None:
@@ -546,6 +571,34 @@ def test_expert_groups_add_chunks_after_the_main_ones(tmp_path: Path) -> None:
     from searchlab.learning.alphago import _recorded_config
 
     assert _recorded_config(record) == base.to_dict() != grown.to_dict()
+
+
+def test_a_groups_hard_budget_and_repeat_reach_its_chunks(tmp_path: Path) -> None:
+    """``hard_budget`` and ``repeat`` of a group travel to its chunks only (the main group's
+    keep 0 and 1), and the merged training set counts a repeated chunk's positions that many
+    times."""
+    from searchlab.learning.alphago import _data_jobs
+    from searchlab.learning.alphago_labelling import label_chunks, merge_chunks
+
+    config = AlphaGoConfig.from_dict(
+        {
+            **AlphaGoConfig.tiny().to_dict(),
+            "expert_positions": 4,
+            "test_positions": 2,
+            "min_ply": 26,
+            "expert_groups": [
+                {"positions": 3, "min_ply": 24, "hard_budget": 50, "repeat": 4},
+            ],
+        }
+    )
+    jobs = _data_jobs(tmp_path, config)
+    assert [(job.hard_budget, job.repeat) for job in jobs] == [(0, 1), (0, 1), (50, 4)]
+    assert label_chunks(jobs)
+    merged = merge_chunks([job.path for job in jobs[1:]], [job.repeat for job in jobs[1:]])
+    assert len(merged) == 4 + 3 * 4
+    assert merged.moves[4:8] == (merged.moves[4],) * 4
+    with pytest.raises(ValueError, match="one repeat >= 1 per chunk"):
+        merge_chunks([job.path for job in jobs[1:]], [1])
 
 
 def test_sl_init_fine_tunes_an_earlier_network(

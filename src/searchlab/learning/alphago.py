@@ -118,7 +118,11 @@ class AlphaGoConfig:
         expert_groups: more expert positions, drawn otherwise: each a table with ``positions``
             (required) and any of ``min_ply``, ``max_ply`` (default 41), ``node_budget``,
             ``random_share``, ``positions_per_game``, ``chunk_positions`` (default: the keys
-            above; smaller chunks share costly openings out among the workers). Their chunks
+            above; smaller chunks share costly openings out among the workers),
+            ``hard_budget`` (default 0: when above 0, only positions the solver does not settle
+            within that many nodes a move, the ones a small ``node_budget`` skips) and
+            ``repeat`` (default 1: how many times the group's positions count in the SL
+            training set, to weight a scarce kind). Their chunks
             follow the main group's, numbered on, so adding a group keeps the chunks already
             labelled. A TOML file gives them as ``[[expert_groups]]`` tables: e.g. openings
             (``max_ply = 12`` with a larger ``node_budget``) or endgames (``min_ply = 26``).
@@ -223,7 +227,7 @@ class AlphaGoConfig:
         )
 
     _GROUP_KEYS = ("positions", "min_ply", "max_ply", "node_budget", "random_share",
-                   "positions_per_game", "chunk_positions")  # fmt: skip
+                   "positions_per_game", "chunk_positions", "hard_budget", "repeat")  # fmt: skip
 
     def _group(self, index: int) -> dict[str, Any]:
         """Group ``index`` of ``expert_groups``, checked, with every key filled in."""
@@ -247,9 +251,12 @@ class AlphaGoConfig:
             "random_share": group.get("random_share", self.random_share),
             "positions_per_game": group.get("positions_per_game", self.positions_per_game),
             "chunk_positions": group.get("chunk_positions", self.chunk_positions),
+            "hard_budget": group.get("hard_budget", 0),
+            "repeat": group.get("repeat", 1),
         }
-        for name in ("positions", "node_budget", "positions_per_game", "chunk_positions"):
+        for name in ("positions", "node_budget", "positions_per_game", "chunk_positions", "repeat"):
             _integer(filled[name], f"{where}.{name}", 1)
+        _integer(filled["hard_budget"], f"{where}.hard_budget", 0)
         _integer(filled["min_ply"], f"{where}.min_ply", 0)
         _integer(filled["max_ply"], f"{where}.max_ply", filled["min_ply"])
         if filled["max_ply"] > 41:
@@ -464,7 +471,7 @@ def run_alphago(
 
         if not label_chunks(jobs, workers=workers, should_stop=stopping, on_done=chunk_done):
             return record
-        train = merge_chunks([job.path for job in jobs[1:]])
+        train = merge_chunks([job.path for job in jobs[1:]], [job.repeat for job in jobs[1:]])
         test = ExpertPositions.load(folder / _FILES["test"])
         train.save(folder / _FILES["train"])
         finish(

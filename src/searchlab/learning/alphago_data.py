@@ -199,6 +199,7 @@ def generate_expert_positions(
     node_budget: int = 200_000,
     positions_per_game: int = 1,
     informative_only: bool = False,
+    hard_budget: int = 0,
     solver: Connect4Solver | None = None,
     progress: Any = None,
 ) -> ExpertPositions:
@@ -214,6 +215,10 @@ def generate_expert_positions(
         positions_per_game: positions drawn from each game (distinct plies; fewer when the
             game is shorter): more positions per second of play, at some correlation.
         informative_only: keep only positions where a mistake is possible.
+        hard_budget: when above 0, keep only the **hard** positions: those the solver does
+            not settle within ``hard_budget`` nodes a move (then labelled within
+            ``node_budget``). A small ``node_budget`` skips exactly these, so the data would
+            otherwise lack the openings decided late (Pons' Begin-Hard kind).
         solver: a solver to reuse (its table); a new one by default.
         progress: called as ``progress(done, count)`` after each position kept.
     """
@@ -241,6 +246,10 @@ def generate_expert_positions(
         raise InvalidParameterError(
             f"expert positions: random_share must be in 0..1, got {random_share!r}"
         )
+    if isinstance(hard_budget, bool) or not isinstance(hard_budget, int) or hard_budget < 0:
+        raise InvalidParameterError(
+            f"expert positions: hard_budget must be an integer >= 0, got {hard_budget!r}"
+        )
     rng = np.random.default_rng(seed)
     solver = solver or Connect4Solver(table_log2=20)
     policy = RolloutPolicy.heuristic()
@@ -263,6 +272,8 @@ def generate_expert_positions(
             if len(moves) >= count or state.key() in seen:
                 continue
             seen.add(state.key())
+            if hard_budget and move_outcomes(state, solver, node_budget=hard_budget) is not None:
+                continue  # settled cheaply: not one of the hard positions asked for
             labels = move_outcomes(state, solver, node_budget=node_budget)
             if labels is None:
                 skipped += 1

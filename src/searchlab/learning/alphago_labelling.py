@@ -42,7 +42,8 @@ __all__ = ["ChunkJob", "label_chunk", "label_chunks", "merge_chunks"]
 class ChunkJob:
     """One chunk of expert positions: ``count`` positions of varied play drawn from ``seed``
     (see :func:`~searchlab.learning.alphago_data.generate_expert_positions` for the other
-    fields), written to ``path``."""
+    fields), written to ``path``; ``repeat``: how many times its positions count when the
+    chunks are merged for training (:func:`merge_chunks`)."""
 
     index: int
     count: int
@@ -53,6 +54,8 @@ class ChunkJob:
     node_budget: int = 200_000
     random_share: float = 0.3
     positions_per_game: int = 1
+    hard_budget: int = 0
+    repeat: int = 1
 
 
 def label_chunk(job: ChunkJob) -> float:
@@ -66,6 +69,7 @@ def label_chunk(job: ChunkJob) -> float:
         node_budget=job.node_budget,
         random_share=job.random_share,
         positions_per_game=job.positions_per_game,
+        hard_budget=job.hard_budget,
     )
     data.save(job.path)
     return time.process_time() - started
@@ -127,19 +131,37 @@ def label_chunks(
         pool.join()
 
 
-def merge_chunks(paths: Sequence[str | Path]) -> ExpertPositions:
-    """The chunks' positions in chunk order, each position once (its first labelling)."""
+def merge_chunks(
+    paths: Sequence[str | Path], repeats: Sequence[int] | None = None
+) -> ExpertPositions:
+    """The chunks' positions in chunk order, each position once (its first labelling), or
+    ``repeats[i]`` times for a position first met in chunk ``i`` (to weight a scarce kind of
+    position in training).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> jobs = [ChunkJob(k, 2, seed=7, path=str(folder / f"c{k}.npz"), min_ply=24)
+    ...         for k in range(2)]  # the same seed twice: the same two positions
+    >>> label_chunks(jobs)
+    True
+    >>> len(merge_chunks([j.path for j in jobs])), len(merge_chunks([j.path for j in jobs], [3, 1]))
+    (2, 6)
+    """
+    if repeats is None:
+        repeats = [1] * len(paths)
+    if len(repeats) != len(paths) or any(r < 1 for r in repeats):
+        raise ValueError(f"merge_chunks: one repeat >= 1 per chunk, got {list(repeats)!r}")
     moves: list[str] = []
     outcomes: list[np.ndarray] = []
     seen: set[str] = set()
     skipped = 0
-    for path in paths:
+    for path, repeat in zip(paths, repeats, strict=True):
         chunk = ExpertPositions.load(path)
         skipped += chunk.skipped
         for line, labels in zip(chunk.moves, chunk.outcomes, strict=True):
             if line not in seen:
                 seen.add(line)
-                moves.append(line)
-                outcomes.append(labels)
+                moves.extend([line] * repeat)
+                outcomes.extend([labels] * repeat)
     stacked = np.stack(outcomes) if outcomes else np.zeros((0, 7), dtype=np.int8)
     return ExpertPositions(tuple(moves), stacked, skipped)
