@@ -647,3 +647,40 @@ def test_sl_init_fine_tunes_an_earlier_network(
         assert not fresh.exists()
     with pytest.raises(InvalidParameterError, match="sl_init must be a checkpoint's path"):
         AlphaGoConfig.from_dict({"sl_init": 3})
+
+
+def test_held_out_positions_and_their_mirrors_are_never_trained_on(tmp_path: Path) -> None:
+    """With ``held_out`` (Pons' format or bare move strings, a file or a folder, whose README
+    is not read) a labelled
+    position met there, or met there mirrored, is dropped from the SL training set and
+    counted; the others stay. A path that cannot be read, a line that is no move string, or a
+    held_out that is no string is one line, before anything is labelled."""
+    from searchlab.learning.alphago_data import ExpertPositions
+
+    base = AlphaGoConfig.from_dict(
+        {**AlphaGoConfig.tiny().to_dict(), "expert_positions": 30, "test_positions": 4}
+    )
+    run_alphago(tmp_path / "plain", base, stop_after="data")
+    plain = ExpertPositions.load(tmp_path / "plain" / "expert-train.npz").moves
+    mirror = str.maketrans("1234567", "7654321")
+    (tmp_path / "pons").mkdir()
+    (tmp_path / "pons" / "a").write_text(f"{plain[0]} 3\n{plain[1].translate(mirror)}\n")
+    (tmp_path / "pons" / "b").write_text(f"\n{plain[2]} -1\n")
+    (tmp_path / "pons" / "README.md").write_text("# Pons' sets: not positions\n")
+    config = AlphaGoConfig.from_dict({**base.to_dict(), "held_out": str(tmp_path / "pons")})
+    record = run_alphago(tmp_path / "held", config, stop_after="data")
+    held = ExpertPositions.load(tmp_path / "held" / "expert-train.npz").moves
+    assert record["stages"]["data"]["held_out_dropped"] == 3
+    assert held == tuple(line for line in plain if line not in plain[:3])
+
+    (tmp_path / "bad").write_text("4455 1\n44x5 2\n")
+    for held_out, message in [
+        (str(tmp_path / "missing"), "held-out positions: cannot read"),
+        (str(tmp_path / "bad"), r"bad line 2: move 3 'x'"),
+    ]:
+        wrong = AlphaGoConfig.from_dict({**base.to_dict(), "held_out": held_out})
+        with pytest.raises(InvalidParameterError, match=message) as error:
+            run_alphago(tmp_path / "never", wrong)
+        assert "\n" not in str(error.value) and not (tmp_path / "never").exists()
+    with pytest.raises(InvalidParameterError, match="held_out must be a path"):
+        AlphaGoConfig.from_dict({"held_out": 5})

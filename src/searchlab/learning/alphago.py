@@ -59,9 +59,14 @@ import torch
 
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games.connect4 import Connect4
+from searchlab.domains.games.connect4 import Connect4, parse_moves
 from searchlab.learning.alphago_data import ExpertPositions
-from searchlab.learning.alphago_labelling import ChunkJob, label_chunks, merge_chunks
+from searchlab.learning.alphago_labelling import (
+    ChunkJob,
+    held_out_keys,
+    label_chunks,
+    merge_chunks,
+)
 from searchlab.learning.alphago_nets import (
     fit_policy_value,
     fit_value,
@@ -132,6 +137,11 @@ class AlphaGoConfig:
         sl_value_weight: the weight of the SL network's value head (taught the solver's exact
             value of the same positions; 0 trains the policy head alone). With it, the SL
             checkpoint is a whole policy-value network, ``latest.pt`` for the ``az`` agent.
+        held_out: a file of positions (Pons' format, or one move string per line) or a folder
+            of such files (no suffix or ``.txt``) whose positions, and their mirror images,
+            are never trained on: a labelled position met there is dropped from the SL
+            training set (the data stage records how many). Give Pons' test sets here when
+            the network is measured on them.
         sl_init: a checkpoint (a path) the SL network starts from instead of random weights:
             fine-tuning an earlier run's network on more expert positions, whose labels are
             then the only ones this run pays for. Its architecture must be ``network``; empty
@@ -162,6 +172,7 @@ class AlphaGoConfig:
     sl_final_lr_fraction: float = 1.0
     sl_value_weight: float = 1.0
     sl_init: str = ""
+    held_out: str = ""
     rollout_steps: int = 300
     rl_iterations: int = 100
     rl_games: int = 64
@@ -212,6 +223,10 @@ class AlphaGoConfig:
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
             )
         NetworkConfig.from_dict(self.network)
+        if not isinstance(self.held_out, str):
+            raise InvalidParameterError(
+                f"alphago: held_out must be a path (a string), got {self.held_out!r}"
+            )
         if not isinstance(self.sl_init, str):
             raise InvalidParameterError(
                 f"alphago: sl_init must be a checkpoint's path (a string), got {self.sl_init!r}"
@@ -423,6 +438,7 @@ def run_alphago(
     config = config or AlphaGoConfig()
     if config.sl_init and not (folder / _FILES["sl"]).exists():  # refused before any labelling
         load_checkpoint(config.sl_init, encoder=Connect4Encoder(), config=config.network_config)
+    held_out = held_out_keys(config.held_out) if config.held_out else frozenset()
     folder.mkdir(parents=True, exist_ok=True)
     if stop_after is not None and stop_after not in STAGES:
         raise InvalidParameterError(
@@ -472,6 +488,12 @@ def run_alphago(
         if not label_chunks(jobs, workers=workers, should_stop=stopping, on_done=chunk_done):
             return record
         train = merge_chunks([job.path for job in jobs[1:]], [job.repeat for job in jobs[1:]])
+        kept = np.array(
+            [not held_out or parse_moves(line).key() not in held_out for line in train.moves],
+            dtype=bool,
+        )
+        held_out_dropped = len({line for line, k in zip(train.moves, kept, strict=True) if not k})
+        train = train.subset(kept)
         test = ExpertPositions.load(folder / _FILES["test"])
         train.save(folder / _FILES["train"])
         finish(
@@ -480,6 +502,7 @@ def run_alphago(
                 "train": len(train),
                 "test": len(test),
                 "skipped": train.skipped + test.skipped,
+                "held_out_dropped": held_out_dropped,
                 "uniform_accuracy": round(test.subset(test.informative()).uniform_accuracy(), 4),
                 "cpu_seconds": round(sum(cpu_seconds.values()), 1),
             },

@@ -33,9 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
+from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.domains.games.connect4 import parse_moves
 from searchlab.learning.alphago_data import ExpertPositions, generate_expert_positions
 
-__all__ = ["ChunkJob", "label_chunk", "label_chunks", "merge_chunks"]
+__all__ = ["ChunkJob", "held_out_keys", "label_chunk", "label_chunks", "merge_chunks"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +133,56 @@ def label_chunks(
         pool.join()
 
 
+def held_out_keys(path: str | Path) -> frozenset[int]:
+    """The position keys of a file of positions (Pons' format, or one move string per line) or
+    of a folder's such files (those with no suffix or ``.txt``: not its README), with their
+    mirror images: positions no network should be
+    trained on because it is measured on them (Pons' test sets).
+
+    A file that cannot be read, or a line that is no legal move string, is one
+    ``InvalidParameterError`` naming the file and line.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "test").write_text("4455 18\\n1\\n")
+    >>> _ = (folder / "README.md").write_text("# not positions")
+    >>> keys = held_out_keys(folder)
+    >>> len(keys), parse_moves("7").key() in keys  # 4455, its mirror 4433; 1 and its mirror 7
+    (4, True)
+    """
+    source = Path(path)
+    try:
+        files = (
+            sorted(p for p in source.iterdir() if p.is_file() and p.suffix in ("", ".txt"))
+            if source.is_dir()
+            else [source]
+        )
+        keys: set[int] = set()
+        for file in files:
+            for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+                if not line.strip():
+                    continue
+                moves = line.split()[0]
+                try:
+                    keys.add(parse_moves(moves).key())
+                    keys.add(parse_moves(moves.translate(_MIRROR)).key())
+                except SearchlabError as error:
+                    raise InvalidParameterError(
+                        f"held-out positions: {file} line {number}: {error}"
+                    ) from None
+    except OSError as error:
+        raise InvalidParameterError(
+            f"held-out positions: cannot read {source}: {error.strerror or error}"
+        ) from None
+    return frozenset(keys)
+
+
+_MIRROR = str.maketrans("1234567", "7654321")
+
+
 def merge_chunks(
-    paths: Sequence[str | Path], repeats: Sequence[int] | None = None
+    paths: Sequence[str | Path],
+    repeats: Sequence[int] | None = None,
 ) -> ExpertPositions:
     """The chunks' positions in chunk order, each position once (its first labelling), or
     ``repeats[i]`` times for a position first met in chunk ``i`` (to weight a scarce kind of
