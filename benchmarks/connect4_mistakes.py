@@ -40,8 +40,9 @@ from numba import njit
 from searchlab.agents import make_agent, register_agent
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import Param
+from searchlab.core.errors import SearchlabError
 from searchlab.domains.games import _connect4_bits as bits
-from searchlab.domains.games.connect4 import Connect4
+from searchlab.domains.games.connect4 import Connect4, parse_moves
 from searchlab.learning.mistakes import (
     AZJL_ALPHAZERO,
     AZJL_MINIMAX,
@@ -235,6 +236,21 @@ def _curve(args: argparse.Namespace) -> int:
     return 0
 
 
+_MIRROR = str.maketrans("1234567", "7654321")
+
+
+def _keys(moves: str) -> set[int]:
+    """The keys of a position and of its mirror image."""
+    return {parse_moves(moves).key(), parse_moves(moves.translate(_MIRROR)).key()}
+
+
+def _trained_keys(chunks: list[Path]) -> set[int]:
+    """The keys of every position in the expert chunks."""
+    from searchlab.learning.alphago_data import ExpertPositions
+
+    return {parse_moves(m).key() for path in chunks for m in ExpertPositions.load(path).moves}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -251,6 +267,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the rates as JSON")
     parser.add_argument(
         "--show-mistakes", action="store_true", help="list the positions each agent got wrong"
+    )
+    parser.add_argument(
+        "--unseen",
+        nargs="+",
+        type=Path,
+        metavar="CHUNK",
+        help="score only the positions none of these expert chunks (DIR/expert/train-KKKK.npz "
+        "of an alphago run) holds, mirror images included: the positions the network never "
+        "trained on",
     )
     parser.add_argument(
         "--precompute",
@@ -273,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.curve is not None:
         return _curve(args)
     specs = args.agent or ["azjl-minimax:depth=5", "alphabeta:depth=5"]
+    try:
+        trained = _trained_keys(args.unseen or [])
+    except SearchlabError as error:
+        sys.exit(f"connect4_mistakes: {error}")
     game = Connect4()
     agents = [make_agent(spec, game, seed=args.seed) for spec in specs]
     cache = OutcomeCache(args.cache)
@@ -283,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     warm_up()
     _minimax_root(0, 0, 1, ALIGNMENTS, GAMMA_POWERS)  # compile before timing
     print(f"positions: the first {args.limit or 'all'} of each file in {args.data}")
+    if args.unseen:
+        print(f"only those none of {len(args.unseen)} expert chunks holds (mirrors included)")
     print(f"outcome cache: {args.cache} ({len(cache)} positions before this run)")
     print()
     header = (
@@ -295,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     for agent in agents:
         for file, set_name in sets:
             entries = read_pons_file(args.data / file, args.limit)
+            entries = [e for e in entries if not _keys(e.moves) & trained]
             solves_before, seconds_before = judge.solves, judge.solver_seconds
 
             report = mistake_rate(chooser(agent), entries, judge, set_name=set_name)
