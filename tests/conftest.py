@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,3 +20,19 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.fail(f"ground-truth data not found at {SHARED_DATA} (expected ../shared/data)")
     return SHARED_DATA
+
+
+def _load_benchmark(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` as a module (the scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def load_benchmark() -> Callable[[str], ModuleType]:
+    """A loader of benchmark scripts by name: ``load_benchmark("connect4_hardness").main(argv)``."""
+    return _load_benchmark

@@ -3,32 +3,22 @@ within a budget, and its bad input as one line."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "connect4_hardness.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("connect4_hardness", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_a_larger_budget_settles_more(
-    shared_data: Path, capsys: pytest.CaptureFixture[str]
+    load_benchmark: Callable[[str], ModuleType],
+    shared_data: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """End-Easy positions (under 14 moves left) are all settled with ten million nodes a move;
     with 20 nodes a move some are not."""
     data = shared_data / "connect4_pons"
-    code = _script().main(
+    code = load_benchmark("connect4_hardness").main(
         ["--sets", "End-Easy", "--limit", "6", "--budgets", "20", "10000000", "--data", str(data)]
     )
     assert code == 0
@@ -47,8 +37,11 @@ def test_a_larger_budget_settles_more(
     ],
 )
 def test_bad_input_is_one_line(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    load_benchmark: Callable[[str], ModuleType],
+    argv: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert _script().main(argv) == 2
+    assert load_benchmark("connect4_hardness").main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1

@@ -3,9 +3,8 @@ chunks never held (mirror images included) are scored; an unreadable chunk is on
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -15,16 +14,6 @@ import pytest
 from searchlab.learning.alphago_data import ExpertPositions
 
 _ROOT = Path(__file__).resolve().parents[2]
-_SCRIPT = _ROOT / "benchmarks" / "connect4_mistakes.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("connect4_mistakes", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _scored(output: str) -> int:
@@ -33,7 +22,10 @@ def _scored(output: str) -> int:
 
 
 def test_unseen_leaves_out_the_positions_the_chunks_hold(
-    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    load_benchmark: Callable[[str], ModuleType],
+    shared_data: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     data = shared_data / "connect4_pons"
     first = [line.split()[0] for line in (data / "Test_L3_R1").read_text().splitlines()[:3]]
@@ -45,15 +37,17 @@ def test_unseen_leaves_out_the_positions_the_chunks_hold(
     shutil.copy(_ROOT / "benchmarks" / "results" / "connect4_mistakes_outcomes.json", cache)
     common = ["--agent", "alphabeta:depth=2", "--sets", "End-Easy", "--limit", "12"]
     common += ["--data", str(data), "--cache", str(cache)]
-    assert _script().main(common) == 0
+    assert load_benchmark("connect4_mistakes").main(common) == 0
     assert _scored(capsys.readouterr().out) == 12
-    assert _script().main([*common, "--unseen", str(chunk)]) == 0
+    assert load_benchmark("connect4_mistakes").main([*common, "--unseen", str(chunk)]) == 0
     assert _scored(capsys.readouterr().out) == 10
 
 
-def test_an_unreadable_chunk_is_one_line(tmp_path: Path) -> None:
+def test_an_unreadable_chunk_is_one_line(
+    load_benchmark: Callable[[str], ModuleType], tmp_path: Path
+) -> None:
     (tmp_path / "broken.npz").write_bytes(b"not a chunk")
     with pytest.raises(SystemExit) as stop:
-        _script().main(["--unseen", str(tmp_path / "broken.npz")])
+        load_benchmark("connect4_mistakes").main(["--unseen", str(tmp_path / "broken.npz")])
     message = str(stop.value.code)
     assert message.startswith("connect4_mistakes: expert positions") and "\n" not in message

@@ -3,25 +3,13 @@ the exact solver's), and its bad input as one line."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from searchlab.learning.alphago_data import generate_expert_positions
-
-_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "connect4_validation.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("connect4_validation", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +26,9 @@ def _rates(output: str) -> dict[str, int]:
 
 
 def test_a_perfect_searcher_makes_no_mistakes_and_random_play_makes_some(
-    chunk: Path, capsys: pytest.CaptureFixture[str]
+    load_benchmark: Callable[[str], ModuleType], chunk: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = _script().main(
+    code = load_benchmark("connect4_validation").main(
         ["--chunks", str(chunk), "--agent", "alphabeta:depth=12", "--agent", "random"]
     )
     output = capsys.readouterr().out
@@ -52,9 +40,9 @@ def test_a_perfect_searcher_makes_no_mistakes_and_random_play_makes_some(
 
 
 def test_offset_and_limit_pick_the_positions_each_once(
-    chunk: Path, capsys: pytest.CaptureFixture[str]
+    load_benchmark: Callable[[str], ModuleType], chunk: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    module = _script()
+    module = load_benchmark("connect4_validation")
     assert module.main(["--chunks", str(chunk), "--agent", "random", "--limit", "5"]) == 0
     assert "positions: 5 where" in capsys.readouterr().out
     args = ["--chunks", str(chunk), "--agent", "random", "--offset", "2", "--limit", "3"]
@@ -77,15 +65,25 @@ def test_offset_and_limit_pick_the_positions_each_once(
     ],
 )
 def test_bad_input_is_one_line(
-    chunk: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+    load_benchmark: Callable[[str], ModuleType],
+    chunk: Path,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    message: str,
 ) -> None:
-    code = _script().main(["--chunks", str(chunk), "--agent", "random", *extra])
+    code = load_benchmark("connect4_validation").main(
+        ["--chunks", str(chunk), "--agent", "random", *extra]
+    )
     error = capsys.readouterr().err
     assert code == 2
     assert message in error and len(error.strip().splitlines()) == 1
 
 
-def test_a_missing_chunk_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = _script().main(["--chunks", str(tmp_path / "none.npz"), "--agent", "random"])
+def test_a_missing_chunk_is_one_line(
+    load_benchmark: Callable[[str], ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = load_benchmark("connect4_validation").main(
+        ["--chunks", str(tmp_path / "none.npz"), "--agent", "random"]
+    )
     error = capsys.readouterr().err
     assert code == 2 and "none.npz" in error and len(error.strip().splitlines()) == 1
