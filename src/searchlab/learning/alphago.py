@@ -37,7 +37,7 @@ Traceback (most recent call last):
 searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
 expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
 chunk_positions, expert_groups, network, sl_epochs, sl_learning_rate, sl_batch_size, \
-sl_final_lr_fraction, sl_value_weight, sl_init, rollout_steps, rl_iterations, rl_games, \
+sl_final_lr_fraction, sl_value_weight, sl_init, held_out, rollout_steps, rl_iterations, rl_games, \
 rl_learning_rate, pool_every, value_positions, value_labels, value_epochs, value_learning_rate, \
 match_games
 """
