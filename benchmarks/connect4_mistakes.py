@@ -43,6 +43,8 @@ from searchlab.agents.spec import Param
 from searchlab.core.errors import SearchlabError
 from searchlab.domains.games import _connect4_bits as bits
 from searchlab.domains.games.connect4 import Connect4, parse_moves
+from searchlab.learning.alphago_data import ExpertPositions
+from searchlab.learning.alphago_labelling import position_keys
 from searchlab.learning.mistakes import (
     AZJL_ALPHAZERO,
     AZJL_MINIMAX,
@@ -236,18 +238,8 @@ def _curve(args: argparse.Namespace) -> int:
     return 0
 
 
-_MIRROR = str.maketrans("1234567", "7654321")
-
-
-def _keys(moves: str) -> set[int]:
-    """The keys of a position and of its mirror image."""
-    return {parse_moves(moves).key(), parse_moves(moves.translate(_MIRROR)).key()}
-
-
 def _trained_keys(chunks: list[Path]) -> set[int]:
     """The keys of every position in the expert chunks."""
-    from searchlab.learning.alphago_data import ExpertPositions
-
     return {parse_moves(m).key() for path in chunks for m in ExpertPositions.load(path).moves}
 
 
@@ -326,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     for agent in agents:
         for file, set_name in sets:
             entries = read_pons_file(args.data / file, args.limit)
-            entries = [e for e in entries if not _keys(e.moves) & trained]
+            entries = [e for e in entries if not position_keys(e.moves) & trained]
             solves_before, seconds_before = judge.solves, judge.solver_seconds
 
             report = mistake_rate(chooser(agent), entries, judge, set_name=set_name)

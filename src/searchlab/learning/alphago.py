@@ -488,12 +488,13 @@ def run_alphago(
         if not label_chunks(jobs, workers=workers, should_stop=stopping, on_done=chunk_done):
             return record
         train = merge_chunks([job.path for job in jobs[1:]], [job.repeat for job in jobs[1:]])
-        kept = np.array(
-            [not held_out or parse_moves(line).key() not in held_out for line in train.moves],
-            dtype=bool,
-        )
-        held_out_dropped = len({line for line, k in zip(train.moves, kept, strict=True) if not k})
-        train = train.subset(kept)
+        held_out_dropped = 0
+        if held_out:
+            kept = np.array([parse_moves(line).key() not in held_out for line in train.moves])
+            held_out_dropped = len(
+                {line for line, k in zip(train.moves, kept, strict=True) if not k}
+            )
+            train = train.subset(kept)
         test = ExpertPositions.load(folder / _FILES["test"])
         train.save(folder / _FILES["train"])
         finish(

@@ -37,7 +37,14 @@ from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.connect4 import parse_moves
 from searchlab.learning.alphago_data import ExpertPositions, generate_expert_positions
 
-__all__ = ["ChunkJob", "held_out_keys", "label_chunk", "label_chunks", "merge_chunks"]
+__all__ = [
+    "ChunkJob",
+    "held_out_keys",
+    "label_chunk",
+    "label_chunks",
+    "merge_chunks",
+    "position_keys",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +171,7 @@ def held_out_keys(path: str | Path) -> frozenset[int]:
                     continue
                 moves = line.split()[0]
                 try:
-                    keys.add(parse_moves(moves).key())
-                    keys.add(parse_moves(moves.translate(_MIRROR)).key())
+                    keys |= position_keys(moves)
                 except SearchlabError as error:
                     raise InvalidParameterError(
                         f"held-out positions: {file} line {number}: {error}"
@@ -175,6 +181,17 @@ def held_out_keys(path: str | Path) -> frozenset[int]:
             f"held-out positions: cannot read {source}: {error.strerror or error}"
         ) from None
     return frozenset(keys)
+
+
+def position_keys(moves: str) -> set[int]:
+    """The keys of the position after ``moves`` (Pons' notation) and of its mirror image.
+
+    >>> position_keys("1") == {parse_moves("1").key(), parse_moves("7").key()}
+    True
+    >>> len(position_keys("4"))  # the centre column is its own mirror
+    1
+    """
+    return {parse_moves(moves).key(), parse_moves(moves.translate(_MIRROR)).key()}
 
 
 _MIRROR = str.maketrans("1234567", "7654321")
