@@ -88,9 +88,7 @@ def test_illegal_move_message_is_not_doubled(
 def _boards(out: str) -> list[list[str]]:
     """The Othello boards printed (the 8 rows under each ``a b c d e f g h`` header)."""
     lines = out.splitlines()
-    return [
-        lines[i + 1 : i + 9] for i, line in enumerate(lines) if line == "  a b c d e f g h"
-    ]
+    return [lines[i + 1 : i + 9] for i, line in enumerate(lines) if line == "  a b c d e f g h"]
 
 
 def _marked(board: list[str], mark: str) -> set[str]:

@@ -118,6 +118,19 @@ def test_help_lists_the_config_keys(capsys) -> None:
     for key in ("games_per_generation", "simulations", "window_games", "learning_rate", "--ray"):
         assert key in text
     assert "tictactoe" in text and "az:checkpoint=" in text
+    alphago = text.split("config keys of --algorithm alphago", 1)[1]
+    for key in ("expert_positions", "hard_budget", "held_out", "sl_init", "sl_epochs"):
+        assert key in alphago
+    assert "node_budget  (100000)" in alphago  # each key with its default
+
+
+def test_the_alphago_help_covers_every_config_key() -> None:
+    import dataclasses
+
+    from searchlab.learning.alphago import AlphaGoConfig
+
+    documented = [key for keys, text in AlphaGoConfig.key_help() for key in keys if text]
+    assert sorted(documented) == sorted(f.name for f in dataclasses.fields(AlphaGoConfig))
 
 
 def test_ctrl_c_is_exit_130_and_the_run_resumes(tmp_path: Path) -> None:

@@ -248,9 +248,7 @@ def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
-            json.dumps(
-                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
-            )
+            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
         assert json.loads(ws.receive_text())["type"] == "analysis"
@@ -262,9 +260,7 @@ def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
 def test_cancel_stops_the_search_and_the_connection_goes_on(client: Any) -> None:
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
-            json.dumps(
-                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
-            )
+            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
         ws.send_text(json.dumps({"type": "cancel"}))
@@ -282,9 +278,7 @@ def test_a_frozen_worker_is_killed_and_replaced(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
-            json.dumps(
-                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
-            )
+            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
         assert json.loads(ws.receive_text())["type"] == "analysis"
@@ -305,9 +299,7 @@ def test_a_frozen_worker_that_was_cancelled_is_replaced(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
-            json.dumps(
-                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
-            )
+            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
         assert json.loads(ws.receive_text())["type"] == "analysis"
@@ -343,9 +335,7 @@ def test_searches_run_side_by_side_and_per_connection_caps_hold(client: Any) -> 
     assert wait_idle(client, 3)["busy"] == 0
     with client.websocket_connect("/ws/search") as ws:
         ws.send_text(
-            json.dumps(
-                {"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"}
-            )
+            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
         )
         assert json.loads(ws.receive_text())["type"] == "queued"
         assert json.loads(ws.receive_text())["type"] == "analysis"

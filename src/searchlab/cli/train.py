@@ -19,6 +19,7 @@ import importlib
 import re
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, has_module, positive_int
@@ -47,6 +48,10 @@ from the last generation and the stored games; no finished game is lost or count
 The settings of a run are fixed when it starts (config.toml in --out): --config FILE.toml
 (keys below) and --seed apply to a new run. The trained network plays as the agent
 az:checkpoint=DIR (search) or policy:checkpoint=DIR (the network alone).
+
+--algorithm alphago runs the AlphaGo pipeline on Connect Four instead: positions labelled by
+the exact solver, an SL policy-value network, a rollout policy, an RL policy and a value
+network, each stage resumable (its own keys below; docs/learning.md walks through it).
 """
 
 EXAMPLES = """\
@@ -123,7 +128,27 @@ def knob_table() -> str:
         default = f"{item.default!r}" + (f" ({per_game})" if per_game else "")
         lines.append(f"  {item.name:<24} {default}")
         lines.append(f"  {'':<24}   {item.metadata['help']}")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, "", *_alphago_keys()]) + "\n"
+
+
+def _alphago_keys() -> list[str]:
+    """The ``--algorithm alphago`` config keys, their defaults and what they do (the text of
+    ``AlphaGoConfig``'s own documentation), wrapped to the terminal's help width."""
+    import textwrap
+
+    from searchlab.learning.alphago import AlphaGoConfig
+
+    defaults = AlphaGoConfig()
+    lines = ["config keys of --algorithm alphago (FILE.toml: key = value; default):"]
+    for keys, text in AlphaGoConfig.key_help():
+        values = ", ".join(repr(getattr(defaults, key)) for key in keys)
+        if any(isinstance(getattr(defaults, key), Mapping) for key in keys):
+            values = ", ".join(f"{k}={v!r}" for k, v in dict(getattr(defaults, keys[0])).items())
+        lines.append(f"  {', '.join(keys)}  ({values})")
+        lines += textwrap.wrap(
+            text.replace("``", ""), 88, initial_indent=" " * 5, subsequent_indent=" " * 5
+        )
+    return lines
 
 
 def register(subparsers: Any) -> None:

@@ -48,6 +48,7 @@ import dataclasses
 import io
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -131,7 +132,8 @@ class AlphaGoConfig:
             follow the main group's, numbered on, so adding a group keeps the chunks already
             labelled. A TOML file gives them as ``[[expert_groups]]`` tables: e.g. openings
             (``max_ply = 12`` with a larger ``node_budget``) or endgames (``min_ply = 26``).
-        network: the policy and value networks' architecture (a ``NetworkConfig`` table).
+        network: the policy and value networks' architecture (a ``NetworkConfig`` table, or
+            the flat keys ``network_kind``, ``blocks``, ``channels``, ``hidden``).
         sl_epochs, sl_learning_rate, sl_batch_size, sl_final_lr_fraction: the SL network's
             training (Adam; a cosine from the rate to that fraction of it).
         sl_value_weight: the weight of the SL network's value head (taught the solver's exact
@@ -319,6 +321,30 @@ class AlphaGoConfig:
                 f"alphago: unknown key{plural} {', '.join(unknown)}; known: {', '.join(known)}"
             )
         return cls(**data)
+
+    @classmethod
+    def key_help(cls) -> list[tuple[tuple[str, ...], str]]:
+        """The config keys as the class documents them: ``(keys, text)`` for each entry of
+        its *Attributes* (the text written once, there), in order; what ``searchlab train
+        --help`` prints for ``--algorithm alphago``.
+
+        >>> entries = dict(AlphaGoConfig.key_help())
+        >>> entries[("held_out",)].startswith("a file of positions (Pons' format")
+        True
+        >>> sorted(k for keys, _ in AlphaGoConfig.key_help() for k in keys) == sorted(
+        ...     f.name for f in dataclasses.fields(AlphaGoConfig))
+        True
+        """
+        body = (cls.__doc__ or "").split("Attributes:\n", 1)[1]
+        entries: list[tuple[tuple[str, ...], str]] = []
+        for line in body.splitlines():
+            entry = re.match(r"^ {8}(\w+(?:, \w+)*): (.*)$", line)
+            if entry:
+                entries.append((tuple(entry[1].split(", ")), entry[2]))
+            elif line.startswith(" " * 12) and entries:
+                keys, text = entries[-1]
+                entries[-1] = (keys, f"{text} {line.strip()}")
+        return entries
 
     @classmethod
     def tiny(cls, seed: int = 0) -> AlphaGoConfig:
