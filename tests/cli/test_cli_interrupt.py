@@ -86,7 +86,7 @@ def _big_tree(folder: Path, branching: int = 5, depth: int = 8) -> Path:
             if ply == depth - 1:
                 children = [
                     str((7 * len(node) + 13 * i + hash(node)) % 201 - 100) for i in range(branching)
-                ]  # noqa: E501
+                ]
             else:
                 children = [f"n{node}_{i}" for i in range(branching)]
                 below.extend(f"{node}_{i}" for i in range(branching))

@@ -37,9 +37,9 @@ Traceback (most recent call last):
 searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
 expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
 chunk_positions, expert_groups, network, sl_epochs, sl_learning_rate, sl_batch_size, \
-sl_final_lr_fraction, sl_value_weight, sl_init, held_out, rollout_steps, rl_iterations, rl_games, \
-rl_learning_rate, pool_every, value_positions, value_labels, value_epochs, value_learning_rate, \
-match_games
+sl_final_lr_fraction, sl_value_weight, sl_child_values, sl_init, held_out, rollout_steps, \
+rl_iterations, rl_games, rl_learning_rate, pool_every, value_positions, value_labels, \
+value_epochs, value_learning_rate, match_games
 """
 
 from __future__ import annotations
@@ -139,6 +139,10 @@ class AlphaGoConfig:
         sl_value_weight: the weight of the SL network's value head (taught the solver's exact
             value of the same positions; 0 trains the policy head alone). With it, the SL
             checkpoint is a whole policy-value network, ``latest.pt`` for the ``az`` agent.
+        sl_child_values: the value head also learns the position after every legal move of
+            each training position of at most this many stones (0, the default: none), its
+            exact value read off the labels (about six more value targets a position, free:
+            the positions a search meets at its leaves, after good moves and mistakes).
         held_out: a file of positions (Pons' format, or one move string per line) or a folder
             of such files (no suffix or ``.txt``) whose positions, and their mirror images,
             are never trained on: a labelled position met there is dropped from the SL
@@ -173,6 +177,7 @@ class AlphaGoConfig:
     sl_batch_size: int = 64
     sl_final_lr_fraction: float = 1.0
     sl_value_weight: float = 1.0
+    sl_child_values: int = 0
     sl_init: str = ""
     held_out: str = ""
     rollout_steps: int = 300
@@ -187,7 +192,7 @@ class AlphaGoConfig:
     match_games: int = 200
 
     def __post_init__(self) -> None:
-        for name in ("seed", "min_ply"):
+        for name in ("seed", "min_ply", "sl_child_values"):
             _integer(getattr(self, name), name, 0)
         for name in (
             "expert_positions",
@@ -599,6 +604,9 @@ def run_alphago(
                 encoder,
                 train,
                 value_weight=config.sl_value_weight,
+                extra_values=(
+                    train.child_values(config.sl_child_values) if config.sl_child_values else None
+                ),
                 epochs=config.sl_epochs,
                 batch_size=config.sl_batch_size,
                 learning_rate=config.sl_learning_rate,

@@ -129,6 +129,34 @@ class ExpertPositions:
         possible; the others teach a policy nothing)."""
         return np.asarray(self.optimal_mask().sum(axis=1) < self.legal_mask().sum(axis=1))
 
+    def child_values(self, max_ply: int = 41) -> tuple[list[Connect4State], np.ndarray]:
+        """The position after every legal move of each position of at most ``max_ply``
+        stones, and its exact value (``float32``, for its own player to move: minus the
+        move's outcome): value targets the labels already hold, about six a position, for
+        the positions a search meets at its leaves, good moves and mistakes alike. Finished
+        games (a move that wins or fills the board) are left out: a search scores them by
+        the rules, not by the network.
+
+        >>> data = ExpertPositions(("17273",), np.array([[-1, -1, -1, 1, -1, -1, -1]], np.int8))
+        >>> states, values = data.child_values()
+        >>> len(states), values.tolist()  # O's block in column 4 is the one move that holds
+        (7, [1.0, 1.0, 1.0, -1.0, 1.0, 1.0, 1.0])
+        >>> len(data.child_values(max_ply=4)[0])
+        0
+        """
+        states: list[Connect4State] = []
+        values: list[float] = []
+        for moves, outcomes in zip(self.moves, self.outcomes, strict=True):
+            if len(moves) > max_ply:
+                continue
+            state = parse_moves(moves)
+            for column in np.flatnonzero(outcomes != ILLEGAL):
+                child = state.apply(int(column))
+                if not child.is_terminal():
+                    states.append(child)
+                    values.append(-float(outcomes[column]))
+        return states, np.asarray(values, dtype=np.float32)
+
     def subset(self, keep: np.ndarray) -> ExpertPositions:
         """The positions where ``keep`` (a boolean mask or indices) says so."""
         index = np.flatnonzero(keep) if np.asarray(keep).dtype == bool else np.asarray(keep)

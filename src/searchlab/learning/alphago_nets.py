@@ -163,6 +163,7 @@ def fit_policy_value(
     start_epoch: int = 0,
     optimiser_state: dict[str, Any] | None = None,
     on_epoch: EpochHook | None = None,
+    extra_values: tuple[Sequence[Any], np.ndarray] | None = None,
 ) -> list[float]:
     """Train both heads of ``net`` (in place) on the solver's labels; return the mean loss of
     each epoch run.
@@ -176,7 +177,9 @@ def fit_policy_value(
     ``final_lr_fraction`` of it over the ``epochs``; epoch ``e``'s minibatch order is drawn
     from ``(seed, e)``, so a fit stopped after an epoch and resumed with ``start_epoch``, the
     weights and ``optimiser_state`` ends exactly where an unbroken one does. ``on_epoch``
-    returning true stops after that epoch.
+    returning true stops after that epoch. ``extra_values`` (states, exact values for their
+    player to move; e.g. :meth:`ExpertPositions.child_values`) join the value term only, as
+    samples of their own.
     """
     _check_fit(epochs, batch_size, learning_rate)
     if len(data) == 0:
@@ -189,14 +192,25 @@ def fit_policy_value(
         )
     planes = encoder.encode_batch(data.states())
     weight = data.informative() if informative_only else np.ones(len(data), dtype=bool)
-    x, target, mask, z, w = _augmented(
-        encoder,
-        planes,
-        data.targets(),
-        data.legal_mask(),
-        data.values(),
-        weight.astype(np.float32),
-    )
+    columns = [data.targets(), data.legal_mask(), data.values(), weight.astype(np.float32)]
+    if extra_values is not None and len(extra_values[0]):
+        states, extra_z = extra_values
+        if len(extra_z) != len(states) or not np.all(np.abs(extra_z) <= 1):
+            raise InvalidParameterError(
+                f"fit: extra_values needs a value in [-1, 1] for each of its {len(states)} states"
+            )
+        count, actions = len(states), encoder.num_actions
+        planes = np.concatenate([planes, encoder.encode_batch(list(states))])
+        extra = (np.zeros((count, actions), np.float32), np.ones((count, actions), bool))
+        columns = [
+            np.concatenate(pair)
+            for pair in zip(
+                columns,
+                (*extra, np.asarray(extra_z, np.float32), np.zeros(count, np.float32)),
+                strict=True,
+            )
+        ]
+    x, target, mask, z, w = _augmented(encoder, planes, *columns)
     x_t, target_t, mask_t, z_t, w_t = (
         torch.from_numpy(np.ascontiguousarray(a)) for a in (x, target, mask, z, w)
     )
