@@ -507,6 +507,47 @@ def test_the_sl_network_is_an_az_network(run: tuple[Path, dict[str, Any]]) -> No
     assert agent.act(state) in state.legal_actions()
 
 
+def test_threat_features_and_child_values_reach_the_sl_network(
+    run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """``input_features = "threats"`` trains the SL network on the eight planes (its
+    checkpoint records them, and ``az:checkpoint=DIR`` plays it with them); with
+    ``sl_child_values`` the value head learns the children too: its error on them is below
+    the same fit's without them."""
+    from searchlab.agents.registry import make_agent
+    from searchlab.learning.alphago_nets import values
+    from searchlab.learning.checkpoint import load_checkpoint
+
+    folder, record = run
+    train = ExpertPositions.load(folder / "expert-train.npz")
+    children, truth = train.child_values()
+    errors = []
+    for child_values in (0, 41):
+        copy = tmp_path / f"children-{child_values}"
+        (copy / "expert").mkdir(parents=True)
+        for name in ("expert-train.npz", "expert/test.npz"):
+            shutil.copy(folder / name, copy / name)
+        config = AlphaGoConfig.from_dict(
+            {**AlphaGoConfig.tiny().to_dict(), "input_features": "threats", "sl_epochs": 4,
+             "sl_child_values": child_values}
+        )  # fmt: skip
+        partial = {"game": "connect4", "config": config.to_dict(),
+                   "stages": {"data": record["stages"]["data"]}}  # fmt: skip
+        (copy / "alphago.json").write_text(json.dumps(partial))
+        run_alphago(copy, config, stop_after="sl")
+        checkpoint = load_checkpoint(copy / "sl-policy.ckpt", Connect4())
+        assert checkpoint.encoder.shape == (8, 6, 7)
+        errors.append(
+            float(np.mean((values(checkpoint.net, checkpoint.encoder, children) - truth) ** 2))
+        )
+    assert errors[1] < errors[0]
+    agent = make_agent(f"az:checkpoint={copy},simulations=30", Connect4(), seed=0)
+    state = parse_moves("4455")
+    assert agent.act(state) in state.legal_actions()
+    with pytest.raises(InvalidParameterError, match="input_features must be one of stones"):
+        AlphaGoConfig.from_dict({"input_features": "patterns"})
+
+
 def test_positions_per_game_draws_distinct_plies_of_a_game() -> None:
     one = generate_expert_positions(12, seed=5, min_ply=18, positions_per_game=1)
     four = generate_expert_positions(12, seed=5, min_ply=18, positions_per_game=4)

@@ -116,6 +116,28 @@ def test_another_encoder_version_is_refused(saved) -> None:
     assert "written for version 1 of the connect4 encoder; this one is version 2" in one_line(error)
 
 
+def test_the_input_features_are_recorded_and_loaded_with(tmp_path, saved) -> None:
+    """A network of Connect Four's ``threats`` planes loads with them from the game alone (and
+    gives the outputs it was saved with); given the plain encoder it is refused in one line,
+    and a plain network given the threats encoder too."""
+    threats = Connect4Encoder(features="threats")
+    net = PolicyValueNet(threats.shape, 7, SMALL, seed=2).eval()
+    path = save_checkpoint(tmp_path / "threats.ckpt", net, threats)
+    loaded = load_checkpoint(path, Connect4())
+    assert loaded.encoder.features == "threats" and loaded.encoder.shape == (8, 6, 7)
+    planes = torch.from_numpy(threats.encode_batch([Connect4().initial_state()]))
+    with torch.inference_mode():
+        for got, want in zip(loaded.net(planes), net(planes), strict=True):
+            torch.testing.assert_close(got, want)
+    assert load_checkpoint(saved[0], Connect4()).encoder.features == "stones"
+    with pytest.raises(CheckpointError) as error:
+        load_checkpoint(path, encoder=Connect4Encoder())
+    assert one_line(error).endswith("reads the 'threats' features of the connect4 encoder, not "
+                                    "'stones'")  # fmt: skip
+    with pytest.raises(CheckpointError, match="reads the 'stones' features"):
+        load_checkpoint(saved[0], encoder=threats)
+
+
 def test_another_architecture_is_refused(saved) -> None:
     path, _ = saved
     with pytest.raises(CheckpointError) as error:

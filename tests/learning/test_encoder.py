@@ -215,6 +215,52 @@ def test_connect4_plane_3_is_where_each_column_fills_next() -> None:
     np.testing.assert_array_equal(encoder.encode(state)[3], expected)
 
 
+def test_connect4_threat_planes_are_the_cells_that_complete_four() -> None:
+    """Planes 4-5 of ``features="threats"``, checked by brute force: a cell is a threat of a
+    side exactly when it is empty and that side's stone there makes four in a row (searched
+    along the four directions here, not with the bitboard shifts the encoder uses); planes 6-7
+    are the odd rows and who moved first; the first four are the plain encoder's; the mirror
+    maps the planes of a position to those of its mirror image."""
+    from searchlab.learning.encoders import Connect4Encoder
+
+    plain, encoder = Connect4Encoder(), Connect4Encoder(features="threats")
+    rng = random.Random(5)
+    seen_threats = 0
+    for _ in range(60):
+        state, moves = play_recorded(Connect4(), rng, rng.randrange(0, 42))
+        planes = encoder.encode(state)
+        assert planes.shape == encoder.shape == (8, 6, 7)
+        np.testing.assert_array_equal(planes[:4], plain.encode(state))
+        grid = planes[0] - planes[1]  # +1 the mover's stones, -1 the opponent's
+        for side, plane in ((1, planes[4]), (-1, planes[5])):
+            for row in range(6):
+                for col in range(7):
+                    expected = grid[row, col] == 0 and any(
+                        _run(grid, row, col, dr, dc, side) >= 3
+                        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
+                    )
+                    assert plane[row, col] == expected, (moves, side, row, col)
+                    seen_threats += int(expected)
+        assert planes[6, :, 0].tolist() == [1, 0, 1, 0, 1, 0]
+        assert (planes[7] == float(len(moves) % 2 == 0)).all()
+        mirror = encoder.symmetries()[1]
+        image = Connect4().initial_state()
+        for column in moves:
+            image = image.apply(6 - column)
+        np.testing.assert_array_equal(encoder.encode(image), mirror.apply_planes(planes))
+    assert seen_threats > 50
+
+
+def _run(grid: np.ndarray, row: int, col: int, dr: int, dc: int, side: int) -> int:
+    """Stones of ``side`` in line with the cell (row, col), both ways along (dr, dc)."""
+    count = 0
+    for sign in (1, -1):
+        r, c = row + sign * dr, col + sign * dc
+        while 0 <= r < 6 and 0 <= c < 7 and grid[r, c] == side:
+            count, r, c = count + 1, r + sign * dr, c + sign * dc
+    return count
+
+
 def test_othello_plane_3_is_the_movers_legal_squares() -> None:
     encoder = encoder_for(Othello())
     for state in random_states(Othello(), 2, seed=9)[:-1]:

@@ -36,10 +36,10 @@ Traceback (most recent call last):
 ...
 searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, \
 expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
-chunk_positions, expert_groups, network, sl_epochs, sl_learning_rate, sl_batch_size, \
-sl_final_lr_fraction, sl_value_weight, sl_child_values, sl_init, held_out, rollout_steps, \
-rl_iterations, rl_games, rl_learning_rate, pool_every, value_positions, value_labels, \
-value_epochs, value_learning_rate, match_games
+chunk_positions, expert_groups, network, input_features, sl_epochs, sl_learning_rate, \
+sl_batch_size, sl_final_lr_fraction, sl_value_weight, sl_child_values, sl_init, held_out, \
+rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, value_positions, \
+value_labels, value_epochs, value_learning_rate, match_games
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ from searchlab.learning.alphago_nets import (
 from searchlab.learning.alphago_rl import NetPolicy, match, reinforce, value_positions
 from searchlab.learning.alphago_search import AlphaGoSearch
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
+from searchlab.learning.encoder import Encoder
 from searchlab.learning.encoders import Connect4Encoder
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
 from searchlab.learning.rollout_policy import RolloutPolicy, fit_rollout_policy
@@ -134,6 +135,10 @@ class AlphaGoConfig:
             (``max_ply = 12`` with a larger ``node_budget``) or endgames (``min_ply = 26``).
         network: the policy and value networks' architecture (a ``NetworkConfig`` table, or
             the flat keys ``network_kind``, ``blocks``, ``channels``, ``hidden``).
+        input_features: the networks' input planes: ``"stones"`` (the default: the stones and
+            the next cell of each column) or ``"threats"`` (four more: each side's threats,
+            the odd rows and who moved first; see
+            :class:`~searchlab.learning.encoders.Connect4Encoder`).
         sl_epochs, sl_learning_rate, sl_batch_size, sl_final_lr_fraction: the SL network's
             training (Adam; a cosine from the rate to that fraction of it).
         sl_value_weight: the weight of the SL network's value head (taught the solver's exact
@@ -172,6 +177,7 @@ class AlphaGoConfig:
     network: Mapping[str, Any] = field(
         default_factory=lambda: {"kind": "resnet", "blocks": 2, "channels": 32, "hidden": 64}
     )
+    input_features: str = "stones"
     sl_epochs: int = 15
     sl_learning_rate: float = 2e-3
     sl_batch_size: int = 64
@@ -230,6 +236,11 @@ class AlphaGoConfig:
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
             )
         NetworkConfig.from_dict(self.network)
+        if self.input_features not in Connect4Encoder.FEATURES:
+            raise InvalidParameterError(
+                f"alphago: input_features must be one of {', '.join(Connect4Encoder.FEATURES)}, "
+                f"got {self.input_features!r}"
+            )
         if not isinstance(self.held_out, str):
             raise InvalidParameterError(
                 f"alphago: held_out must be a path (a string), got {self.held_out!r}"
@@ -291,6 +302,11 @@ class AlphaGoConfig:
                 f"alphago: {where}.random_share must be in [0, 1], got {share!r}"
             )
         return filled
+
+    @property
+    def encoder(self) -> Connect4Encoder:
+        """The networks' encoder (with ``input_features``)."""
+        return Connect4Encoder(features=self.input_features)
 
     @property
     def network_config(self) -> NetworkConfig:
@@ -388,7 +404,7 @@ class AlphaGoPipeline:
     rl_policy: PolicyValueNet
     value_net: PolicyValueNet
     rollout_policy: RolloutPolicy
-    encoder: Connect4Encoder
+    encoder: Encoder
     figures: dict[str, Any]
 
     def search(
@@ -468,7 +484,7 @@ def run_alphago(
     folder = Path(directory)
     config = config or AlphaGoConfig()
     if config.sl_init and not (folder / _FILES["sl"]).exists():  # refused before any labelling
-        load_checkpoint(config.sl_init, encoder=Connect4Encoder(), config=config.network_config)
+        load_checkpoint(config.sl_init, encoder=config.encoder, config=config.network_config)
     held_out = held_out_keys(config.held_out) if config.held_out else frozenset()
     folder.mkdir(parents=True, exist_ok=True)
     if stop_after is not None and stop_after not in STAGES:
@@ -484,7 +500,7 @@ def run_alphago(
         record = {"game": "connect4", "config": config.to_dict(), "stages": {}}
         _write_json(folder / _RECORD, record)
     say = progress or (lambda message: None)
-    encoder = Connect4Encoder()
+    encoder = config.encoder
     network = config.network_config
     stages: dict[str, Any] = record["stages"]
 
@@ -879,8 +895,8 @@ def load_alphago(directory: str | os.PathLike[str], *, device: str = "cpu") -> A
             f"{', '.join(missing) if record else 'alphago.json'})"
         )
     game = Connect4()
-    encoder = Connect4Encoder()
-    sl = load_checkpoint(folder / _FILES["sl"], game, device=device).net
+    sl_checkpoint = load_checkpoint(folder / _FILES["sl"], game, device=device)
+    sl, encoder = sl_checkpoint.net, sl_checkpoint.encoder
     rl = load_checkpoint(folder / _FILES["rl"], game, device=device).net
     value_net = load_checkpoint(folder / _FILES["value"], game, device=device).net
     rollout = RolloutPolicy.load(folder / _FILES["rollout"])

@@ -2,7 +2,8 @@
 when they do not fit.
 
 A checkpoint records the game (its name and the parameters that shape the planes, such as
-Gomoku's board size), the encoder (its version, plane shape and number of action indices), the
+Gomoku's board size), the encoder (its version, plane shape, number of action indices and,
+for an encoder with a choice of them, its input features), the
 architecture (:class:`~searchlab.learning.network.NetworkConfig`), the weights, and ``extra``
 plain data of the caller's (a generation number, an optimiser's state). :func:`load_checkpoint`
 refuses, with one :class:`CheckpointError` line naming the file and the problem, a checkpoint of
@@ -131,6 +132,7 @@ def save_checkpoint(
             "version": int(encoder.version),
             "shape": [int(d) for d in encoder.shape],
             "num_actions": int(encoder.num_actions),
+            **_features_record(encoder),
         },
         "network": net.config.to_dict(),
         "weights": net.cpu_weights(),
@@ -204,6 +206,11 @@ def load_checkpoint(
     game_name, game_params = payload["game"], payload["game_params"]
     if encoder is None:
         encoder = _encoder_of(name, game, game_name, game_params)
+        features = payload["encoder"].get("features")
+        if features is not None and features != getattr(encoder, "features", None):
+            with_features = getattr(encoder, "with_features", None)
+            if callable(with_features):
+                encoder = with_features(features)
     _check_encoder(name, payload, encoder)
     try:
         recorded = NetworkConfig.from_dict(payload["network"])
@@ -235,6 +242,13 @@ def load_checkpoint(
         game_params=dict(game_params),
         extra=payload["extra"],
     )
+
+
+def _features_record(encoder: Encoder) -> dict[str, str]:
+    """``{"features": name}`` for an encoder with a choice of input features (e.g. Connect
+    Four's ``threats``), so that the checkpoint loads with them; ``{}`` otherwise."""
+    features = getattr(encoder, "features", None)
+    return {"features": features} if isinstance(features, str) else {}
 
 
 def _architecture(config: NetworkConfig) -> str:
@@ -336,6 +350,11 @@ def _check_encoder(name: str, payload: dict[str, Any], encoder: Encoder) -> None
             f"{name} was written for version {record.get('version')} of the {game_name} "
             f"encoder; this one is version {encoder.version} (retrain, or use the searchlab "
             "that wrote it)"
+        )
+    features, own = record.get("features"), getattr(encoder, "features", None)
+    if features is not None and features != own:
+        raise CheckpointError(
+            f"{name} reads the {features!r} features of the {game_name} encoder, not {own!r}"
         )
     shape, actions = tuple(record.get("shape", ())), record.get("num_actions")
     if shape != tuple(encoder.shape) or actions != encoder.num_actions:

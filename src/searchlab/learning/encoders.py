@@ -98,17 +98,50 @@ class MNKEncoder(BaseEncoder):
 
 class Connect4Encoder(BaseEncoder):
     """Connect Four: mine, theirs, ones, and the cell each column would fill next; the mirror
-    symmetry."""
+    symmetry.
+
+    With ``features="threats"`` four more planes follow, the hand-made input features of the
+    AlphaGo papers' kind (Allis' threat analysis): the mover's *threats* (the empty cells
+    where a stone of theirs would complete four, playable now or later), the opponent's, the
+    odd rows (1, 3, 5 from the bottom: where the first player's threats count when the board
+    fills up; the second player's count on the even ones), and a plane of ones when the mover
+    is the first player. A checkpoint records the features and loads with them.
+
+    >>> from searchlab.domains.games.connect4 import parse_moves
+    >>> encoder = Connect4Encoder(features="threats")
+    >>> planes = encoder.encode(parse_moves("4455661"))  # X: 1, 4, 5, 6 on row 1; O to move
+    >>> encoder.shape, planes[4, 1].tolist(), planes[5, 0].tolist()  # O's threats, then X's
+    ((8, 6, 7), [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0])
+    >>> planes[6, :, 0].tolist(), float(planes[7].max())  # the odd rows; O moved second
+    ([1.0, 0.0, 1.0, 0.0, 1.0, 0.0], 0.0)
+    >>> Connect4Encoder(features="patterns")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: connect4 encoder: features must be one of \
+stones, threats, got 'patterns'
+    """
 
     game_name = "connect4"
-    shape = (4, 6, 7)
     num_actions = 7
+    FEATURES = ("stones", "threats")
 
-    def __init__(self) -> None:
+    def __init__(self, features: str = "stones") -> None:
         from searchlab.domains.games.connect4 import BOARD_MASK, BOTTOM_MASK
 
+        if features not in self.FEATURES:
+            raise InvalidParameterError(
+                f"connect4 encoder: features must be one of {', '.join(self.FEATURES)}, "
+                f"got {features!r}"
+            )
+        self.features = features
+        self.shape = (4, 6, 7) if features == "stones" else (8, 6, 7)
         self._board, self._bottom = BOARD_MASK, BOTTOM_MASK
+        self._odd_rows = BOTTOM_MASK * 0b010101
         self._symmetries = board_symmetries(6, 7, "mirror", actions="columns")
+
+    def with_features(self, features: str) -> Connect4Encoder:
+        """The same encoder with another feature set (what a checkpoint records)."""
+        return Connect4Encoder(features=features)
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of a :class:`~searchlab.domains.games.connect4.Connect4State`."""
@@ -117,15 +150,27 @@ class Connect4Encoder(BaseEncoder):
 
     def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
         """The planes of every state, the bitboards unpacked at once."""
+        from searchlab.domains.games.connect4 import winning_cells
+
         count = len(states)
+        threats = self.features == "threats"
         bitboards: list[int] = []
         for state in states:
             current, mask = state.current, state.mask
             bitboards += (current, current ^ mask, (mask + self._bottom) & self._board)
-        # bit 7 * column + row, a sentinel row on top of each column: [B, 3, column, row]
-        grids = _bits_batch(bitboards, 49).reshape(count, 3, 7, 7)[:, :, :, :6]
+            if threats:
+                first = self._board if mask.bit_count() % 2 == 0 else 0
+                bitboards += (
+                    winning_cells(current, mask),
+                    winning_cells(current ^ mask, mask),
+                    self._odd_rows,
+                    first,
+                )
+        # bit 7 * column + row, a sentinel row on top of each column: [B, K, column, row]
+        kinds = 7 if threats else 3
+        grids = _bits_batch(bitboards, 49).reshape(count, kinds, 7, 7)[:, :, :, :6]
         planes = np.empty((count, *self.shape), dtype=np.float32)
-        planes[:, [0, 1, 3]] = grids.transpose(0, 1, 3, 2)
+        planes[:, [0, 1, 3, 4, 5, 6, 7][:kinds]] = grids.transpose(0, 1, 3, 2)
         planes[:, 2] = 1.0
         return planes
 
