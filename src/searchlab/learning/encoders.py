@@ -126,7 +126,7 @@ stones, threats, got 'patterns'
     FEATURES = ("stones", "threats")
 
     def __init__(self, features: str = "stones") -> None:
-        from searchlab.domains.games.connect4 import BOARD_MASK, BOTTOM_MASK
+        from searchlab.domains.games.connect4 import BOARD_MASK, BOTTOM_MASK, winning_cells
 
         if features not in self.FEATURES:
             raise InvalidParameterError(
@@ -136,7 +136,9 @@ stones, threats, got 'patterns'
         self.features = features
         self.shape = (4, 6, 7) if features == "stones" else (8, 6, 7)
         self._board, self._bottom = BOARD_MASK, BOTTOM_MASK
-        self._odd_rows = BOTTOM_MASK * 0b010101
+        self._winning_cells = winning_cells
+        self._odd_rows = np.zeros((6, 7), dtype=np.float32)
+        self._odd_rows[0::2] = 1.0  # rows 1, 3, 5 from the bottom
         self._symmetries = board_symmetries(6, 7, "mirror", actions="columns")
 
     def with_features(self, features: str) -> Connect4Encoder:
@@ -150,28 +152,25 @@ stones, threats, got 'patterns'
 
     def encode_batch(self, states: Sequence[Any]) -> np.ndarray:
         """The planes of every state, the bitboards unpacked at once."""
-        from searchlab.domains.games.connect4 import winning_cells
-
         count = len(states)
         threats = self.features == "threats"
+        winning_cells = self._winning_cells
         bitboards: list[int] = []
         for state in states:
             current, mask = state.current, state.mask
             bitboards += (current, current ^ mask, (mask + self._bottom) & self._board)
             if threats:
-                first = self._board if mask.bit_count() % 2 == 0 else 0
-                bitboards += (
-                    winning_cells(current, mask),
-                    winning_cells(current ^ mask, mask),
-                    self._odd_rows,
-                    first,
-                )
+                bitboards += (winning_cells(current, mask), winning_cells(current ^ mask, mask))
         # bit 7 * column + row, a sentinel row on top of each column: [B, K, column, row]
-        kinds = 7 if threats else 3
+        kinds = 5 if threats else 3
         grids = _bits_batch(bitboards, 49).reshape(count, kinds, 7, 7)[:, :, :, :6]
         planes = np.empty((count, *self.shape), dtype=np.float32)
-        planes[:, [0, 1, 3, 4, 5, 6, 7][:kinds]] = grids.transpose(0, 1, 3, 2)
+        planes[:, [0, 1, 3, 4, 5][:kinds]] = grids.transpose(0, 1, 3, 2)
         planes[:, 2] = 1.0
+        if threats:
+            planes[:, 6] = self._odd_rows
+            first = [state.mask.bit_count() % 2 == 0 for state in states]
+            planes[:, 7] = np.asarray(first, dtype=np.float32)[:, None, None]
         return planes
 
     def symmetries(self) -> list[Symmetry]:
