@@ -149,6 +149,16 @@ def test_the_shipped_file_records_command_and_seed_and_no_optimiser(shipped_dir:
     assert line == f"connect4.ckpt: resnet 1x8, generation 7, seed 11; made by: {REPRODUCE}"
 
 
+def test_the_line_names_the_input_planes_when_they_are_not_the_default(tmp_path: Path) -> None:
+    encoder = encoder_for(Connect4()).with_features("threats")
+    net = PolicyValueNet(encoder.shape, encoder.num_actions, TINY, seed=1)
+    source = save_checkpoint(tmp_path / "latest.pt", net, encoder)
+    written = shipped.prepare_shipped(source, tmp_path / "out", reproduce=REPRODUCE, seed=5)
+    line = shipped.describe_shipped(written)
+    assert line == f"connect4.ckpt: resnet 1x8, threats planes, seed 5; made by: {REPRODUCE}"
+    assert load_checkpoint(written, Connect4()).encoder.features == "threats"
+
+
 def test_prepare_shipped_refuses_what_cannot_be_reproduced(tmp_path: Path) -> None:
     source = save_checkpoint(tmp_path / "net.pt", tiny_net(), encoder_for(Connect4()))
     with pytest.raises(InvalidParameterError, match="needs the command"):

@@ -181,12 +181,18 @@ def _seed(value: Any) -> int | None:
 
 
 def describe_shipped(path: str | os.PathLike[str]) -> str:
-    """One line: the file, its network, generation and seed, and the command that made it."""
+    """One line: the file, its network (and its input planes, when the encoder offers a
+    choice and the network reads other than the first), generation and seed, and the command
+    that made it."""
     from searchlab.learning.checkpoint import load_checkpoint
 
     checkpoint = load_checkpoint(path)
     extra = checkpoint.extra
     parts = [f"{Path(path).name}: {checkpoint.config.describe()}"]
+    features = getattr(checkpoint.encoder, "features", None)
+    choices = getattr(checkpoint.encoder, "FEATURES", ())
+    if isinstance(features, str) and choices and features != choices[0]:
+        parts.append(f"{features} planes")
     if extra.get("generation") is not None:
         parts.append(f"generation {extra['generation']}")
     parts.append(f"seed {extra.get('seed', 'not recorded')}")
