@@ -53,7 +53,7 @@ import torch
 
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError, SearchlabError
-from searchlab.learning.encoder import Encoder
+from searchlab.learning.encoder import Encoder, input_features
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
 
 __all__ = ["FORMAT_VERSION", "Checkpoint", "CheckpointError", "load_checkpoint", "save_checkpoint"]
@@ -207,10 +207,9 @@ def load_checkpoint(
     if encoder is None:
         encoder = _encoder_of(name, game, game_name, game_params)
         features = payload["encoder"].get("features")
-        if features is not None and features != getattr(encoder, "features", None):
-            with_features = getattr(encoder, "with_features", None)
-            if callable(with_features):
-                encoder = with_features(features)
+        own, _ = input_features(encoder)
+        if features is not None and own is not None and features != own:
+            encoder = encoder.with_features(features)  # type: ignore[attr-defined]
     _check_encoder(name, payload, encoder)
     try:
         recorded = NetworkConfig.from_dict(payload["network"])
@@ -247,8 +246,8 @@ def load_checkpoint(
 def _features_record(encoder: Encoder) -> dict[str, str]:
     """``{"features": name}`` for an encoder with a choice of input features (e.g. Connect
     Four's ``threats``), so that the checkpoint loads with them; ``{}`` otherwise."""
-    features = getattr(encoder, "features", None)
-    return {"features": features} if isinstance(features, str) else {}
+    features, _ = input_features(encoder)
+    return {} if features is None else {"features": features}
 
 
 def _architecture(config: NetworkConfig) -> str:
@@ -351,7 +350,7 @@ def _check_encoder(name: str, payload: dict[str, Any], encoder: Encoder) -> None
             f"encoder; this one is version {encoder.version} (retrain, or use the searchlab "
             "that wrote it)"
         )
-    features, own = record.get("features"), getattr(encoder, "features", None)
+    features, (own, _) = record.get("features"), input_features(encoder)
     if features is not None and features != own:
         raise CheckpointError(
             f"{name} reads the {features!r} features of the {game_name} encoder, not {own!r}"

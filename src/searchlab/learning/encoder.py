@@ -68,6 +68,7 @@ __all__ = [
     "Symmetry",
     "board_symmetries",
     "identity_symmetry",
+    "input_features",
 ]
 
 
@@ -285,6 +286,24 @@ class Encoder(Protocol):
     def symmetries(self) -> list[Symmetry]:
         """The board's symmetries, identity first."""
         ...
+
+
+def input_features(encoder: Any) -> tuple[str | None, str | None]:
+    """``(features, default)`` of an encoder that offers a choice of input planes (a
+    ``features`` name among its ``FEATURES``, the first being the default, and
+    ``with_features(name)``, as Connect Four's), else ``(None, None)``. A checkpoint records
+    the name and loads with it; it is not part of :class:`Encoder`, which games without a
+    choice need not know of.
+
+    >>> from searchlab.learning.encoders import Connect4Encoder
+    >>> input_features(Connect4Encoder(features="threats")), input_features(object())
+    (('threats', 'stones'), (None, None))
+    """
+    features = getattr(encoder, "features", None)
+    choices = getattr(encoder, "FEATURES", ())
+    if not isinstance(features, str) or not choices:
+        return None, None
+    return features, str(choices[0])
 
 
 class BaseEncoder:

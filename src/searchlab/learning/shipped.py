@@ -185,13 +185,13 @@ def describe_shipped(path: str | os.PathLike[str]) -> str:
     choice and the network reads other than the first), generation and seed, and the command
     that made it."""
     from searchlab.learning.checkpoint import load_checkpoint
+    from searchlab.learning.encoder import input_features
 
     checkpoint = load_checkpoint(path)
     extra = checkpoint.extra
     parts = [f"{Path(path).name}: {checkpoint.config.describe()}"]
-    features = getattr(checkpoint.encoder, "features", None)
-    choices = getattr(checkpoint.encoder, "FEATURES", ())
-    if isinstance(features, str) and choices and features != choices[0]:
+    features, default = input_features(checkpoint.encoder)
+    if features != default:
         parts.append(f"{features} planes")
     if extra.get("generation") is not None:
         parts.append(f"generation {extra['generation']}")
