@@ -156,11 +156,13 @@ stones, threats, got 'patterns'
         threats = self.features == "threats"
         winning_cells = self._winning_cells
         bitboards: list[int] = []
+        first: list[bool] = []  # threats: whether the mover moved first (even stone count)
         for state in states:
             current, mask = state.current, state.mask
             bitboards += (current, current ^ mask, (mask + self._bottom) & self._board)
             if threats:
                 bitboards += (winning_cells(current, mask), winning_cells(current ^ mask, mask))
+                first.append(mask.bit_count() % 2 == 0)
         # bit 7 * column + row, a sentinel row on top of each column: [B, K, column, row]
         kinds = 5 if threats else 3
         grids = _bits_batch(bitboards, 49).reshape(count, kinds, 7, 7)[:, :, :, :6]
@@ -169,7 +171,6 @@ stones, threats, got 'patterns'
         planes[:, 2] = 1.0
         if threats:
             planes[:, 6] = self._odd_rows
-            first = [state.mask.bit_count() % 2 == 0 for state in states]
             planes[:, 7] = np.asarray(first, dtype=np.float32)[:, None, None]
         return planes
 
