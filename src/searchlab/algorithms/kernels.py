@@ -10,9 +10,14 @@ same meaning of every field, the same ``algorithm`` name), or ``None`` when the 
 beyond it. Kernels are named as ``"module:function"`` strings, so numba modules load only
 when a compiled search runs.
 
-Adding a compiled game or algorithm is one ``KERNELS.register`` line here (and, for an MCTS
-kernel, its entry in :data:`MCTS_ROLLOUTS`: the rollout policies it compiles, and in
-:data:`MCTS_FEATURES` any option beyond plain UCT it runs, such as ``rave``).
+Adding a compiled algorithm is one ``KERNELS.register`` line here. A game joins the compiled
+MCTS through the public compiled-game protocol
+(:class:`~searchlab.core.compiled_game.CompiledGame`): :func:`register_compiled_game` is the
+one call, for the built-in games below as for a game of your own
+(``examples/breakthrough.py``); :func:`compiled_game_for` is the one place that finds a
+game's compiled rules (its rollout policies, :func:`mcts_rollouts`, come with them). Go's
+engine (RAVE, priors, tree reuse) is registered as a kernel of its own, with its rollouts in
+:data:`MCTS_ROLLOUTS` and its options beyond plain UCT in :data:`MCTS_FEATURES`.
 
 >>> from searchlab.domains.path.grid import GridProblem
 >>> KERNELS.domains("best_first") == (GridProblem,)
@@ -28,6 +33,16 @@ False
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from searchlab.core.compiled_game import (
+    CompiledGame,
+    CompiledGameError,
+    check_against_reference,
+    check_shape,
+)
 from searchlab.core.tier import KernelRegistry
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.go import Go
@@ -36,7 +51,15 @@ from searchlab.domains.games.snakego import SnakeGo
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 
-__all__ = ["KERNELS", "MCTS_FEATURES", "MCTS_ROLLOUTS", "mcts_features", "mcts_rollouts"]
+__all__ = [
+    "KERNELS",
+    "MCTS_FEATURES",
+    "MCTS_ROLLOUTS",
+    "compiled_game_for",
+    "mcts_features",
+    "mcts_rollouts",
+    "register_compiled_game",
+]
 
 KERNELS = KernelRegistry()
 """The one registry of compiled kernels."""
@@ -62,26 +85,130 @@ KERNELS.register(
 
 # --- Monte Carlo tree search -------------------------------------------------------------
 # request: state, limits, options (MCTSOptions, checked), seed; None unless the kernel runs the
-# options (MCTSOptions.why_not_plain with the game's MCTS_ROLLOUTS)
-KERNELS.register("mcts", Connect4, "searchlab.algorithms.mcts.compiled:compiled_mcts")
-KERNELS.register("mcts", Othello, "searchlab.algorithms.mcts.compiled:compiled_mcts")
-KERNELS.register("mcts", SnakeGo, "searchlab.algorithms.mcts.compiled:compiled_mcts")
+# options (MCTSOptions.why_not_compiled with the game's rollouts and features)
+_MCTS_DRIVER = "searchlab.algorithms.mcts.compiled:compiled_mcts"
+
+Rules = CompiledGame | Callable[[Any], CompiledGame] | str
+"""What :func:`register_compiled_game` takes: the rules, a function of the game that makes
+them (rules that depend on its parameters), or either as a ``"module:attribute"`` path."""
+
+_COMPILED_GAMES: dict[type, tuple[Rules, bool]] = {}
+"""Game type -> (its compiled rules as registered, whether to check them against the
+reference tier)."""
+_RESOLVED: dict[tuple[type, str], CompiledGame] = {}
+"""The rules found for a game (by type and parameters), checked, per process."""
+
+
+def register_compiled_game(game_type: type, rules: Rules, *, check_reference: bool = True) -> None:
+    """Give games of exactly ``game_type`` (a subclass may change the rules) the compiled MCTS,
+    with ``rules``: a :class:`~searchlab.core.compiled_game.CompiledGame`, a function
+    ``game -> CompiledGame`` (rules that depend on the game's parameters), or either named as
+    ``"module:attribute"`` (loaded on first use). A :class:`CompiledGame` is checked here
+    (its shape: one :class:`~searchlab.core.compiled_game.CompiledGameError` line); the rules
+    of a game of your own are also played against the game's reference tier on the first
+    search in each process (:func:`~searchlab.core.compiled_game.check_against_reference`;
+    ``check_reference=False`` skips it: the built-in games' rules are checked ply by ply
+    against their reference tier by their own tests). Registering a type again replaces its
+    rules.
+
+    >>> class Toy:  # a game type (its rules would be a CompiledGame)
+    ...     pass
+    >>> register_compiled_game(Toy, 42)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    searchlab.core.compiled_game.CompiledGameError: Toy: compiled rules must be a CompiledGame, ...
+    """
+    if not isinstance(game_type, type):
+        raise CompiledGameError(f"register_compiled_game needs a game class, got {game_type!r}")
+    name = game_type.__name__
+    if isinstance(rules, CompiledGame):
+        check_shape(rules)
+    elif not (callable(rules) or (isinstance(rules, str) and ":" in rules)):
+        raise CompiledGameError(
+            f"{name}: compiled rules must be a CompiledGame, a function of the game returning "
+            f"one, or a 'module:attribute' path, got {rules!r}"
+        )
+    _COMPILED_GAMES[game_type] = (rules, check_reference)
+    for key in [key for key in _RESOLVED if key[0] is game_type]:
+        del _RESOLVED[key]
+    if game_type not in KERNELS.domains("mcts"):
+        KERNELS.register("mcts", game_type, _MCTS_DRIVER)
+
+
+def _parameters(game: object) -> str:
+    """The game's parameters, as a key: its rules may depend on them."""
+    fields = getattr(game, "__dict__", None)
+    if fields is None:
+        return str(id(game))
+    return repr(sorted((k, repr(v)) for k, v in fields.items() if k != "info"))
+
+
+def compiled_game_for(game: object) -> CompiledGame | None:
+    """The checked compiled rules registered for ``game``'s exact type, or ``None`` (no
+    compiled rules: the reference tier runs). Found, made and checked once per process and
+    game parameters; one :class:`~searchlab.core.compiled_game.CompiledGameError` line when
+    they cannot be loaded or break the protocol."""
+    entry = _COMPILED_GAMES.get(type(game))
+    if entry is None:
+        return None
+    key = (type(game), _parameters(game))
+    found = _RESOLVED.get(key)
+    if found is not None:
+        return found
+    rules, check_reference = entry
+    name = type(game).__name__
+    if isinstance(rules, str):
+        module, _, attribute = rules.partition(":")
+        try:
+            rules = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as error:
+            raise CompiledGameError(
+                f"{name}: cannot load its compiled rules {entry[0]!r} ({error})"
+            ) from None
+    if not isinstance(rules, CompiledGame):
+        try:
+            rules = rules(game)
+        except CompiledGameError:
+            raise
+        except Exception as error:
+            raise CompiledGameError(
+                f"{name}: its compiled rules failed to build ({type(error).__name__}: {error})"
+            ) from None
+    compiled = check_shape(rules)
+    if check_reference:
+        check_against_reference(compiled, game)  # type: ignore[arg-type]
+    _RESOLVED[key] = compiled
+    return compiled
+
+
+register_compiled_game(
+    Connect4, "searchlab.algorithms.mcts._kernel_connect4:COMPILED", check_reference=False
+)
+register_compiled_game(
+    Othello, "searchlab.algorithms.mcts._kernel_othello:COMPILED", check_reference=False
+)
+register_compiled_game(
+    SnakeGo, "searchlab.algorithms.mcts._kernel_snakego:COMPILED", check_reference=False
+)
 KERNELS.register("mcts", Go, "searchlab.algorithms.mcts.go_compiled:go_mcts")  # RAVE, priors
 
 MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {
-    Connect4: ("random",),
-    Othello: ("random",),
-    SnakeGo: ("random", "informed"),  # the course notes' policy, compiled (_snakego_arrays)
     Go: ("random", "informed"),  # eye-avoiding uniform; capture/atari/3x3 patterns (_go_informed)
 }
-"""The rollout policies (``MCTSOptions.rollout`` names) each compiled MCTS kernel runs, by
-the game's exact type: a capability of the kernel, which options and driver read here."""
+"""The rollout policies (``MCTSOptions.rollout`` names) of the kernels registered outside the
+compiled-game protocol (Go's), by the game's exact type; a compiled game's own are its
+``CompiledGame.rollouts``."""
 
 
 def mcts_rollouts(game: object) -> tuple[str, ...]:
     """The rollout policies the compiled MCTS kernel for ``game`` runs (``("random",)`` when
     it has none: the rollout is then never what rules the compiled tier out)."""
-    return MCTS_ROLLOUTS.get(type(game), ("random",))
+    if type(game) in MCTS_ROLLOUTS:
+        return MCTS_ROLLOUTS[type(game)]
+    if isinstance(game, type) or type(game) not in _COMPILED_GAMES:
+        return ("random",)
+    compiled = compiled_game_for(game)
+    return ("random",) if compiled is None else compiled.rollouts
 
 
 MCTS_FEATURES: dict[type, frozenset[str]] = {

@@ -102,7 +102,7 @@ def test_every_node_has_the_reference_games_legal_actions_and_value(
 ) -> None:
     options = MCTSOptions(value_scale=value_scale)
     scale = returns_scale(game, value_scale, "test")
-    search = _Search(_kernel_for(state, options), Limits(simulations=3000), options, 5)
+    search = _Search(_kernel_for(game, state, options), Limits(simulations=3000), options, 5)
     search.run(3000, None)
     tree = search.tree
     nodes = walk(search, game, state)
@@ -294,9 +294,9 @@ def test_same_seed_same_search_different_seed_different_statistics() -> None:
 
 def test_pausing_to_grow_or_for_the_clock_does_not_change_the_search(monkeypatch) -> None:
     state = parse_moves("44")
-    plain = _Search(_kernel_for(state, PLAIN), Limits(simulations=4000), PLAIN, 9)
+    plain = _Search(_kernel_for(CONNECT4, state, PLAIN), Limits(simulations=4000), PLAIN, 9)
     plain.run(4000, None)
-    sliced = _Search(_kernel_for(state, PLAIN), Limits(simulations=4000), PLAIN, 9)
+    sliced = _Search(_kernel_for(CONNECT4, state, PLAIN), Limits(simulations=4000), PLAIN, 9)
     for _ in range(40):
         sliced.run(100, None)
 

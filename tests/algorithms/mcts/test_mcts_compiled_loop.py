@@ -29,10 +29,11 @@ from numba import njit
 from searchlab.algorithms.mcts import _kernel_connect4 as K4
 from searchlab.algorithms.mcts import _kernel_othello as KO
 from searchlab.algorithms.mcts import mcts
-from searchlab.algorithms.mcts._kernel_loop import simulate, start_copy
+from searchlab.algorithms.mcts._kernel_loop import bind
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.algorithms.mcts.compiled import _Kernel, _kernel_for, _Search
 from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.core.compiled_game import CompiledGame
 from searchlab.core.game import GameInfo
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4, parse_moves
@@ -88,60 +89,11 @@ def nim_next_player(pos, plies, before):  # pragma: no cover - compiled
     return pos[PLAYER]
 
 
-@njit
-def nim_search(
-    config,
-    parent,
-    first,
-    n_children,
-    n_expanded,
-    action,
-    mover,
-    visits,
-    value,
-    is_proven,
-    proven,
-    root_a,
-    root_b,
-    scratch,
-    counters,
-    rng_state,
-    c,
-    max_simulations,
-    max_nodes,
-    solver,
-    robust,
-):  # pragma: no cover - compiled
-    return simulate(
-        nim_actions,
-        nim_play,
-        nim_status,
-        nim_rollout,
-        start_copy,
-        nim_next_player,
-        config,
-        TAKE,
-        parent,
-        first,
-        n_children,
-        n_expanded,
-        action,
-        mover,
-        visits,
-        value,
-        is_proven,
-        proven,
-        root_a,
-        root_b,
-        scratch,
-        counters,
-        rng_state,
-        c,
-        max_simulations,
-        max_nodes,
-        solver,
-        robust,
-    )
+NIM_RULES = CompiledGame(
+    name="turnnim", actions=nim_actions, play=nim_play, status=nim_status, rollout=nim_rollout,
+    next_player=nim_next_player, encode=lambda state: (state.heap, PLIES), max_branching=TAKE,
+)  # fmt: skip
+nim_search = bind(NIM_RULES, True, 100)
 
 
 class TurnNimState:
@@ -207,7 +159,7 @@ def exact(heap: int, player: int, left: int) -> int:
 
 def nim_search_of(state: TurnNimState, simulations: int, seed: int, **options: Any) -> _Search:
     pos = np.array([state.heap, state.player, state.left, state.last], dtype=np.int32)
-    kernel = _Kernel(nim_search, (0,), pos, np.array(PLIES, dtype=np.int32), TAKE, state.player)
+    kernel = _Kernel(nim_search, 0, pos, np.array(PLIES, dtype=np.int32), TAKE, state.player)
     mcts_options = MCTSOptions(**options)
     search = _Search(kernel, Limits(simulations=simulations), mcts_options, seed)
     search.run(simulations, None)
@@ -441,12 +393,12 @@ PASS_AHEAD = "--XXXXOXX-OOX-OXXOOOXXOXXOXXOXOXXOOOXOOXXOXOOXOXXOOOOOXXXOOXXXXX"
 @pytest.mark.parametrize("solver", [False, True])
 def test_alternating_games_build_the_sign_flipping_loops_tree(game, module, state, solver):
     options = MCTSOptions(solver=solver)
-    kernel = _kernel_for(state, options)
+    kernel = _kernel_for(game, state, options)
     simulations = 300
     search = _Search(kernel, Limits(simulations=simulations), options, 11)
     search.run(simulations, None)
     tree = search.tree
-    config = kernel.prefix[0] if kernel.prefix else 0
+    config = kernel.config
     expected = alternating_loop(module, (kernel.a, kernel.b), config, 11, simulations, solver)
     slots = len(expected["visits"])
     assert int(tree.counters[1]) == slots

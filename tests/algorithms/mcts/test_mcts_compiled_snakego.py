@@ -20,7 +20,13 @@ import numpy as np
 import pytest
 
 from searchlab.algorithms.adversarial.solver import solve
-from searchlab.algorithms.kernels import KERNELS, MCTS_ROLLOUTS
+from searchlab.algorithms.kernels import (
+    _COMPILED_GAMES,
+    KERNELS,
+    MCTS_ROLLOUTS,
+    compiled_game_for,
+    mcts_rollouts,
+)
 from searchlab.algorithms.mcts import MCTS, mcts
 from searchlab.algorithms.mcts import _kernel_snakego as KS
 from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts
@@ -92,7 +98,7 @@ def test_every_node_has_the_reference_games_actions_mover_and_value(scoring, val
     root = game.initial_state()
     options = MCTSOptions(value_scale=value_scale)
     scale = returns_scale(game, value_scale, "test")
-    search = _Search(_kernel_for(root, options), Limits(simulations=4000), options, 7)
+    search = _Search(_kernel_for(game, root, options), Limits(simulations=4000), options, 7)
     search.run(4000, None)
     tree = search.tree
     nodes = tree_walk(search, root)
@@ -267,8 +273,11 @@ def test_terminal_root_gives_its_exact_value_and_no_action() -> None:
 
 def test_the_kernel_is_registered_with_its_rollout_policies() -> None:
     assert KERNELS.find("mcts", GAME) is compiled_mcts
-    assert set(MCTS_ROLLOUTS) == set(KERNELS.domains("mcts"))
-    assert MCTS_ROLLOUTS[SnakeGo] == tuple(KS.POLICIES)
+    # every MCTS kernel declares its rollouts: in its compiled rules, or (Go) in MCTS_ROLLOUTS
+    for domain in KERNELS.domains("mcts"):
+        assert (domain in MCTS_ROLLOUTS) != (domain in _COMPILED_GAMES), domain
+    assert mcts_rollouts(GAME) == tuple(KS.POLICIES)
+    assert compiled_game_for(GAME) is KS.COMPILED
 
     class MySnakeGo(SnakeGo):
         pass

@@ -13,6 +13,9 @@ available) runs behind the same :func:`mcts` call. See ``docs/algorithms/mcts.md
 * :func:`flat_monte_carlo`, :func:`monte_carlo_evaluation`: playouts without a tree, as a
   search or as the evaluation function at the horizon of minimax / alpha-beta / negamax.
 * :class:`Evaluator` (the interface AlphaZero's network implements), :class:`UniformEvaluator`.
+* A game of your own at compiled speed: its rules in numba as a :class:`CompiledGame`, given
+  to :func:`register_compiled_game` (random numbers in its rollout from :func:`next_below`);
+  see ``docs/algorithms/mcts.md`` and ``examples/breakthrough.py``.
 
 >>> from searchlab.core.limits import Limits
 >>> from searchlab.domains.games.tictactoe import TicTacToe
@@ -22,6 +25,8 @@ available) runs behind the same :func:`mcts` call. See ``docs/algorithms/mcts.md
 ('mcts', True, 9)
 """
 
+from searchlab.algorithms.kernels import register_compiled_game
+from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.algorithms.mcts.endgame import ProofSearch
 from searchlab.algorithms.mcts.evaluator import Evaluator, UniformEvaluator
 from searchlab.algorithms.mcts.flat import (
@@ -39,6 +44,7 @@ from searchlab.algorithms.mcts.rollout import (
 from searchlab.algorithms.mcts.search import MCTS, mcts
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.algorithms.mcts.value_scale import VALUE_SCALES, ValueScale
+from searchlab.core.compiled_game import CompiledGame, CompiledGameError
 
 __all__ = [
     "DEFAULT_C",
@@ -46,6 +52,8 @@ __all__ = [
     "MCTS",
     "ROLLOUT_POLICIES",
     "VALUE_SCALES",
+    "CompiledGame",
+    "CompiledGameError",
     "Evaluator",
     "MCTSOptions",
     "MonteCarloEvaluation",
@@ -58,5 +66,7 @@ __all__ = [
     "informed_policy",
     "mcts",
     "monte_carlo_evaluation",
+    "next_below",
     "random_policy",
+    "register_compiled_game",
 ]

@@ -16,14 +16,17 @@ is worth -1 to the player to move when the previous player made four, else 0 (a 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from searchlab.algorithms.mcts._kernel_loop import alternate, start_words
 from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.core.compiled_game import CompiledGame
 from searchlab.domains.games._connect4_bits import BOARD, WIDTH, can_play, drop, has_four
+from searchlab.domains.games.connect4 import Connect4State
 
-__all__ = ["MAX_BRANCHING", "actions", "play", "rollout", "search", "status"]
+__all__ = ["COMPILED", "MAX_BRANCHING", "actions", "play", "rollout", "search", "status"]
 
 MAX_BRANCHING = WIDTH
 
@@ -81,18 +84,10 @@ def rollout(current, mask, rng, scoring):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    parent,
-    first,
-    n_children,
-    n_expanded,
-    action,
-    mover,
-    visits,
-    value,
-    is_proven,
-    proven,
-    root_w0,
-    root_w1,
+    config,
+    tree,
+    root_a,
+    root_b,
     scratch,
     counters,
     rng_state,
@@ -102,35 +97,21 @@ def search(
     solver,
     robust,
 ):  # pragma: no cover - compiled
-    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Connect Four; takes
-    its arguments after ``max_branching``."""
+    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Connect Four (the
+    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_plies``."""
     return _simulate(
-        actions,
-        play,
-        status,
-        rollout,
-        start_words,
-        alternate,
-        0,
-        MAX_BRANCHING,
-        parent,
-        first,
-        n_children,
-        n_expanded,
-        action,
-        mover,
-        visits,
-        value,
-        is_proven,
-        proven,
-        root_w0,
-        root_w1,
-        scratch,
-        counters,
-        rng_state,
-        c,
-        max_simulations,
-        max_nodes,
-        solver,
-        robust,
-    )
+        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, 0, tree,
+        root_a, root_b, scratch, counters, rng_state, c, max_simulations, max_nodes, solver, robust,
+    )  # fmt: skip
+
+
+def _encode(state: Connect4State) -> tuple[np.int64, np.int64]:
+    return np.int64(state.current), np.int64(state.mask)
+
+
+COMPILED = CompiledGame(
+    name="connect4", actions=actions, play=play, status=status, rollout=rollout,
+    encode=_encode, max_branching=MAX_BRANCHING, kernel=search,
+)  # fmt: skip
+"""Connect Four's rules for the compiled MCTS, registered for
+:class:`~searchlab.domains.games.connect4.Connect4` (:mod:`searchlab.algorithms.kernels`)."""

@@ -87,8 +87,10 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_final import ROBUST_CHILD, final_choice
 from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.core.compiled_game import CompiledGame
 
 __all__ = [
+    "BAD_VALUE",
     "DONE",
     "GROW",
     "NODE_LIMIT",
@@ -96,14 +98,16 @@ __all__ = [
     "ROOT_PROVEN",
     "Tree",
     "alternate",
+    "bind",
     "simulate",
     "start_copy",
     "start_words",
 ]
 
-DONE, GROW, ROOT_PROVEN, NODE_LIMIT, ROBUST = 0, 1, 2, 3, 4
+DONE, GROW, ROOT_PROVEN, NODE_LIMIT, ROBUST, BAD_VALUE = 0, 1, 2, 3, 4, 5
 """Why :func:`simulate` returned: the simulation budget is spent; the arrays need room; the
-root is proven (solver only); the node limit is reached; the robust-max child exists."""
+root is proven (solver only); the node limit is reached; the robust-max child exists; a
+game function gave a value outside ``[-1, 1]`` (the simulation is not counted)."""
 C_SIMULATIONS, C_USED, C_NODES, C_MAX_DEPTH = 0, 1, 2, 3
 """Slots of the ``counters`` array."""
 
@@ -168,6 +172,24 @@ def _prove(node, first, n_expanded, n_children, mover, is_proven, proven):  # pr
 
 
 @njit(cache=True, inline="always")
+def _random_playout(  # pragma: no cover - compiled
+    actions_fn, play_fn, status_fn, next_player_fn, a, b, player, rng, config, buffer, max_plies
+):
+    """Uniformly random moves from the non-terminal ``(a, b)``, ``player`` to move, to the
+    end: ``(value for player, rng)``; NaN when the game has not ended after ``max_plies``."""
+    mover = player
+    for _ in range(max_plies):
+        n = actions_fn(a, b, buffer, 0)
+        rng, k = next_below(rng, n)
+        a, b = play_fn(a, b, buffer[k])
+        mover = next_player_fn(a, b, mover)
+        is_over, result = status_fn(a, b, config)
+        if is_over:
+            return (result if mover == player else -result), rng
+    return np.nan, rng
+
+
+@njit(cache=True, inline="always")
 def start_words(root_a, root_b, scratch):  # pragma: no cover - compiled
     """``start`` for positions in two words: the root itself (``play`` returns new words)."""
     return root_a, root_b
@@ -197,16 +219,8 @@ def simulate(  # pragma: no cover - compiled
     next_player_fn,
     config,
     max_branching,
-    parent,
-    first,
-    n_children,
-    n_expanded,
-    action,
-    mover,
-    visits,
-    value,
-    is_proven,
-    proven,
+    max_plies,
+    tree,
     root_a,
     root_b,
     scratch,
@@ -222,9 +236,15 @@ def simulate(  # pragma: no cover - compiled
     each one, in the reference tier's order, stop with ROOT_PROVEN (``solver``), ROBUST
     (``robust``: the most visited root child is also the best valued one), or NODE_LIMIT
     (``max_nodes`` nodes made), or pause with GROW (fewer than ``max_branching`` free slots:
-    enlarge the arrays and call again). Resumable: the whole state is in the arrays,
-    ``counters`` and ``rng_state[0]``."""
+    enlarge the arrays and call again); stop with BAD_VALUE when ``status`` or the rollout
+    gives a value outside ``[-1, 1]`` (or NaN: a uniform playout that did not end within
+    ``max_plies``). ``tree`` is the node arrays in :attr:`Tree.FIELDS` order; ``rollout_fn``
+    ``None`` plays uniformly random moves through ``actions_fn`` and ``play_fn``.
+    Resumable: the whole state is in the arrays, ``counters`` and ``rng_state[0]``."""
+    parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
     capacity = parent.shape[0]
+    if rollout_fn is None:
+        buffer = np.empty(max_branching, dtype=np.int16)
     simulations = counters[C_SIMULATIONS]
     used = counters[C_USED]
     nodes = counters[C_NODES]
@@ -287,6 +307,9 @@ def simulate(  # pragma: no cover - compiled
                 a, b = play_fn(a, b, action[child])
                 player = next_player_fn(a, b, player)
                 is_over, result = status_fn(a, b, config)
+                if not -1.0 <= result <= 1.0:
+                    code = BAD_VALUE
+                    break
                 is_proven[child] = is_over
                 proven[child] = result if player == mover[child] else -result
                 nodes += 1
@@ -300,6 +323,8 @@ def simulate(  # pragma: no cover - compiled
             a, b = play_fn(a, b, action[node])
             player = next_player_fn(a, b, player)
             depth += 1
+        if code == BAD_VALUE:
+            break
         if depth > max_depth:
             max_depth = depth
         # Step 3. Simulation: the return for the player who moved into the leaf (exact when
@@ -307,7 +332,16 @@ def simulate(  # pragma: no cover - compiled
         if is_proven[node]:
             reward = proven[node]
         else:
-            result, rng = rollout_fn(a, b, rng, config)  # for ``player``, to move at the leaf
+            if rollout_fn is None:
+                result, rng = _random_playout(
+                    actions_fn, play_fn, status_fn, next_player_fn, a, b, player, rng, config,
+                    buffer, max_plies,
+                )  # fmt: skip
+            else:
+                result, rng = rollout_fn(a, b, rng, config)  # for ``player``, to move here
+            if not -1.0 <= result <= 1.0:
+                code = BAD_VALUE
+                break
             reward = result if player == mover[node] else -result
         # Step 4. Backpropagation: the point of view changes where the mover does.
         below = -1
@@ -384,10 +418,10 @@ class Tree:
         self.rng_state = np.zeros(1, dtype=np.uint64)
 
     def arrays(self) -> tuple[Any, ...]:
-        """The node arrays, the root position and the scratch, in the order :func:`simulate`
-        takes them."""
-        nodes = (getattr(self, name) for name, _ in self.FIELDS)
-        return (*nodes, self.root_a, self.root_b, self.scratch)
+        """The node arrays (one tuple), the root position and the scratch, in the order
+        :func:`simulate` takes them."""
+        nodes = tuple(getattr(self, name) for name, _ in self.FIELDS)
+        return (nodes, self.root_a, self.root_b, self.scratch)
 
     def grow(self) -> None:
         """Double every node array, keeping its contents."""
@@ -416,3 +450,45 @@ class Tree:
         self.scratch = np.empty_like(a) if isinstance(a, np.ndarray) else a
         self.counters[:] = (0, 1, 1, 0)
         self.rng_state[0] = np.uint64(seed_word)
+
+
+_BOUND: dict[tuple[Any, ...], Any] = {}
+"""The search loops bound to a game's functions in this process, by functions and shape."""
+
+
+def bind(compiled: CompiledGame, is_array: bool, max_plies: int) -> Any:
+    """The search loop bound to ``compiled``'s functions: its cached ``kernel`` when it has
+    one, else :func:`simulate` specialised on them now (compiled on the first call in each
+    process: numba caches neither a function of functions nor a closure on disk). The
+    kernel is called as ``kernel(config, tree, root_a, root_b, scratch, counters, rng_state,
+    c, max_simulations, max_nodes, solver, robust)``; ``is_array``: the position is an array
+    that each simulation copies (else two words); ``max_plies``: the longest uniform playout
+    (a game of your own without a ``rollout``)."""
+    if compiled.kernel is not None:
+        return compiled.kernel
+    key = (
+        compiled.actions, compiled.play, compiled.status, compiled.rollout,
+        compiled.next_player, compiled.max_branching, is_array, max_plies,
+    )  # fmt: skip
+    kernel = _BOUND.get(key)
+    if kernel is not None:
+        return kernel
+    actions_fn, play_fn, status_fn = compiled.actions, compiled.play, compiled.status
+    rollout_fn = compiled.rollout
+    next_player_fn = alternate if compiled.next_player is None else compiled.next_player
+    start_fn = start_copy if is_array else start_words
+    max_branching = compiled.max_branching
+
+    @njit
+    def kernel(  # pragma: no cover - compiled
+        config, tree, root_a, root_b, scratch, counters, rng_state, c, max_simulations,
+        max_nodes, solver, robust,
+    ):  # fmt: skip
+        return simulate(
+            actions_fn, play_fn, status_fn, rollout_fn, start_fn, next_player_fn, config,
+            max_branching, max_plies, tree, root_a, root_b, scratch, counters, rng_state, c,
+            max_simulations, max_nodes, solver, robust,
+        )  # fmt: skip
+
+    _BOUND[key] = kernel
+    return kernel

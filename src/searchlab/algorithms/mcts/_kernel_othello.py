@@ -28,9 +28,12 @@ from numba import njit
 from searchlab.algorithms.mcts._kernel_loop import alternate, start_words
 from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.core.compiled_game import CompiledGame
 from searchlab.domains.games._othello_bits import count_discs, final_score, flips, legal_moves
+from searchlab.domains.games.othello import OthelloState
 
 __all__ = [
+    "COMPILED",
     "MAX_BRANCHING",
     "MAX_UTILITY",
     "NORMALISED",
@@ -127,19 +130,10 @@ def rollout(player, opponent, rng, scoring):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    scoring,
-    parent,
-    first,
-    n_children,
-    n_expanded,
-    action,
-    mover,
-    visits,
-    value,
-    is_proven,
-    proven,
-    root_w0,
-    root_w1,
+    config,
+    tree,
+    root_a,
+    root_b,
     scratch,
     counters,
     rng_state,
@@ -149,35 +143,28 @@ def search(
     solver,
     robust,
 ):  # pragma: no cover - compiled
-    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Othello; takes
-    ``scoring`` and then its arguments after ``max_branching``."""
+    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Othello (the
+    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_plies``."""
     return _simulate(
-        actions,
-        play,
-        status,
-        rollout,
-        start_words,
-        alternate,
-        scoring,
-        MAX_BRANCHING,
-        parent,
-        first,
-        n_children,
-        n_expanded,
-        action,
-        mover,
-        visits,
-        value,
-        is_proven,
-        proven,
-        root_w0,
-        root_w1,
-        scratch,
-        counters,
-        rng_state,
-        c,
-        max_simulations,
-        max_nodes,
-        solver,
-        robust,
-    )
+        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, 0, tree,
+        root_a, root_b, scratch, counters, rng_state, c, max_simulations, max_nodes, solver, robust,
+    )  # fmt: skip
+
+
+def _encode(state: OthelloState) -> tuple[np.uint64, np.uint64]:
+    mine, theirs = state.mover_bits()
+    return np.uint64(mine), np.uint64(theirs)
+
+
+def _config(state: OthelloState, value_scale: str, rollout: str) -> int:
+    # win_loss returns are already +1 / 0 / -1: both scales are their sign
+    outcome = value_scale == "outcome" or state.scoring == "win_loss"
+    return OUTCOME if outcome else NORMALISED
+
+
+COMPILED = CompiledGame(
+    name="othello", actions=actions, play=play, status=status, rollout=rollout,
+    encode=_encode, config=_config, max_branching=MAX_BRANCHING, kernel=search,
+)  # fmt: skip
+"""Othello's rules for the compiled MCTS, registered for
+:class:`~searchlab.domains.games.othello.Othello` (:mod:`searchlab.algorithms.kernels`)."""

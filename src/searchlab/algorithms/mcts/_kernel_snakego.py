@@ -31,17 +31,22 @@ from numba import njit
 from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_loop import start_copy
 from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.core.compiled_game import CompiledGame
 from searchlab.domains.games._snakego_arrays import (
     MAX_BRANCHING,
     actions,
+    encode,
     informed_rollout,
     play,
+    scoring_code,
     to_move,
 )
 from searchlab.domains.games._snakego_arrays import rollout as random_rollout
 from searchlab.domains.games._snakego_arrays import status as game_status
+from searchlab.domains.games.snakego import SnakeGoState
 
 __all__ = [
+    "COMPILED",
     "INFORMED",
     "MAX_BRANCHING",
     "POLICIES",
@@ -100,18 +105,9 @@ def next_player(pos, items, before):  # pragma: no cover - compiled
 @njit(cache=True)
 def search(
     config,
-    parent,
-    first,
-    n_children,
-    n_expanded,
-    action,
-    mover,
-    visits,
-    value,
-    is_proven,
-    proven,
-    root_pos,
-    items,
+    tree,
+    root_a,
+    root_b,
     scratch,
     counters,
     rng_state,
@@ -121,35 +117,24 @@ def search(
     solver,
     robust,
 ):  # pragma: no cover - compiled
-    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Snake Go; takes
-    ``config`` and then its arguments after ``max_branching``."""
+    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Snake Go (the
+    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_plies``."""
     return _simulate(
-        actions,
-        play,
-        status,
-        rollout,
-        start_copy,
-        next_player,
-        config,
-        MAX_BRANCHING,
-        parent,
-        first,
-        n_children,
-        n_expanded,
-        action,
-        mover,
-        visits,
-        value,
-        is_proven,
-        proven,
-        root_pos,
-        items,
-        scratch,
-        counters,
-        rng_state,
-        c,
-        max_simulations,
-        max_nodes,
-        solver,
-        robust,
-    )
+        actions, play, status, rollout, start_copy, next_player, config, MAX_BRANCHING, 0, tree,
+        root_a, root_b, scratch, counters, rng_state, c, max_simulations, max_nodes, solver, robust,
+    )  # fmt: skip
+
+
+def _config(state: SnakeGoState, value_scale: str, rollout: str) -> tuple[int, int, int]:
+    # win_loss values are +1 / -1 on both scales; a score difference on the "outcome" scale is
+    # its sign (a tie is a draw there, as the reference tier's sign of returns)
+    return config_for(scoring_code(state.game.scoring), value_scale == "outcome", rollout)
+
+
+COMPILED = CompiledGame(
+    name="snakego", actions=actions, play=play, status=status, rollout=rollout,
+    next_player=next_player, encode=encode, config=_config, max_branching=MAX_BRANCHING,
+    rollouts=tuple(POLICIES), kernel=search,
+)  # fmt: skip
+"""Snake Go's rules for the compiled MCTS (random or the notes' informed rollouts), registered
+for :class:`~searchlab.domains.games.snakego.SnakeGo` (:mod:`searchlab.algorithms.kernels`)."""

@@ -58,18 +58,20 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.kernels import compiled_game_for
 from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.results import terminal_result
 from searchlab.algorithms.mcts.value_scale import returns_scale
+from searchlab.core.compiled_game import CompiledGameError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import MAX_COUNT, Limits
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games.connect4 import Connect4, Connect4State
-from searchlab.domains.games.othello import Othello, OthelloState
-from searchlab.domains.games.snakego import SnakeGo, SnakeGoState
+from searchlab.domains.games.connect4 import Connect4
+from searchlab.domains.games.othello import Othello
+from searchlab.domains.games.snakego import SnakeGo
 
 __all__ = ["SLICE_SECONDS", "compiled_mcts", "warm_up"]
 
@@ -84,53 +86,43 @@ _FIRST_SLICE = 64
 _MAX_INITIAL_SLOTS = 1 << 20
 _TIME_ONLY_SLOTS = 1 << 16
 _NO_LIMIT = MAX_COUNT  # the kernels count in int64; Limits never holds more
+_MAX_PLAYOUT = 10_000
+"""The longest uniform playout of a game that states no ``max_game_length``."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Kernel:
-    """A game's bound kernel: ``search`` (its arguments start with ``prefix``), the root
-    position ``(a, b)`` (two words, or an array and read-only data: see
+    """A game's bound kernel (:func:`~searchlab.algorithms.mcts._kernel_loop.bind`), its
+    ``config``, the root position ``(a, b)`` (two words, or an array and read-only data: see
     :mod:`~searchlab.algorithms.mcts._kernel_loop`), the most children one node can have, and
-    the player to move at the root (any label where players alternate)."""
+    the player to move at the root."""
 
     search: Callable[..., int]
-    prefix: tuple[Any, ...]
+    config: Any
     a: Any
     b: Any
     max_branching: int
     player: int = 0
+    name: str = "game"
 
 
-def _kernel_for(state: State, options: MCTSOptions) -> _Kernel | None:
-    """The bound kernel for ``state``, a position of a built-in game (the registry has chosen
-    the game by its exact type), or ``None`` for a state of another type."""
-    if type(state) is Connect4State:
-        from searchlab.algorithms.mcts import _kernel_connect4 as K4
-
-        return _Kernel(
-            K4.search, (), np.int64(state.current), np.int64(state.mask), K4.MAX_BRANCHING,
-        )  # fmt: skip
-    if type(state) is OthelloState:
-        from searchlab.algorithms.mcts import _kernel_othello as KO
-
-        mine, theirs = state.mover_bits()
-        # win_loss returns are already +1 / 0 / -1: both scales are their sign
-        outcome = options.value_scale == "outcome" or state.scoring == "win_loss"
-        return _Kernel(
-            KO.search, (KO.OUTCOME if outcome else KO.NORMALISED,), np.uint64(mine),
-            np.uint64(theirs), KO.MAX_BRANCHING,
-        )  # fmt: skip
-    if type(state) is SnakeGoState:
-        from searchlab.algorithms.mcts import _kernel_snakego as KS
-        from searchlab.domains.games._snakego_arrays import encode, scoring_code
-
-        pos, items = encode(state)
-        # win_loss values are +1 / -1 on both scales; a score difference on the "outcome"
-        # scale is its sign (a tie is a draw there, as the reference tier's sign of returns)
-        sign = options.value_scale == "outcome"
-        config = KS.config_for(scoring_code(state.game.scoring), sign, str(options.rollout))
-        return _Kernel(KS.search, (config,), pos, items, KS.MAX_BRANCHING, state.current_player())
-    return None
+def _kernel_for(game: Game, state: State, options: MCTSOptions) -> _Kernel | None:
+    """The bound kernel for ``state`` of ``game``, through the game's registered compiled
+    rules (:func:`~searchlab.algorithms.kernels.compiled_game_for`), or ``None`` when it has
+    none or ``state`` is not a position its ``encode`` takes (another state type)."""
+    compiled = compiled_game_for(game)
+    if compiled is None:
+        return None
+    try:
+        a, b = compiled.encode(state)
+    except (AttributeError, TypeError):
+        return None
+    config = compiled.config(state, options.value_scale, str(options.rollout))
+    max_plies = game.info.max_game_length or _MAX_PLAYOUT
+    search = L.bind(compiled, isinstance(a, np.ndarray), max_plies)
+    return _Kernel(
+        search, config, a, b, compiled.max_branching, state.current_player(), compiled.name
+    )
 
 
 class _Search:
@@ -160,7 +152,7 @@ class _Search:
         tree = self.tree
         return int(
             self.kernel.search(
-                *self.kernel.prefix, *tree.arrays(), tree.counters, tree.rng_state, self.c,
+                self.kernel.config, *tree.arrays(), tree.counters, tree.rng_state, self.c,
                 max_simulations, self.max_nodes, self.solver, robust,
             )
         )  # fmt: skip
@@ -182,6 +174,12 @@ class _Search:
             if code == L.GROW:
                 self.tree.grow()
                 continue
+            if code == L.BAD_VALUE:
+                raise CompiledGameError(
+                    f"{self.kernel.name}: compiled game: status or rollout gave a value "
+                    "outside [-1, 1] (or a uniform playout did not end within the game's "
+                    "max_game_length plies)"
+                )
             if code == L.ROOT_PROVEN:
                 return "proven"
             if code == L.ROBUST:
@@ -309,7 +307,7 @@ def compiled_mcts(
     began = time.perf_counter()
     if options.why_not_compiled(game) is not None:
         return None
-    kernel = _kernel_for(state, options)
+    kernel = _kernel_for(game, state, options)
     if kernel is None:
         return None
     if state.is_terminal():

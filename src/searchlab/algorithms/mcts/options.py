@@ -42,9 +42,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from searchlab.algorithms.kernels import MCTS_FEATURES, MCTS_ROLLOUTS, mcts_features, mcts_rollouts
+from searchlab.algorithms.kernels import KERNELS, MCTS_FEATURES, mcts_features, mcts_rollouts
 from searchlab.algorithms.mcts.evaluator import Evaluator
-from searchlab.algorithms.mcts.rollout import RolloutPolicy, resolve_rollout
+from searchlab.algorithms.mcts.rollout import ROLLOUT_POLICIES, RolloutPolicy, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import ValueScale, check_value_scale
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
@@ -70,11 +70,9 @@ FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
 
 _ALGORITHM = "mcts"
-_COMPILED_ROLLOUTS = tuple(
-    dict.fromkeys(name for names in MCTS_ROLLOUTS.values() for name in names)
-)
-"""The rollout policies some compiled kernel runs (which game's kernel is known only once a
-game is given: :func:`check_compiled`)."""
+_COMPILED_ROLLOUTS = tuple(ROLLOUT_POLICIES)
+"""The rollout policies a compiled kernel may run: any named one (which game's kernel, and so
+which of them, is known only once a game is given: :func:`check_compiled`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -291,7 +289,7 @@ only); use tier='auto' or tier='reference'
     if reason is None:
         return
     reason += " needs the reference tier"
-    if reason.startswith("rollout=") and type(game) in MCTS_ROLLOUTS:
+    if reason.startswith("rollout=") and type(game) in KERNELS.domains("mcts"):
         names = " or ".join(repr(name) for name in rollouts)
         reason += f" ({type(game).__name__}'s kernel runs rollout={names} only)"
     raise _compiled_error(reason)

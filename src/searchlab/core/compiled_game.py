@@ -1,0 +1,280 @@
+"""The compiled-game protocol: a game's rules as numba functions, the one contract between a
+game and the compiled Monte Carlo engine (:mod:`searchlab.algorithms.mcts`).
+
+A game of your own gets compiled MCTS (UCT, MCTS-Solver, the final-move rules, time and node
+budgets, Ctrl-C) by describing its rules once more, in numba, as a :class:`CompiledGame`, and
+registering it for its game type (``searchlab.algorithms.mcts.register_compiled_game``); the
+built-in Connect Four, Othello and Snake Go register through the same call. Nothing of
+searchlab's source changes: ``examples/breakthrough.py`` is a worked example.
+
+**Positions.** A compiled position is a pair ``(a, b)``: two machine words (numpy scalars,
+such as ``np.uint64`` bitboards; ``play`` returns new ones), or an array ``a`` that ``play``
+changes in place with read-only data ``b`` (each simulation starts from a copy of the root's
+``a``). ``encode(state)`` makes the pair from a position of the reference tier (Python).
+
+**The functions** (numba ``@njit``; ``cache=True`` keeps them compiled across processes):
+
+============================================ ================================================
+``actions(a, b, out, offset) -> n``           write the ``n`` legal actions of a non-terminal
+                                              position into ``out[offset:offset + n]`` (an
+                                              ``int16`` array), the same integers, in the same
+                                              order, as the state's ``legal_actions()``
+``play(a, b, action) -> (a, b)``              the position after the player to move plays
+                                              ``action``
+``status(a, b, config) -> (is_over, value)``  ``is_over`` a bool; ``value`` (a float in
+                                              ``[-1, 1]``) what the finished game is worth to
+                                              the player to move in it (+1 win, 0 draw, -1
+                                              loss on the ``"outcome"`` scale); 0 otherwise
+``rollout(a, b, rng, config) -> (value, rng)`` optional: the game's playout policy from a
+                                              non-terminal position to the end (``value`` for
+                                              the player to move at its start); random numbers
+                                              only from ``next_below(rng, n) -> (rng, k)``.
+                                              Without one, uniformly random moves through
+                                              ``actions`` and ``play``, at most
+                                              ``max_game_length`` plies
+``next_player(a, b, before) -> player``       optional: who moves after a ply by ``before``
+                                              (0 or 1); without one, players alternate
+============================================ ================================================
+
+``config`` is a number (or a tuple of numbers) made by ``config(state, value_scale,
+rollout)`` in Python, passed unchanged to ``status`` and ``rollout``: which value scale, which
+rollout policy (names in ``rollouts``). ``max_branching`` bounds ``n``.
+
+**Checks.** Registering checks the description's shape (:func:`check_shape`: a function
+missing, not compiled, a bad number); the first search on a game plays one seeded random game
+through both tiers (:func:`check_against_reference`): the compiled legal actions, ends and
+values must be the reference tier's, ply for ply. Every failure is one
+:class:`CompiledGameError` line naming the game and the function, never a numba traceback.
+
+>>> import numpy as np
+>>> from numba import njit
+>>> @njit
+... def actions(a, b, out, offset):
+...     out[offset] = 1; out[offset + 1] = 2
+...     return 2
+>>> @njit
+... def play(a, b, action): return a + action, b
+>>> @njit
+... def status(a, b, config): return a >= 4, -1.0 if a >= 4 else 0.0
+>>> rules = CompiledGame(name="race", actions=actions, play=play, status=status,
+...                      encode=lambda state: (np.int64(state), np.int64(0)), max_branching=2)
+>>> check_shape(rules) is rules
+True
+>>> check_shape(CompiledGame(name="race", actions=actions, play=lambda a, b, m: (a, b),
+...     status=status, encode=rules.encode, max_branching=2))
+Traceback (most recent call last):
+...
+searchlab.core.compiled_game.CompiledGameError: race: compiled game: play must be a numba \
+@njit function, got a plain Python function
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.game import Game, State
+
+__all__ = [
+    "CompiledGame",
+    "CompiledGameError",
+    "check_against_reference",
+    "check_shape",
+    "default_config",
+]
+
+REQUIRED = ("actions", "play", "status")
+"""The numba functions every compiled game has."""
+OPTIONAL = ("rollout", "next_player", "kernel")
+"""The numba functions a compiled game may have."""
+MAX_BRANCHING = 32767
+"""Actions and child counts are ``int16`` in the tree."""
+
+
+class CompiledGameError(InvalidParameterError):
+    """A compiled game that breaks the protocol: missing or uncompiled functions, wrong types,
+    or rules that disagree with the game's reference tier."""
+
+
+def default_config(state: State, value_scale: str, rollout: str) -> int:
+    """The ``config`` of a game that needs none: 0."""
+    return 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompiledGame:
+    """A game's rules in numba for the compiled MCTS (see the module docstring).
+
+    Attributes:
+        name: the game's name, in messages.
+        actions, play, status: the required ``@njit`` functions.
+        encode: ``state -> (a, b)``, the compiled position of a reference-tier state.
+        max_branching: the most legal actions a position has (1 to 32767).
+        rollout: the game's own playout policy (``@njit``), or ``None``: uniformly random
+            moves, at most ``max_game_length`` plies (the game's ``GameInfo``, else 10,000).
+        next_player: who moves after a ply (``@njit``), or ``None``: players alternate.
+        config: ``(state, value_scale, rollout) -> config``, the value ``status`` and
+            ``rollout`` receive (default: 0).
+        rollouts: the ``MCTSOptions.rollout`` names this game's ``rollout`` runs (through
+            ``config``); ``("random",)`` by default.
+        kernel: the search loop already bound to these functions in a cached ``@njit``
+            function (the built-in games: numba caches it on disk, so a new process does not
+            compile it again); ``None``: the engine binds it on first use in each process (a
+            few seconds of compiling).
+    """
+
+    name: str
+    actions: Any
+    play: Any
+    status: Any
+    encode: Callable[[Any], tuple[Any, Any]]
+    max_branching: int
+    rollout: Any = None
+    next_player: Any = None
+    config: Callable[[Any, str, str], Any] = default_config
+    rollouts: tuple[str, ...] = ("random",)
+    kernel: Any = None
+
+
+def _fail(name: str, message: str) -> CompiledGameError:
+    return CompiledGameError(f"{name}: compiled game: {message}")
+
+
+def _is_compiled(function: object) -> bool:
+    from numba.core.registry import CPUDispatcher
+
+    return isinstance(function, CPUDispatcher)
+
+
+def check_shape(compiled: object) -> CompiledGame:
+    """``compiled`` itself if it is a :class:`CompiledGame` whose functions are there and
+    compiled and whose numbers are in range; else one :class:`CompiledGameError` line."""
+    if not isinstance(compiled, CompiledGame):
+        raise CompiledGameError(
+            f"a compiled game must be a searchlab CompiledGame, got {type(compiled).__name__}"
+        )
+    name = compiled.name if isinstance(compiled.name, str) and compiled.name else "game"
+    for field in (*REQUIRED, *OPTIONAL):
+        function = getattr(compiled, field)
+        if function is None:
+            if field in REQUIRED:
+                raise _fail(name, f"{field} is missing (an @njit function)")
+            continue
+        if not _is_compiled(function):
+            what = "a plain Python function" if callable(function) else repr(function)
+            raise _fail(name, f"{field} must be a numba @njit function, got {what}")
+    for field in ("encode", "config"):
+        if not callable(getattr(compiled, field)):
+            raise _fail(
+                name, f"{field} must be a Python function, got {getattr(compiled, field)!r}"
+            )
+    branching = compiled.max_branching
+    if (
+        isinstance(branching, bool)
+        or not isinstance(branching, int)
+        or not (1 <= branching <= MAX_BRANCHING)
+    ):
+        raise _fail(
+            name, f"max_branching must be an integer in [1, {MAX_BRANCHING}], got {branching!r}"
+        )
+    rollouts = compiled.rollouts
+    if not (isinstance(rollouts, tuple) and rollouts and all(isinstance(r, str) for r in rollouts)):
+        raise _fail(name, f"rollouts must be a non-empty tuple of names, got {rollouts!r}")
+    return compiled
+
+
+def _call(compiled: CompiledGame, field: str, *args: Any) -> Any:
+    """``compiled.<field>(*args)``, a failure to compile or to run as one line."""
+    try:
+        return getattr(compiled, field)(*args)
+    except Exception as error:  # numba's typing errors run to dozens of lines: keep the first
+        first = next((line for line in str(error).splitlines() if line.strip()), "")
+        kind = type(error).__name__
+        raise _fail(compiled.name, f"{field} failed ({kind}: {first.strip()[:200]})") from None
+
+
+def _pair(compiled: CompiledGame, field: str, result: Any) -> tuple[Any, Any]:
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise _fail(compiled.name, f"{field} must return a pair (a, b), got {result!r:.80}")
+    return result
+
+
+def _status(compiled: CompiledGame, a: Any, b: Any, config: Any) -> tuple[bool, float]:
+    result = _call(compiled, "status", a, b, config)
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise _fail(compiled.name, f"status must return (is_over, value), got {result!r:.80}")
+    is_over, value = result
+    if not isinstance(is_over, bool | np.bool_) or not isinstance(value, float | int):
+        raise _fail(compiled.name, f"status must return (bool, float), got {result!r:.80}")
+    if not (math.isfinite(value) and -1.0 <= value <= 1.0):
+        raise _fail(compiled.name, f"status must value a position in [-1, 1], got {value!r}")
+    return bool(is_over), float(value)
+
+
+def check_against_reference(
+    compiled: CompiledGame, game: Game, *, seed: int = 0, value_scale: str = "outcome"
+) -> None:
+    """Play one seeded random game of ``game`` through the reference tier and ``compiled``
+    side by side: at every ply the compiled legal actions (in order), whether the game is
+    over and, at the end, its value for the player to move must be the reference's (the sign
+    of its returns on the ``"outcome"`` scale). One :class:`CompiledGameError` line on the
+    first difference, a function that fails to compile or run, wrong types, or a game that
+    does not end within ``max_game_length`` plies (10,000 when the game does not say)."""
+    name = compiled.name
+    state = game.initial_state()
+    limit = game.info.max_game_length or 10_000
+    config = compiled.config(state, value_scale, compiled.rollouts[0])
+    a, b = _pair(compiled, "encode", _call(compiled, "encode", state))
+    out = np.zeros(compiled.max_branching, dtype=np.int16)
+    rng = random.Random(seed)
+    player = state.current_player()
+    for ply in range(limit + 1):
+        is_over, value = _status(compiled, a, b, config)
+        if is_over != state.is_terminal():
+            said = "over" if is_over else "not over"
+            raise _fail(name, f"status says the game is {said} at ply {ply}, the game does not")
+        if is_over:
+            player = state.current_player()
+            mine = float(state.returns()[player])
+            expected = 0.0 if mine == 0 else math.copysign(1.0, mine)
+            if value_scale == "outcome" and value != expected:
+                raise _fail(
+                    name,
+                    f"status values the end at ply {ply} {value:g} for the player to move, "
+                    f"the game's returns say {expected:g}",
+                )
+            return
+        n = _call(compiled, "actions", a, b, out, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= compiled.max_branching:
+            raise _fail(
+                name, f"actions must return the count of legal actions (1 to max_branching="
+                f"{compiled.max_branching}), got {n!r} at ply {ply}",
+            )  # fmt: skip
+        legal = list(state.legal_actions())
+        if out[:n].tolist() != legal:
+            raise _fail(
+                name, f"actions at ply {ply} are {out[:n].tolist()[:12]}, the game's "
+                f"legal_actions() are {legal[:12]}",
+            )  # fmt: skip
+        action = rng.choice(legal)
+        if isinstance(a, np.ndarray):
+            a = a.copy()
+        a, b = _pair(compiled, "play", _call(compiled, "play", a, b, action))
+        state = state.apply(action)
+        if compiled.next_player is None:
+            player = 1 - player
+        else:
+            player = _call(compiled, "next_player", a, b, player)
+        if not state.is_terminal() and player != state.current_player():
+            how = "next_player says" if compiled.next_player is not None else "alternating,"
+            raise _fail(
+                name, f"after ply {ply} {how} player {player} moves, the game says "
+                f"{state.current_player()} (give next_player when players do not alternate)",
+            )  # fmt: skip
+    raise _fail(name, f"the game did not end within max_game_length={limit} plies")
