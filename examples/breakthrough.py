@@ -42,27 +42,13 @@ Run it (from the repository root)::
 from __future__ import annotations
 
 import re
-import sys
 
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.mcts import CompiledGame, next_below, register_compiled_game
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
-
-try:  # the public name, once the compiled-game engine exports it
-    from searchlab.algorithms.mcts import next_below
-except ImportError:
-    from searchlab.algorithms.mcts._kernel_rng import next_below
-
-# numba's disk cache records the name of the module that compiled a kernel and imports that name
-# when it loads the kernel again, while this file is loaded under several names (searchlab's
-# loader names it after its path; ``python examples/breakthrough.py`` runs it as __main__): the
-# module takes one fixed name, so that a kernel cached under one of them loads under the others.
-_LOADED_AS = __name__
-__name__ = "searchlab_example_breakthrough"
-if _LOADED_AS in sys.modules:
-    sys.modules.setdefault(__name__, sys.modules[_LOADED_AS])
 
 __all__ = [
     "MAX_BRANCHING",
@@ -521,23 +507,25 @@ def _turn_int(x: int, size: int) -> int:
     return int(format(x, f"0{cells}b")[::-1], 2)
 
 
-def encode(state: BreakthroughState) -> tuple[np.uint64, np.uint64, int]:
-    """``(a, b, player)``: the compiled words of the reference ``state`` and who moves."""
+def encode(state: BreakthroughState) -> tuple[np.uint64, np.uint64]:
+    """``(a, b)``: the compiled words of the reference ``state`` (the protocol's ``encode``)."""
     size, player = state.size, state.player
     header = size << 56 | player << 63
     if player == 0:
         a, b = state.white | header, state.black
     else:
         a, b = _turn_int(state.black, size) | header, _turn_int(state.white, size)
-    return np.uint64(a), np.uint64(b), player
+    return np.uint64(a), np.uint64(b)
 
 
-def compiled_rules(game: Breakthrough) -> dict[str, object]:
-    """The compiled tier of ``game`` for the compiled MCTS: ``actions``, ``play``,
-    ``status``, ``rollout`` (numba), ``encode`` (Python) and ``max_branching``."""
+def compiled_rules(game: Breakthrough) -> CompiledGame:
+    """The compiled tier of ``game``: its rules for searchlab's compiled MCTS (the
+    compiled-game protocol, ``searchlab.algorithms.mcts.CompiledGame``). Players alternate
+    (no ``next_player``); ``status`` and ``rollout`` need no ``config``."""
     if not isinstance(game, Breakthrough):
         raise InvalidParameterError(f"compiled_rules needs a Breakthrough game, got {game!r}")
-    return dict(
+    return CompiledGame(
+        name="breakthrough",
         actions=actions,
         play=play,
         status=status,
@@ -547,36 +535,38 @@ def compiled_rules(game: Breakthrough) -> dict[str, object]:
     )
 
 
-def main() -> None:
-    """Check the reference tier against the protocol, play a random game through both tiers
-    side by side, and a compiled rollout."""
-    import random
+# Every Breakthrough game now searches in the compiled tier: mcts, the mcts agent, analyse,
+# play and arena (the rules are played against the reference tier once, at the first search).
+register_compiled_game(Breakthrough, compiled_rules)
 
-    from searchlab.algorithms.mcts._kernel_rng import seed_state
+
+def main() -> None:
+    """Check the reference tier against the game protocol, then search the start position in
+    both tiers of MCTS (the compiled one through the rules registered above) and compare."""
+    import time
+
+    from searchlab.algorithms.mcts import mcts
+    from searchlab.core.limits import Limits
     from searchlab.domains.games.conformance import assert_conforms
 
     game = Breakthrough()
     report = assert_conforms(game, num_playouts=20)
     print(f"conformance: {report.states} states in {report.playouts} playouts, ok")
-    state, chooser = game.initial_state(), random.Random(1)
-    a, b, _ = encode(state)
-    out = np.empty(max_branching(game.size), dtype=np.int16)
-    moves = []
-    while not status(a, b, 0)[0]:
-        legal = out[: actions(a, b, out, 0)].tolist()
-        assert legal == state.legal_actions() and (a, b) == encode(state)[:2]
-        action = chooser.choice(legal)
-        moves.append(state.action_to_string(action))
-        a, b = (np.uint64(word) for word in play(a, b, action))
-        state = state.apply(action)
-    assert state.is_terminal() and (a, b) == encode(state)[:2]
-    winner = _NAMES[1 - state.current_player()]
-    print(f"a random game, the same in both tiers: {' '.join(moves)} ({winner} wins)")
-    print(state)
-    a, b, player = encode(game.initial_state())
-    value, _ = rollout(a, b, np.uint64(seed_state(1)), 0)
-    print(f"a compiled rollout from the start: {value:+.0f} for {_NAMES[player]}")
+    state = game.initial_state()
+    mcts(game, state, limits=Limits(simulations=100), seed=1, tier="compiled")  # compile once
+    for tier, simulations in (("compiled", 200_000), ("reference", 2_000)):
+        began = time.process_time()
+        result = mcts(game, state, limits=Limits(simulations=simulations), seed=1, tier=tier)
+        rate = simulations / (time.process_time() - began)
+        move = state.action_to_string(result.action)
+        print(f"{tier:>9} MCTS: {simulations:>7,} simulations, {rate:>9,.0f} a CPU second, {move}")
 
 
-if _LOADED_AS == "__main__":
-    main()
+if __name__ == "__main__":
+    # numba caches compiled functions under the name of the module that compiled them: run the
+    # copy that searchlab's loader imports (named after this file's path), as every command does
+    import sys
+
+    from searchlab.games import make
+
+    sys.modules[type(make(f"{__file__}:Breakthrough")).__module__].main()

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from cli_support import run_main
 
+from searchlab.algorithms.mcts import CompiledGame
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import play
@@ -38,8 +39,8 @@ def module_of(game: Any) -> ModuleType:
     return sys.modules[type(game).__module__]
 
 
-def rules_of(game: Any) -> dict[str, Any]:
-    rules: dict[str, Any] = module_of(game).compiled_rules(game)
+def rules_of(game: Any) -> CompiledGame:
+    rules: CompiledGame = module_of(game).compiled_rules(game)
     return rules
 
 
@@ -106,9 +107,9 @@ def test_taking_the_last_pawn_wins() -> None:
     end = state.apply(state.string_to_action("c3-d4"))
     assert end.is_terminal() and end.returns() == (1.0, -1.0)
     rules = rules_of(game)
-    words = [np.uint64(word) for word in rules["play"](*rules["encode"](state)[:2], 38)]
-    assert tuple(words) == rules["encode"](end)[:2]
-    assert rules["status"](*words, 0) == (True, -1.0)
+    words = [np.uint64(word) for word in rules.play(*rules.encode(state), 38)]
+    assert tuple(words) == rules.encode(end)
+    assert rules.status(*words, 0) == (True, -1.0)
 
 
 @pytest.mark.parametrize(
@@ -160,20 +161,21 @@ def test_compiled_rules_follow_the_reference_ply_by_ply(size: int) -> None:
     game = game_of(size)
     rules = rules_of(game)
     actions, play_, status, encode = (
-        rules["actions"],
-        rules["play"],
-        rules["status"],
-        rules["encode"],
+        rules.actions,
+        rules.play,
+        rules.status,
+        rules.encode,
     )
-    assert rules["max_branching"] == 6 * size
-    out = np.zeros(rules["max_branching"] + 5, dtype=np.int16)
+    assert rules.max_branching == 6 * size
+    out = np.zeros(rules.max_branching + 5, dtype=np.int16)
     rng = random.Random(size)
     plies = wins = 0
     for _ in range(200):
         state = game.initial_state()
-        a, b, player = encode(state)
+        a, b = encode(state)
         while True:
-            assert (a, b, player) == encode(state)  # play gave the reference state's words
+            player = state.current_player()
+            assert (a, b) == encode(state)  # play gave the reference state's words
             assert (int(a) >> 63, int(a) >> 56 & 15) == (player, size)  # the header
             terminal, value = status(a, b, 0)
             assert terminal == state.is_terminal()
@@ -184,7 +186,7 @@ def test_compiled_rules_follow_the_reference_ply_by_ply(size: int) -> None:
             n = actions(a, b, out, 3)
             legal = state.legal_actions()
             assert out[3 : 3 + n].tolist() == legal
-            assert n <= rules["max_branching"]
+            assert n <= rules.max_branching
             action = rng.choice(legal)
             a, b = (np.uint64(word) for word in play_(a, b, action))
             state = state.apply(action)
@@ -239,8 +241,8 @@ def test_a_compiled_rollout_is_the_reference_game_with_the_same_random_numbers(
             if nxt.is_terminal():
                 break
             state = nxt
-        a, b, _ = rules["encode"](state)
-        value, rng = rules["rollout"](a, b, np.uint64(seed_state(seed)), 0)
+        a, b = rules.encode(state)
+        value, rng = rules.rollout(a, b, np.uint64(seed_state(seed)), 0)
         assert (value, int(rng)) == replay_rollout(state, seed_state(seed))
         values.append(value)
     assert set(values) == {-1.0, 1.0}
@@ -251,11 +253,11 @@ def test_rollouts_from_a_won_position_are_won() -> None:
     game = game_of(5)
     state = type(game.initial_state())(5, 1 << 17, 1 << 20, 0)
     rules = rules_of(game)
-    a, b, _ = rules["encode"](state)
+    a, b = rules.encode(state)
     rng = np.uint64(seed_state(3))
     results = []
     for _ in range(400):
-        value, rng = rules["rollout"](a, b, np.uint64(rng), 0)  # numba hands back an int
+        value, rng = rules.rollout(a, b, np.uint64(rng), 0)  # numba hands back an int
         results.append(value)
     assert results == [1.0] * 400  # each of c4-b5, c4-c5, c4-d5 reaches the last rank
     for move in ("c4-b5", "c4-c5", "c4-d5"):
@@ -287,4 +289,6 @@ def test_the_script_runs_after_the_loader_compiled_its_kernels() -> None:
         [sys.executable, str(EXAMPLE)], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert "conformance:" in done.stdout and "the same in both tiers" in done.stdout
+    assert "conformance:" in done.stdout
+    assert " compiled MCTS: 200,000 simulations" in done.stdout
+    assert "reference MCTS:   2,000 simulations" in done.stdout

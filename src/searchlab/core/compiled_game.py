@@ -205,6 +205,16 @@ def _pair(compiled: CompiledGame, field: str, result: Any) -> tuple[Any, Any]:
     return result
 
 
+def _words(a: Any, b: Any, new_a: Any, new_b: Any) -> tuple[Any, Any]:
+    """``play``'s result in the types of the position before: numba hands numpy scalars back
+    to Python as ints, and an int of 2**63 or more would not pass for an int64 next time."""
+    if isinstance(a, np.generic):
+        new_a = type(a)(new_a)
+    if isinstance(b, np.generic):
+        new_b = type(b)(new_b)
+    return new_a, new_b
+
+
 def _status(compiled: CompiledGame, a: Any, b: Any, config: Any) -> tuple[bool, float]:
     result = _call(compiled, "status", a, b, config)
     if not (isinstance(result, tuple) and len(result) == 2):
@@ -265,7 +275,7 @@ def check_against_reference(
         action = rng.choice(legal)
         if isinstance(a, np.ndarray):
             a = a.copy()
-        a, b = _pair(compiled, "play", _call(compiled, "play", a, b, action))
+        a, b = _words(a, b, *_pair(compiled, "play", _call(compiled, "play", a, b, action)))
         state = state.apply(action)
         if compiled.next_player is None:
             player = 1 - player
