@@ -117,11 +117,11 @@ class MCTSAgent(_SeededSearchAgent):
 
     The options (an :class:`~searchlab.algorithms.mcts.options.MCTSOptions` as ``options=``,
     and/or its fields as keywords) are made and checked once, here, and every move's search
-    gets that same object. With ``reuse=True`` the tree is kept between moves: on Go by the
-    compiled searcher (:class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`) unless
-    ``tier="reference"`` or the options need the reference tier; on the other games by the
-    reference tier (their compiled kernels start a fresh tree each move, and are faster than
-    reuse makes the reference tier).
+    gets that same object. With ``reuse=True`` the tree is kept between moves: by the
+    compiled searcher on every game with a compiled tier (Go's ``GoSearcher``, a
+    ``CompiledSearcher`` for Connect Four, Othello, Snake Go and any game registered with
+    compiled rules) unless ``tier="reference"`` or the options need the reference tier; else
+    by the reference tier.
 
     >>> from searchlab.games import make
     >>> agent = MCTSAgent("mcts", make("othello"), limits=Limits(simulations=500), seed=1)
@@ -188,15 +188,9 @@ class MCTSAgent(_SeededSearchAgent):
 
 
 def _compiled_searcher(game: Game, options: MCTSOptions, seed: int | None) -> Any:
-    """The compiled searcher that keeps its tree between moves for ``game`` and
-    ``options`` (Go's :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`), or
-    ``None`` where the reference tier keeps it."""
-    from searchlab.domains.games.go import Go
+    """The compiled searcher that keeps its tree between moves (chosen in one place,
+    :func:`~searchlab.algorithms.mcts.compiled.compiled_searcher`), or ``None`` where the
+    reference tier keeps it."""
+    from searchlab.algorithms.mcts.compiled import compiled_searcher
 
-    if type(game) is not Go or options.tier == "reference":
-        return None
-    if options.why_not_compiled(game) is not None:
-        return None
-    from searchlab.algorithms.mcts.go_compiled import GoSearcher
-
-    return GoSearcher(game, options, seed)
+    return compiled_searcher(game, options, seed)

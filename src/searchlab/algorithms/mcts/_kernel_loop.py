@@ -99,6 +99,8 @@ __all__ = [
     "Tree",
     "alternate",
     "bind",
+    "compact",
+    "prove_root",
     "simulate",
     "start_copy",
     "start_words",
@@ -431,6 +433,30 @@ class Tree:
             new[: old.shape[0]] = old
             setattr(self, name, new)
 
+    def reroot(self, node: int, a: Any, b: Any, *, player: int, solver: bool) -> int:
+        """Keep only the subtree of ``node``, the non-terminal position ``(a, b)`` with
+        ``player`` to move, as the tree (compacted, ``node`` becoming the root; the random
+        stream goes on); return the simulations it inherits (its visits). The counters start
+        again (simulations, nodes made and depth of the next search), and with ``solver`` the
+        root is proven again from its children only."""
+        nodes = tuple(getattr(self, name) for name, _ in self.FIELDS)
+        fresh = Tree(self.parent.shape[0])
+        used, _ = compact(nodes, tuple(getattr(fresh, name) for name, _ in self.FIELDS), node)
+        for name, _ in self.FIELDS:
+            setattr(self, name, getattr(fresh, name))
+        if self.mover[0] != 1 - player:  # its mover moves on: the root's own sums change side
+            self.mover[0] = 1 - player
+            self.value[0] = -self.value[0]
+        if solver:
+            prove_root(tuple(getattr(self, name) for name, _ in self.FIELDS))
+        else:
+            self.is_proven[0] = False
+        self.root_a = a
+        self.root_b = b
+        self.scratch = np.empty_like(a) if isinstance(a, np.ndarray) else a
+        self.counters[:] = (0, used, 0, 0)
+        return int(self.visits[0])
+
     def set_root(self, a: Any, b: Any, seed_word: int, *, player: int = 0) -> None:
         """Make node 0 the non-terminal position ``(a, b)`` with ``player`` to move (for games
         whose players alternate, any label works: only changes of mover count) and seed the
@@ -492,3 +518,61 @@ def bind(compiled: CompiledGame, is_array: bool, max_plies: int) -> Any:
 
     _BOUND[key] = kernel
     return kernel
+
+
+@njit(cache=True)
+def compact(tree, new_tree, root):  # pragma: no cover - compiled
+    """Copy the subtree of node ``root`` into the empty arrays ``new_tree`` (same layout,
+    enough slots), ``root`` becoming node 0, breadth first, every child block whole (the
+    actions of its children not made yet included); return ``(slots used, nodes made)``."""
+    parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
+    (
+        new_parent, new_first, new_n_children, new_n_expanded, new_action, new_mover,
+        new_visits, new_value, new_is_proven, new_proven,
+    ) = new_tree  # fmt: skip
+    old_of = np.full(new_parent.shape[0], -1, dtype=np.int64)  # old id of each new slot
+    old_of[0] = root
+    new_parent[0] = -1
+    new_action[0] = -1
+    used = 1
+    made = 0
+    for slot in range(new_parent.shape[0]):
+        if slot >= used:
+            break
+        old = old_of[slot]
+        if old < 0:
+            continue  # a reserved slot whose child is not made yet: only its action counts
+        made += 1
+        new_mover[slot] = mover[old]
+        new_visits[slot] = visits[old]
+        new_value[slot] = value[old]
+        new_is_proven[slot] = is_proven[old]
+        new_proven[slot] = proven[old]
+        new_n_children[slot] = n_children[old]
+        new_n_expanded[slot] = n_expanded[old]
+        f = first[old]
+        if f < 0:
+            new_first[slot] = -1
+            continue
+        new_first[slot] = used
+        for i in range(n_children[old]):
+            new_action[used + i] = action[f + i]
+            if i < n_expanded[old]:
+                old_of[used + i] = f + i
+                new_parent[used + i] = slot
+        used += n_children[old]
+    return used, made
+
+
+@njit(cache=True)
+def prove_root(tree):  # pragma: no cover - compiled
+    """MCTS-Solver's proof of node 0 from its children alone (a kept subtree's root, whose
+    own proof is not kept: a move must be chosen among its children)."""
+    parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
+    is_proven[0] = False
+    proven[0] = 0.0
+    if first[0] >= 0 and n_expanded[0] > 0:
+        done, v = _prove(0, first, n_expanded, n_children, mover, is_proven, proven)
+        if done:
+            is_proven[0] = True
+            proven[0] = v

@@ -66,6 +66,7 @@ from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.results import terminal_result
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.compiled_game import CompiledGameError
+from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import MAX_COUNT, Limits
 from searchlab.core.search_result import SearchResult
@@ -73,7 +74,13 @@ from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.othello import Othello
 from searchlab.domains.games.snakego import SnakeGo
 
-__all__ = ["SLICE_SECONDS", "compiled_mcts", "warm_up"]
+__all__ = [
+    "SLICE_SECONDS",
+    "CompiledSearcher",
+    "compiled_mcts",
+    "compiled_searcher",
+    "warm_up",
+]
 
 SLICE_SECONDS = 0.005
 """With a time limit, the clock is read about this often (and after the first 64
@@ -148,6 +155,13 @@ class _Search:
     def simulations(self) -> int:
         return int(self.tree.counters[L.C_SIMULATIONS])
 
+    def reroot(self, node: int, kernel: _Kernel, limits: Limits) -> int:
+        """Keep the subtree of ``node`` (the position of ``kernel``) for a search within
+        ``limits``; return the simulations it inherits."""
+        self.kernel = kernel
+        self.max_nodes = _NO_LIMIT if limits.nodes is None else int(limits.nodes)
+        return self.tree.reroot(node, kernel.a, kernel.b, player=kernel.player, solver=self.solver)
+
     def _call(self, max_simulations: int, robust: bool) -> int:
         tree = self.tree
         return int(
@@ -209,7 +223,12 @@ class _Search:
         )  # fmt: skip
 
     def result(
-        self, chosen: int, stopped_by: str, began: float, legal_actions: list[int]
+        self,
+        chosen: int,
+        stopped_by: str,
+        began: float,
+        legal_actions: list[int],
+        reused_visits: int = 0,
     ) -> SearchResult:
         """The :class:`SearchResult` of the reference tier's shape for root child ``chosen``
         (-1: none, when a node limit stopped the search before its first simulation)."""
@@ -239,7 +258,7 @@ class _Search:
             stats={
                 "simulations": self.simulations,
                 "children": self._children(legal_actions),
-                "reused_visits": 0,
+                "reused_visits": reused_visits,
                 "c": self.c,
             },
         )
@@ -295,41 +314,144 @@ def compiled_mcts(
     options: MCTSOptions,
     seed: int | None,
 ) -> SearchResult | None:
-    """Compiled UCT from ``state`` of the built-in ``game``, or ``None`` when the game's kernel
-    does not run ``options`` (see the module docstring) or ``state`` is not the game's own
-    state type.
+    """Compiled UCT from ``state`` of ``game``, with a fresh tree, or ``None`` when the game
+    has no compiled rules, its kernel does not run ``options`` (see the module docstring) or
+    ``state`` is not a position its rules take.
 
     The arguments are those :func:`searchlab.algorithms.mcts.mcts` has checked (``limits``
     bounds ``simulations`` and/or ``time``; ``nodes`` caps the tree); this function does not
     check them again. The result has the reference tier's shape with ``tier="compiled"``
     (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
     """
-    began = time.perf_counter()
     if options.why_not_compiled(game) is not None:
         return None
-    kernel = _kernel_for(game, state, options)
-    if kernel is None:
+    if _kernel_for(game, state, options) is None:
         return None
-    if state.is_terminal():
-        return terminal_result(
-            state, algorithm="mcts", tier="compiled", start=began,
-            scale=returns_scale(game, options.value_scale, "mcts"), reused_visits=0, c=options.c,
-        )  # fmt: skip
-    search = _Search(kernel, limits, options, seed)
-    deadline = None if limits.time is None else began + limits.time
-    stopped_by = search.run(limits.simulations, deadline)
-    rule = RULES[options.final_move]
-    chosen = search.final_choice(rule)
-    if chosen < 0 and options.final_move == "robust" and stopped_by != "proven":
-        # Robust-max child: search on (up to half the budget again) until the most visited
-        # child is also the best valued one, as the reference tier does.
-        extra = None if limits.simulations is None else max(1, int(limits.simulations) // 2)
-        extra_deadline = None if limits.time is None else time.perf_counter() + limits.time / 2
-        stopped_by = search.run(extra, extra_deadline, robust=True)
+    return CompiledSearcher(game, options, seed).search(state, limits)
+
+
+class CompiledSearcher:
+    """Compiled UCT on one game that keeps its tree between searches (tree reuse), for every
+    game with compiled rules (:func:`~searchlab.algorithms.kernels.compiled_game_for`).
+
+    ``search(state, limits)`` looks for ``state`` in the previous tree, as the reference
+    tier's :class:`~searchlab.algorithms.mcts.MCTS` does (from the root through its player's
+    plies, then the opponent's, by ``state.key()``), and keeps that subtree, compacted, with
+    its statistics (``stats["reused_visits"]``); else it starts a fresh tree. The first
+    search is :func:`compiled_mcts`'s with the same seed; a kept tree goes on with its own
+    random stream, a fresh one after the first takes a seed drawn from ``seed``.
+
+    >>> from searchlab.core.game import play
+    >>> from searchlab.games import make
+    >>> game = make("connect4")
+    >>> searcher = CompiledSearcher(game, MCTSOptions(), seed=1)
+    >>> first = searcher.search(game.initial_state(), Limits(simulations=2000))
+    >>> second = searcher.search(play(game.initial_state(), "4 4"), Limits(simulations=2000))
+    >>> second.stats["reused_visits"] > 0, second.stats["simulations"]
+    (True, 2000)
+    """
+
+    def __init__(self, game: Game, options: MCTSOptions, seed: int | None) -> None:
+        reason = options.why_not_compiled(game)
+        if reason is not None or compiled_game_for(game) is None:
+            why = reason or f"{type(game).__name__} has no compiled rules"
+            raise InvalidParameterError(f"mcts: the compiled tier cannot search: {why}")
+        self.game = game
+        self.options = options
+        self._seed = random.SystemRandom().getrandbits(63) if seed is None else seed
+        self._seeds = random.Random(self._seed)
+        self._first = True
+        self._search: _Search | None = None
+        self._root: State | None = None
+
+    def reset(self) -> None:
+        """Forget the tree (the next search starts afresh)."""
+        self._search = None
+        self._root = None
+
+    def _find_reusable(self, state: State) -> int:
+        """The node of ``state`` among the previous tree's first turns (-1: none)."""
+        if self._search is None or self._root is None:
+            return -1
+        tree = self._search.tree
+        key, player = state.key(), state.current_player()
+        own = self._root.current_player()
+        frontier = [(0, self._root, False)]
+        while frontier:
+            following = []
+            for node, position, replied in frontier:
+                mover = position.current_player()
+                if mover == player and position.key() == key:
+                    return node
+                if (replied and mover == own) or tree.first[node] < 0:
+                    continue
+                first = int(tree.first[node])
+                for child in range(first, first + int(tree.n_expanded[node])):
+                    after = position.apply(int(tree.action[child]))
+                    following.append((child, after, replied or mover != own))
+            frontier = following
+        return -1
+
+    def search(self, state: State, limits: Limits) -> SearchResult:
+        """Search ``state`` within ``limits`` (checked by the caller), keeping what the
+        previous tree knows of it."""
+        began = time.perf_counter()
+        options = self.options
+        if state.is_terminal():
+            self.reset()
+            return terminal_result(
+                state, algorithm="mcts", tier="compiled", start=began, reused_visits=0,
+                scale=returns_scale(self.game, options.value_scale, "mcts"), c=options.c,
+            )  # fmt: skip
+        kernel = _kernel_for(self.game, state, options)
+        if kernel is None:
+            raise InvalidParameterError(
+                f"mcts: the compiled tier has no {type(state).__name__} positions"
+            )
+        node = self._find_reusable(state)
+        if node >= 0 and self._search is not None:
+            search = self._search
+            reused = search.reroot(node, kernel, limits)
+        else:
+            seed = self._seed if self._first else self._seeds.getrandbits(63)
+            search = _Search(kernel, limits, options, seed)
+            reused = 0
+        self._first = False
+        self._search, self._root = search, state
+        deadline = None if limits.time is None else began + limits.time
+        stopped_by = search.run(limits.simulations, deadline)
+        rule = RULES[options.final_move]
         chosen = search.final_choice(rule)
-    if chosen < 0:
-        chosen = search.final_choice(MOST_VISITS)
-    return search.result(chosen, stopped_by, began, list(state.legal_actions()))
+        if chosen < 0 and options.final_move == "robust" and stopped_by != "proven":
+            # Robust-max child: search on (up to half the budget again) until the most
+            # visited child is also the best valued one, as the reference tier does.
+            extra = None if limits.simulations is None else max(1, int(limits.simulations) // 2)
+            extra_deadline = None if limits.time is None else time.perf_counter() + limits.time / 2
+            stopped_by = search.run(extra, extra_deadline, robust=True)
+            chosen = search.final_choice(rule)
+        if chosen < 0:
+            chosen = search.final_choice(MOST_VISITS)
+        return search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
+
+
+def compiled_searcher(game: Game, options: MCTSOptions, seed: int | None) -> Any:
+    """The compiled searcher that keeps its tree between moves for ``game`` and ``options``,
+    chosen here once for every front end: Go's
+    :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`, a
+    :class:`CompiledSearcher` for a game with compiled rules, or ``None`` (``tier=
+    "reference"``, options the kernel does not run, or no compiled tier: the reference tier
+    keeps the tree)."""
+    if options.tier == "reference" or options.why_not_compiled(game) is not None:
+        return None
+    from searchlab.domains.games.go import Go
+
+    if type(game) is Go:
+        from searchlab.algorithms.mcts.go_compiled import GoSearcher
+
+        return GoSearcher(game, options, seed)
+    if compiled_game_for(game) is None:
+        return None
+    return CompiledSearcher(game, options, seed)
 
 
 def warm_up() -> None:
