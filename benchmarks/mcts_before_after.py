@@ -1,0 +1,159 @@
+"""The compiled MCTS before and after a change of the engine, side by side in one run, with
+OpenSpiel's C++ ``MCTSBot`` as the yardstick.
+
+A refactor of the Monte Carlo engine must keep its speed (issue 27: no figure may drop by more
+than 5%). This script checks out ``--base`` (a commit; default ``HEAD~1``) into a temporary git
+worktree and times, in child processes that alternate between the two trees (``--rounds``
+times, so that a change in the machine's load falls on both), compiled MCTS simulations per
+CPU second from the initial position:
+
+* Connect Four and Othello (``win_loss``), uniform random rollouts, ``c = 1`` (the figures of
+  ``benchmarks/mcts_openspiel.py``), with OpenSpiel's C++ ``MCTSBot`` timed in the same child
+  (the ratios ``compiled / C++``, against the 12.2-13.9x and 66-86x of docs/benchmarks.md);
+* Snake Go (16 x 16, 512 rounds, seeded items), random and informed rollouts;
+* Connect Four with the MCTS-Solver.
+
+Each figure is the best over the rounds (each round's own best of ``--repeat`` searches, after
+a warm-up search that loads the kernels); the last column is after / before.
+
+    nice -n 5 python benchmarks/mcts_before_after.py [--base REF] [--rounds N] [--quick]
+
+Without OpenSpiel (``pip install open_spiel``, the ``bench`` extra) the C++ column says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import json, math, sys, time
+from searchlab.algorithms.mcts import mcts
+from searchlab.core.limits import Limits
+from searchlab.games import make
+
+quick, repeat = json.loads(sys.argv[1])
+CASES = {
+    "connect4": (make("connect4"), {}, 20_000 if quick else 100_000, "connect_four"),
+    "othello": (make("othello", scoring="win_loss"), {}, 1_000 if quick else 5_000, "othello"),
+    "connect4 solver": (make("connect4"), {"solver": True}, 20_000 if quick else 100_000, None),
+    "snakego random": (make("snakego", seed=1), {}, 2_000 if quick else 20_000, None),
+    "snakego informed": (
+        make("snakego", seed=1), {"rollout": "informed"}, 100 if quick else 400, None),
+}
+
+def best(run, simulations):
+    run()
+    fastest = math.inf
+    for _ in range(repeat):
+        began = time.process_time()
+        run()
+        fastest = min(fastest, time.process_time() - began)
+    return simulations / fastest
+
+out = {}
+for name, (game, options, simulations, spiel) in CASES.items():
+    state = game.initial_state()
+    def run(game=game, options=options, simulations=simulations, state=state):
+        result = mcts(game, state, limits=Limits(simulations=simulations), c=1.0, seed=1,
+                      tier="compiled", **options)
+        assert result.tier == "compiled"
+    out[name] = {"searchlab": best(run, simulations)}
+    if spiel is not None:
+        try:
+            import pyspiel
+        except ImportError:
+            continue
+        sgame = pyspiel.load_game(spiel)
+        bot = pyspiel.MCTSBot(sgame, pyspiel.RandomRolloutEvaluator(1, 1), math.sqrt(2.0),
+                              simulations, 10_000, False, 1, False)
+        sstate = sgame.new_initial_state()
+        out[name]["openspiel_cpp"] = best(lambda: bot.step(sstate), simulations)
+print(json.dumps(out))
+"""
+
+
+def measure(src: Path, quick: bool, repeat: int) -> dict[str, dict[str, float]]:
+    """One child process timing the engine of the tree whose package is under ``src``."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, json.dumps([quick, repeat])],
+        env=env, capture_output=True, text=True, check=False, cwd=src.parent,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise SystemExit(f"mcts_before_after: the timing run in {src} failed:\n{done.stderr}")
+    result: dict[str, dict[str, float]] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="HEAD~1", help="the commit before the change")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations of the two trees")
+    parser.add_argument("--repeat", type=int, default=3, help="searches per figure per round")
+    parser.add_argument("--quick", action="store_true", help="small budgets")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.repeat < 1:
+        parser.error("--rounds and --repeat must be >= 1")
+    base = subprocess.run(
+        ["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True, text=True
+    )
+    if base.returncode != 0:
+        parser.error(f"--base {args.base!r} is not a commit of this repository")
+    commit = base.stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    best: dict[str, dict[str, dict[str, float]]] = {"before": {}, "after": {}}
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "base"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(tree), commit],
+            cwd=ROOT, check=True, capture_output=True,
+        )  # fmt: skip
+        try:
+            for round_ in range(args.rounds):
+                for label, src in (("before", tree / "src"), ("after", ROOT / "src")):
+                    figures = measure(src, args.quick, args.repeat)
+                    print(f"round {round_ + 1} {label}: {json.dumps(figures)}", flush=True)
+                    for case, engines in figures.items():
+                        kept = best[label].setdefault(case, {})
+                        for engine, rate in engines.items():
+                            kept[engine] = max(kept.get(engine, 0.0), rate)
+        finally:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False
+            )
+    print()
+    print(f"compiled MCTS simulations per CPU second, initial position, c = 1, best of "
+          f"{args.rounds} rounds x {args.repeat}; before = {commit}, after = {head} "
+          f"(+ working tree)")  # fmt: skip
+    header = (
+        f"{'case':<17} {'before':>11} {'after':>11} {'after/before':>13} "
+        f"{'before/C++':>11} {'after/C++':>10}"
+    )
+    print(header)
+    print("-" * len(header))
+    for case, engines in best["after"].items():
+        before = best["before"][case]["searchlab"]
+        after = engines["searchlab"]
+        cpp_before = best["before"][case].get("openspiel_cpp")
+        cpp_after = engines.get("openspiel_cpp")
+        vs_before = f"{before / cpp_before:.1f}x" if cpp_before else "-"
+        vs_after = f"{after / cpp_after:.1f}x" if cpp_after else "-"
+        print(
+            f"{case:<17} {before:>11,.0f} {after:>11,.0f} {after / before:>12.3f}x "
+            f"{vs_before:>11} {vs_after:>10}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
