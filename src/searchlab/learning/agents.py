@@ -57,6 +57,7 @@ import numpy as np
 
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import AgentKind, Param
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
@@ -160,7 +161,7 @@ class AZAgent(_NetworkAgent):
         checkpoint: str | None = None,
         simulations: int | None = None,
         time: float | None = None,
-        c_puct: float = 1.5,
+        c_puct: float = DEFAULT_C_PUCT,
         batch: int = 8,
         temperature: float = 0.0,
         device: str = "cpu",
@@ -323,7 +324,7 @@ AZ_KIND = AgentKind(
         "checkpoint": _CHECKPOINT,
         "simulations": Param(int, help=f"simulations per move (default {DEFAULT_SIMULATIONS})"),
         "time": Param(float, help="seconds per move"),
-        "c_puct": Param(float, 1.5, "PUCT exploration constant", positive=False),
+        "c_puct": Param(float, DEFAULT_C_PUCT, "PUCT exploration constant", positive=False),
         "batch": Param(int, 8, "leaves evaluated per forward pass (virtual loss)"),
         "temperature": _TEMPERATURE,
         "device": _DEVICE,

@@ -58,6 +58,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4, parse_moves
@@ -412,7 +413,7 @@ class AlphaGoPipeline:
         *,
         simulations: int = 200,
         lambda_: float = 0.5,
-        c_puct: float = 1.5,
+        c_puct: float = DEFAULT_C_PUCT,
         batch_size: int = 8,
         seed: int = 0,
     ) -> AlphaGoSearch:

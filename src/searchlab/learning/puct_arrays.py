@@ -69,6 +69,7 @@ from typing import Any, Literal, Protocol, cast, get_args
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_DIRICHLET_EPSILON
 from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
 from searchlab.core.game import State
 from searchlab.learning.encoder import BaseEncoder
@@ -125,7 +126,7 @@ class PUCTConfig:
     Attributes:
         num_simulations: simulations per search (>= 1; the root's own evaluation is not one).
         c_puct: exploration constant in ``Q + c_puct * P * sqrt(N_parent) / (1 + N)``
-            (finite, >= 0; 1.5 as the reference's default).
+            (finite, >= 0; default ``DEFAULT_C_PUCT``, as the reference's).
         batch_size: leaves collected (under virtual loss) per ``evaluate_batch`` call
             (>= 1); 1 is the sequential search.
         virtual_loss: visits, each lost for its mover, that a leaf in flight adds to every node
@@ -150,13 +151,13 @@ reduction
     """
 
     num_simulations: int = 100
-    c_puct: float = 1.5
+    c_puct: float = DEFAULT_C_PUCT
     batch_size: int = 8
     virtual_loss: float = 1.0
     fpu: float = 0.0
     fpu_mode: FPUMode = "absolute"
     dirichlet_alpha: float | None = None
-    dirichlet_epsilon: float = 0.25
+    dirichlet_epsilon: float = DEFAULT_DIRICHLET_EPSILON
 
     def __post_init__(self) -> None:
         _integer(self.num_simulations, "num_simulations", low=1)

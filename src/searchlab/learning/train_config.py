@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_DIRICHLET_EPSILON
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.network import KINDS, NetworkConfig
 from searchlab.learning.puct_arrays import FPU_MODES, PUCTConfig
@@ -56,14 +57,14 @@ class TrainConfig:
     chunk_games: int = _knob(32, "games per saved chunk (a kill loses at most one per worker)")
     max_generations: int = _knob(0, "stop after this many generations (0: until --time)")
     simulations: int = _knob(100, "PUCT simulations per self-play move")
-    c_puct: float = _knob(1.5, "PUCT exploration constant")
+    c_puct: float = _knob(DEFAULT_C_PUCT, "PUCT exploration constant")
     search_batch: int = _knob(8, "leaves per search evaluated together (virtual loss)")
     virtual_loss: float = _knob(1.0, "virtual loss of a leaf in flight")
     fpu: float = _knob(0.0, "first-play urgency (see fpu_mode)")
     fpu_mode: str = _knob("absolute", "absolute (Q of unvisited = fpu) or reduction")
     games_in_flight: int = _knob(32, "self-play games searched in lock step")
     dirichlet_alpha: float = _knob(0.3, "root Dirichlet noise concentration (0: no noise)")
-    dirichlet_epsilon: float = _knob(0.25, "weight of the root noise")
+    dirichlet_epsilon: float = _knob(DEFAULT_DIRICHLET_EPSILON, "weight of the root noise")
     temperature: float = _knob(1.0, "move temperature of the first temperature_plies plies")
     temperature_plies: int = _knob(8, "plies sampled at the temperature, then most visited")
     resign_threshold: float = _knob(-1.0, "resign below this value (-1: never resign)")

@@ -525,7 +525,7 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
     """Copy the subtree of node ``root`` into the empty arrays ``new_tree`` (same layout,
     enough slots), ``root`` becoming node 0, breadth first, every child block whole (the
     actions of its children not made yet included); return ``(slots used, nodes made)``."""
-    parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
+    _, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
     (
         new_parent, new_first, new_n_children, new_n_expanded, new_action, new_mover,
         new_visits, new_value, new_is_proven, new_proven,
@@ -568,7 +568,7 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
 def prove_root(tree):  # pragma: no cover - compiled
     """MCTS-Solver's proof of node 0 from its children alone (a kept subtree's root, whose
     own proof is not kept: a move must be chosen among its children)."""
-    parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
+    _, first, n_children, n_expanded, _, mover, _, _, is_proven, proven = tree
     is_proven[0] = False
     proven[0] = 0.0
     if first[0] >= 0 and n_expanded[0] > 0:

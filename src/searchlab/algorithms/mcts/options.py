@@ -53,6 +53,8 @@ from searchlab.core.tier import Tier, check_tier
 
 __all__ = [
     "DEFAULT_C",
+    "DEFAULT_C_PUCT",
+    "DEFAULT_DIRICHLET_EPSILON",
     "FINAL_MOVES",
     "MCTSOptions",
     "check_budget",
@@ -65,6 +67,15 @@ DEFAULT_C = 1.0
 """UCT's exploration constant ``c`` in ``W/N + c * sqrt(2 ln N_parent / N)``: Auer et al.'s
 UCB1 bonus ``sqrt(2 ln N / n)`` applied as is to values in ``[-1, 1]`` (OpenSpiel's
 ``uct_c = sqrt(2) * c``; see docs/algorithms/mcts.md)."""
+
+DEFAULT_C_PUCT = 1.5
+"""PUCT's exploration constant ``c_puct`` in ``Q + c_puct * P * sqrt(N_parent) / (1 + N)``,
+the one default of every PUCT search (the reference tier, the array PUCT, the ``az``,
+``policy`` and ``alphago`` agents, training); chosen on held-out solved Connect Four openings
+(docs/learning.md)."""
+DEFAULT_DIRICHLET_EPSILON = 0.25
+"""The weight of AlphaZero's root Dirichlet noise, ``(1 - epsilon) * P + epsilon * Dir(alpha)``
+(Silver et al. 2017), the one default of every PUCT search."""
 
 FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
@@ -129,10 +140,10 @@ class MCTSOptions:
     exact_endgame: int = 0
     rave: float = 0.0
     evaluator: Evaluator | None = None
-    c_puct: float = 1.5
+    c_puct: float = DEFAULT_C_PUCT
     lambda_: float = 1.0
     dirichlet_alpha: float | None = None
-    dirichlet_epsilon: float = 0.25
+    dirichlet_epsilon: float = DEFAULT_DIRICHLET_EPSILON
     value_scale: ValueScale = "outcome"
     tier: Tier = "auto"
     observer: Observer | None = None
