@@ -521,7 +521,8 @@ def encode(state: BreakthroughState) -> tuple[np.uint64, np.uint64]:
 def compiled_rules(game: Breakthrough) -> CompiledGame:
     """The compiled tier of ``game``: its rules for searchlab's compiled MCTS (the
     compiled-game protocol, ``searchlab.algorithms.mcts.CompiledGame``). Players alternate
-    (no ``next_player``); ``status`` and ``rollout`` need no ``config``."""
+    (no ``next_player``); ``status`` and ``rollout`` need no ``config``; ``num_actions`` lets
+    the compiled loop keep RAVE's statistics."""
     if not isinstance(game, Breakthrough):
         raise InvalidParameterError(f"compiled_rules needs a Breakthrough game, got {game!r}")
     return CompiledGame(
@@ -532,6 +533,7 @@ def compiled_rules(game: Breakthrough) -> CompiledGame:
         rollout=rollout,
         encode=encode,
         max_branching=max_branching(game.size),
+        num_actions=3 * game.size * game.size,  # from_square * 3 + direction: RAVE runs compiled
     )
 
 

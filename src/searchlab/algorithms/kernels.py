@@ -27,8 +27,8 @@ True
 >>> from searchlab.domains.games.snakego import SnakeGo
 >>> mcts_rollouts(SnakeGo(size=8)), mcts_rollouts(GridProblem)
 (('random', 'informed'), ('random',))
->>> "rave" in mcts_features(SnakeGo(size=8))
-False
+>>> sorted(mcts_features(SnakeGo(size=8))), sorted(mcts_features(GridProblem))
+(['rave'], [])
 """
 
 from __future__ import annotations
@@ -212,14 +212,25 @@ def mcts_rollouts(game: object) -> tuple[str, ...]:
 
 
 MCTS_FEATURES: dict[type, frozenset[str]] = {
-    Go: frozenset({"rave"}),  # go_compiled: AMAF statistics from every simulation's moves
+    # go_compiled: AMAF statistics from every simulation's moves, its rollouts included
+    Go: frozenset({"rave", "rave_rollouts"}),
 }
-"""The options beyond plain UCT (``MCTSOptions`` field names, such as ``"rave"``) each
-compiled MCTS kernel runs, by the game's exact type; a game not listed runs none of them
-compiled (``MCTSOptions.why_not_plain`` then sends such options to the reference tier)."""
+"""The options beyond plain UCT (``MCTSOptions`` field names, such as ``"rave"``) of the
+kernels outside the compiled-game protocol (Go's), by the game's exact type;
+``"rave_rollouts"``: RAVE with any of its rollout policies, not only the uniform one. A game
+of the protocol runs ``"rave"`` (with uniform playouts) when its rules say ``num_actions``;
+any other game runs none of them compiled (``MCTSOptions.why_not_plain`` then sends such
+options to the reference tier)."""
+
+_RAVE = frozenset({"rave"})
 
 
 def mcts_features(game: object) -> frozenset[str]:
     """The options beyond plain UCT the compiled MCTS kernel for ``game`` runs (empty when it
     has none, or no kernel)."""
-    return MCTS_FEATURES.get(type(game), frozenset())
+    if type(game) in MCTS_FEATURES:
+        return MCTS_FEATURES[type(game)]
+    if isinstance(game, type) or type(game) not in _COMPILED_GAMES:
+        return frozenset()
+    compiled = compiled_game_for(game)
+    return _RAVE if compiled is not None and compiled.num_actions > 0 else frozenset()

@@ -127,6 +127,10 @@ class CompiledGame:
             function (the built-in games: numba caches it on disk, so a new process does not
             compile it again); ``None``: the engine binds it on first use in each process (a
             few seconds of compiling).
+        num_actions: every action is below it (0: not said); needed by compiled RAVE, whose
+            all-moves-as-first statistics are kept per (player, action).
+        pass_action: an action that gathers no AMAF statistics (a pass: every playout of Go
+            ends with passes), or -1.
     """
 
     name: str
@@ -140,6 +144,8 @@ class CompiledGame:
     config: Callable[[Any, str, str], Any] = default_config
     rollouts: tuple[str, ...] = ("random",)
     kernel: Any = None
+    num_actions: int = 0
+    pass_action: int = -1
 
 
 def _fail(name: str, message: str) -> CompiledGameError:
@@ -183,6 +189,10 @@ def check_shape(compiled: object) -> CompiledGame:
         raise _fail(
             name, f"max_branching must be an integer in [1, {MAX_BRANCHING}], got {branching!r}"
         )
+    for field, low in (("num_actions", 0), ("pass_action", -1)):
+        number = getattr(compiled, field)
+        if isinstance(number, bool) or not isinstance(number, int) or number < low:
+            raise _fail(name, f"{field} must be an integer >= {low}, got {number!r}")
     rollouts = compiled.rollouts
     if not (isinstance(rollouts, tuple) and rollouts and all(isinstance(r, str) for r in rollouts)):
         raise _fail(name, f"rollouts must be a non-empty tuple of names, got {rollouts!r}")
@@ -267,6 +277,11 @@ def check_against_reference(
                 f"{compiled.max_branching}), got {n!r} at ply {ply}",
             )  # fmt: skip
         legal = list(state.legal_actions())
+        if compiled.num_actions and max(legal) >= compiled.num_actions:
+            raise _fail(
+                name, f"action {max(legal)} at ply {ply} is not below num_actions="
+                f"{compiled.num_actions}",
+            )  # fmt: skip
         if out[:n].tolist() != legal:
             raise _fail(
                 name, f"actions at ply {ply} are {out[:n].tolist()[:12]}, the game's "

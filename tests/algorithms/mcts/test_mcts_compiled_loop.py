@@ -93,7 +93,7 @@ NIM_RULES = CompiledGame(
     name="turnnim", actions=nim_actions, play=nim_play, status=nim_status, rollout=nim_rollout,
     next_player=nim_next_player, encode=lambda state: (state.heap, PLIES), max_branching=TAKE,
 )  # fmt: skip
-nim_search = bind(NIM_RULES, True, 100)
+nim_search = bind(NIM_RULES, True)
 
 
 class TurnNimState:

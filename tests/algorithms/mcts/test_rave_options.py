@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -74,7 +75,26 @@ def test_the_spec_parses_and_plays() -> None:
 # --- tiers: a compiled kernel runs rave only where it says so -------------------------------
 
 
-def test_rave_needs_a_kernel_that_runs_it() -> None:
+def _without_rave(monkeypatch: pytest.MonkeyPatch, game: Any) -> None:
+    """The compiled rules of ``game``'s type, as if they did not say ``num_actions`` (then the
+    one loop cannot keep AMAF statistics for them)."""
+    rules = dataclasses.replace(kernels.compiled_game_for(game), num_actions=0)
+    real = kernels.compiled_game_for
+    monkeypatch.setattr(
+        kernels,
+        "compiled_game_for",
+        lambda other: rules if type(other) is type(game) else real(other),
+    )
+
+
+def test_rave_needs_a_kernel_that_runs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Connect Four's rules say their actions, so the one compiled loop runs RAVE on them
+    # (issue 27: RAVE moved from Go's kernel into the loop every compiled game shares)
+    assert MCTSOptions(rave=1000).why_not_compiled(Connect4()) is None
+    compiled = mcts(Connect4(), limits=Limits(simulations=50), seed=1, rave=1000)
+    assert compiled.tier == "compiled" and compiled.stats["rave"] == 1000
+    # rules that do not say them: RAVE needs the reference tier
+    _without_rave(monkeypatch, Connect4())
     options = MCTSOptions(rave=1000)
     assert options.why_not_compiled(Connect4()) == "rave=1000"
     assert MCTSOptions(rave=0).why_not_compiled(Connect4()) is None
@@ -86,20 +106,30 @@ def test_rave_needs_a_kernel_that_runs_it() -> None:
 
 
 def test_a_kernel_listing_rave_is_plain_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    _without_rave(monkeypatch, Connect4())
     monkeypatch.setitem(kernels.MCTS_FEATURES, Connect4, frozenset({"rave"}))
     assert MCTSOptions(rave=1000).why_not_compiled(Connect4()) is None
+    _without_rave(monkeypatch, make("othello"))
     assert kernels.mcts_features(make("othello")) == frozenset()
+    assert kernels.mcts_features(make("tictactoe")) == frozenset()
 
 
 def test_the_tier_check_without_a_game_allows_only_listed_features(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # RAVE with uniform playouts runs in the one loop of every compiled game that says its
+    # actions; RAVE with another rollout policy only where a kernel lists it (Go's)
     monkeypatch.setattr(kernels, "MCTS_FEATURES", {})
     monkeypatch.setattr("searchlab.algorithms.mcts.options.MCTS_FEATURES", {})
-    with pytest.raises(InvalidParameterError, match="rave=5 needs the reference tier"):
-        MCTSOptions(rave=5, tier="compiled")
-    monkeypatch.setattr("searchlab.algorithms.mcts.options.MCTS_FEATURES", {Connect4: {"rave"}})
+    with pytest.raises(
+        InvalidParameterError, match="rave=5 with rollout='informed' needs the reference tier"
+    ):
+        MCTSOptions(rave=5, rollout="informed", tier="compiled")
     assert MCTSOptions(rave=5, tier="compiled").rave == 5
+    monkeypatch.setattr(
+        "searchlab.algorithms.mcts.options.MCTS_FEATURES", {Connect4: {"rave", "rave_rollouts"}}
+    )
+    assert MCTSOptions(rave=5, rollout="informed", tier="compiled").rave == 5
 
 
 # --- rave=0 is the plain search, unchanged ------------------------------------------------

@@ -84,24 +84,13 @@ def rollout(current, mask, rng, scoring):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    config,
-    tree,
-    root_a,
-    root_b,
-    scratch,
-    counters,
-    rng_state,
-    c,
-    max_simulations,
-    max_nodes,
-    solver,
-    robust,
+    config, tree, root_a, root_b, scratch, counters, rng_state, settings
 ):  # pragma: no cover - compiled
     """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Connect Four (the
-    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_plies``."""
+    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_branching``."""
     return _simulate(
-        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, 0, tree,
-        root_a, root_b, scratch, counters, rng_state, c, max_simulations, max_nodes, solver, robust,
+        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, tree, root_a,
+        root_b, scratch, counters, rng_state, settings,
     )  # fmt: skip
 
 
@@ -112,6 +101,7 @@ def _encode(state: Connect4State) -> tuple[np.int64, np.int64]:
 COMPILED = CompiledGame(
     name="connect4", actions=actions, play=play, status=status, rollout=rollout,
     encode=_encode, max_branching=MAX_BRANCHING, kernel=search,
+    num_actions=MAX_BRANCHING,
 )  # fmt: skip
 """Connect Four's rules for the compiled MCTS, registered for
 :class:`~searchlab.domains.games.connect4.Connect4` (:mod:`searchlab.algorithms.kernels`)."""

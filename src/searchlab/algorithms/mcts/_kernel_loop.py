@@ -101,6 +101,7 @@ __all__ = [
     "bind",
     "compact",
     "prove_root",
+    "settings",
     "simulate",
     "start_copy",
     "start_words",
@@ -147,6 +148,51 @@ def _select(
 
 
 @njit(cache=True, inline="always")
+def _select_rave(  # pragma: no cover - compiled
+    node, first, n_children, n_expanded, visits, value, is_proven, proven, amaf_visits,
+    amaf_value, c, k, solver,
+):  # fmt: skip
+    """UCT-RAVE (Gelly and Silver 2007, as the reference tier's ``select_rave``): the slot of
+    ``node``'s child block with the largest ``(1 - beta) Q + beta Q_amaf + c sqrt(2 ln N /
+    n)``, ``beta = sqrt(k / (3 n + k))``; a child not made yet (a slot past ``n_expanded``)
+    is valued by its AMAF mean alone and chosen at once when it has no AMAF sample either
+    (the first such in block order, which is shuffled); -1 when the solver has proven every
+    child lost. Proven children as in :func:`_select`."""
+    f = first[node]
+    made = n_expanded[node]
+    total = visits[node]
+    explore = c * math.sqrt(2.0 * math.log(total)) if total > 1 else 0.0
+    best = -1
+    best_score = -np.inf
+    for i in range(n_children[node]):
+        slot = f + i
+        seen = amaf_visits[slot]
+        if i >= made:
+            if seen == 0:
+                return slot
+            score = amaf_value[slot] / seen + explore
+        else:
+            nv = visits[slot]
+            if solver and is_proven[slot]:
+                p = proven[slot]
+                if p > 0.0:
+                    return slot
+                if p < 0.0:
+                    continue
+                mean = 0.0
+            else:
+                mean = value[slot] / nv
+                if seen:
+                    beta = math.sqrt(k / (3.0 * nv + k))
+                    mean = (1.0 - beta) * mean + beta * amaf_value[slot] / seen
+            score = mean + explore / math.sqrt(nv)
+        if score > best_score:
+            best_score = score
+            best = slot
+    return best
+
+
+@njit(cache=True, inline="always")
 def _prove(node, first, n_expanded, n_children, mover, is_proven, proven):  # pragma: no cover
     """MCTS-Solver's backup at ``node`` (Winands et al. 2008, as the reference tier's
     ``prove``): a child proven won for the node's player proves the node (with that child's
@@ -175,20 +221,26 @@ def _prove(node, first, n_expanded, n_children, mover, is_proven, proven):  # pr
 
 @njit(cache=True, inline="always")
 def _random_playout(  # pragma: no cover - compiled
-    actions_fn, play_fn, status_fn, next_player_fn, a, b, player, rng, config, buffer, max_plies
-):
+    actions_fn, play_fn, status_fn, next_player_fn, a, b, player, rng, config, buffer,
+    max_plies, trail_player, trail_action, record,
+):  # fmt: skip
     """Uniformly random moves from the non-terminal ``(a, b)``, ``player`` to move, to the
-    end: ``(value for player, rng)``; NaN when the game has not ended after ``max_plies``."""
+    end: ``(value for player, rng, moves)``; NaN when the game has not ended after
+    ``max_plies``. With ``record``, move ``t`` and its player go to ``trail_action[t]`` and
+    ``trail_player[t]`` (RAVE's all-moves-as-first statistics)."""
     mover = player
-    for _ in range(max_plies):
+    for t in range(max_plies):
         n = actions_fn(a, b, buffer, 0)
         rng, k = next_below(rng, n)
+        if record:
+            trail_player[t] = mover
+            trail_action[t] = buffer[k]
         a, b = play_fn(a, b, buffer[k])
         mover = next_player_fn(a, b, mover)
         is_over, result = status_fn(a, b, config)
         if is_over:
-            return (result if mover == player else -result), rng
-    return np.nan, rng
+            return (result if mover == player else -result), rng, t + 1
+    return np.nan, rng, max_plies
 
 
 @njit(cache=True, inline="always")
@@ -212,6 +264,41 @@ def alternate(a, b, before):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
+def _reserve(
+    actions_fn,
+    a,
+    b,
+    node,
+    first,
+    n_children,
+    n_expanded,
+    action,
+    amaf_visits,
+    amaf_value,
+    used,
+    rng,
+    rave,
+):  # pragma: no cover - compiled
+    """Reserve ``node``'s child block at ``used``: its legal actions, shuffled (a random
+    untried action is expanded next, as in Browne et al. 2012), AMAF statistics zeroed with
+    RAVE; ``(slots used, rng)``."""
+    n = actions_fn(a, b, action, used)
+    for i in range(n - 1, 0, -1):
+        rng, j = next_below(rng, i + 1)
+        swap = action[used + i]
+        action[used + i] = action[used + j]
+        action[used + j] = swap
+    if rave > 0.0:
+        for i in range(n):
+            amaf_visits[used + i] = 0
+            amaf_value[used + i] = 0.0
+    first[node] = used
+    n_children[node] = n
+    n_expanded[node] = 0
+    return used + n, rng
+
+
+@njit(cache=True, inline="always")
 def simulate(  # pragma: no cover - compiled
     actions_fn,
     play_fn,
@@ -221,32 +308,50 @@ def simulate(  # pragma: no cover - compiled
     next_player_fn,
     config,
     max_branching,
-    max_plies,
     tree,
     root_a,
     root_b,
     scratch,
     counters,
     rng_state,
-    c,
-    max_simulations,
-    max_nodes,
-    solver,
-    robust,
+    settings,
 ):
     """Run simulations until ``counters[C_SIMULATIONS] == max_simulations`` (DONE). Before
     each one, in the reference tier's order, stop with ROOT_PROVEN (``solver``), ROBUST
     (``robust``: the most visited root child is also the best valued one), or NODE_LIMIT
-    (``max_nodes`` nodes made), or pause with GROW (fewer than ``max_branching`` free slots:
-    enlarge the arrays and call again); stop with BAD_VALUE when ``status`` or the rollout
-    gives a value outside ``[-1, 1]`` (or NaN: a uniform playout that did not end within
-    ``max_plies``). ``tree`` is the node arrays in :attr:`Tree.FIELDS` order; ``rollout_fn``
-    ``None`` plays uniformly random moves through ``actions_fn`` and ``play_fn``.
+    (``max_nodes`` nodes made), or pause with GROW (fewer than ``max_branching`` free slots,
+    twice that with RAVE: enlarge the arrays and call again); stop with BAD_VALUE when
+    ``status`` or the rollout gives a value outside ``[-1, 1]`` (or NaN: a uniform playout
+    that did not end within ``max_plies``, or a tree deeper than that).
+
+    ``tree`` is the node arrays in :attr:`Tree.FIELDS` order; ``settings`` is ``(c,
+    max_simulations, max_nodes, solver, robust, rave, max_plies, num_actions, pass_action)``
+    (:func:`settings`). ``rollout_fn`` ``None`` plays uniformly random moves through
+    ``actions_fn`` and ``play_fn``, as does RAVE (``rave = k > 0``, UCT-RAVE with
+    equivalence parameter ``k``), which records the playout's moves for the AMAF statistics
+    of every node on the path (actions below ``num_actions``; ``pass_action`` gathers none).
     Resumable: the whole state is in the arrays, ``counters`` and ``rng_state[0]``."""
-    parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
+    (
+        parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven,
+        amaf_visits, amaf_value,
+    ) = tree  # fmt: skip
+    c, max_simulations, max_nodes, solver, robust, rave, max_plies, num_actions, pass_action = (
+        settings
+    )
     capacity = parent.shape[0]
-    if rollout_fn is None:
-        buffer = np.empty(max_branching, dtype=np.int16)
+    buffer = np.empty(max_branching, dtype=np.int16)
+    on_rave = rave > 0.0
+    room = 2 * max_branching if on_rave else max_branching
+    if on_rave:  # the path and the playout's moves, and when each action was last played
+        path_node = np.empty(max_plies + 1, dtype=np.int64)
+        path_player = np.empty(max_plies + 1, dtype=np.int64)
+        trail_player = np.empty(max_plies, dtype=np.int64)
+        trail_action = np.empty(max_plies, dtype=np.int64)
+        last_seen = np.full(2 * num_actions, -1, dtype=np.int64)
+    else:
+        path_node = path_player = trail_player = trail_action = last_seen = np.empty(
+            0, dtype=np.int64
+        )
     simulations = counters[C_SIMULATIONS]
     used = counters[C_USED]
     nodes = counters[C_NODES]
@@ -271,31 +376,50 @@ def simulate(  # pragma: no cover - compiled
         if nodes >= max_nodes:
             code = NODE_LIMIT
             break
-        if capacity - used < max_branching:
+        if capacity - used < room:
             code = GROW
             break
-        # Step 1. Selection: descend by UCB1 through fully expanded nodes.
+        # Step 1. Selection: descend by UCB1 (UCT-RAVE) through fully expanded nodes.
         node = 0
         depth = 0
         a, b = start_fn(root_a, root_b, scratch)
         player = 1 - mover[0]  # the player to move at ``node``
+        if on_rave:
+            path_node[0] = 0
+            path_player[0] = player
         while not is_proven[node]:  # a terminal node is proven; others only by the solver
             f = first[node]
-            if f < 0:
-                # first pass through this node: reserve its child block, actions shuffled
-                n = actions_fn(a, b, action, used)
-                for i in range(n - 1, 0, -1):
-                    rng, j = next_below(rng, i + 1)
-                    swap = action[used + i]
-                    action[used + i] = action[used + j]
-                    action[used + j] = swap
-                f = used
-                first[node] = f
-                n_children[node] = n
-                n_expanded[node] = 0
-                used += n
+            if f < 0:  # first pass through this node: reserve its child block
+                used, rng = _reserve(
+                    actions_fn, a, b, node, first, n_children, n_expanded, action,
+                    amaf_visits, amaf_value, used, rng, rave,
+                )  # fmt: skip
+                f = first[node]
             k = n_expanded[node]
-            if k < n_children[node]:
+            if on_rave:
+                chosen = _select_rave(
+                    node, first, n_children, n_expanded, visits, value, is_proven, proven,
+                    amaf_visits, amaf_value, c, rave, solver,
+                )  # fmt: skip
+                if chosen >= f + k:  # a child not made yet: it becomes the next one made
+                    child = f + k
+                    swap = action[chosen]
+                    action[chosen] = action[child]
+                    action[child] = swap
+                    swap_visits = amaf_visits[chosen]
+                    amaf_visits[chosen] = amaf_visits[child]
+                    amaf_visits[child] = swap_visits
+                    swap_value = amaf_value[chosen]
+                    amaf_value[chosen] = amaf_value[child]
+                    amaf_value[child] = swap_value
+                    chosen = -2
+            elif k < n_children[node]:
+                chosen = -2
+            else:
+                chosen = _select(
+                    node, first, n_children, visits, value, is_proven, proven, c, solver
+                )
+            if chosen == -2:
                 # Step 2. Expansion: create the next untried child.
                 child = f + k
                 n_expanded[node] = k + 1
@@ -317,27 +441,44 @@ def simulate(  # pragma: no cover - compiled
                 nodes += 1
                 node = child
                 depth += 1
+                if on_rave:
+                    if depth > max_plies:
+                        code = BAD_VALUE  # deeper than the game can last
+                        break
+                    path_node[depth] = node
+                    path_player[depth] = player
+                    if not is_over:  # its edges gather AMAF statistics from this simulation
+                        used, rng = _reserve(
+                            actions_fn, a, b, node, first, n_children, n_expanded, action,
+                            amaf_visits, amaf_value, used, rng, rave,
+                        )  # fmt: skip
                 break
-            chosen = _select(node, first, n_children, visits, value, is_proven, proven, c, solver)
             if chosen < 0:
                 break  # every child proven lost: cannot happen (the node would be proven)
             node = chosen
             a, b = play_fn(a, b, action[node])
             player = next_player_fn(a, b, player)
             depth += 1
+            if on_rave:
+                if depth > max_plies:
+                    code = BAD_VALUE
+                    break
+                path_node[depth] = node
+                path_player[depth] = player
         if code == BAD_VALUE:
             break
         if depth > max_depth:
             max_depth = depth
         # Step 3. Simulation: the return for the player who moved into the leaf (exact when
         # the leaf is proven: a finished game, or a position the solver settled).
+        moves = 0
         if is_proven[node]:
             reward = proven[node]
         else:
-            if rollout_fn is None:
-                result, rng = _random_playout(
+            if rollout_fn is None or on_rave:
+                result, rng, moves = _random_playout(
                     actions_fn, play_fn, status_fn, next_player_fn, a, b, player, rng, config,
-                    buffer, max_plies,
+                    buffer, max_plies, trail_player, trail_action, on_rave,
                 )  # fmt: skip
             else:
                 result, rng = rollout_fn(a, b, rng, config)  # for ``player``, to move here
@@ -345,6 +486,29 @@ def simulate(  # pragma: no cover - compiled
                 code = BAD_VALUE
                 break
             reward = result if player == mover[node] else -result
+        if on_rave:
+            # RAVE: every action a node's player played from it on, in the tree or the
+            # playout, credits that node's edge of the same action with the player's return
+            # (update_amaf of the reference tier)
+            for_zero = reward if mover[node] == 0 else -reward
+            for t in range(moves):
+                if trail_action[t] != pass_action:
+                    last_seen[trail_player[t] * num_actions + trail_action[t]] = simulations
+            for d in range(depth, -1, -1):
+                at = path_node[d]
+                who = path_player[d]
+                if d < depth:
+                    taken = action[path_node[d + 1]]
+                    if taken != pass_action:
+                        last_seen[who * num_actions + taken] = simulations
+                f = first[at]
+                if f < 0:
+                    continue
+                credit = for_zero if who == 0 else -for_zero
+                for i in range(n_children[at]):
+                    if last_seen[who * num_actions + action[f + i]] == simulations:
+                        amaf_visits[f + i] += 1
+                        amaf_value[f + i] += credit
         # Step 4. Backpropagation: the point of view changes where the mover does.
         below = -1
         last = mover[node]
@@ -368,6 +532,24 @@ def simulate(  # pragma: no cover - compiled
     counters[C_MAX_DEPTH] = max_depth
     rng_state[0] = rng
     return code
+
+
+def settings(
+    c: float,
+    max_simulations: int,
+    max_nodes: int,
+    solver: bool,
+    robust: bool,
+    rave: float = 0.0,
+    max_plies: int = 10_000,
+    num_actions: int = 0,
+    pass_action: int = -1,
+) -> tuple[float, int, int, bool, bool, float, int, int, int]:
+    """The ``settings`` tuple :func:`simulate` takes, typed as it compiles them."""
+    return (
+        float(c), int(max_simulations), int(max_nodes), bool(solver), bool(robust), float(rave),
+        int(max_plies), int(num_actions), int(pass_action),
+    )  # fmt: skip
 
 
 class Tree:
@@ -397,6 +579,8 @@ class Tree:
         ("value", np.float64),
         ("is_proven", np.int8),
         ("proven", np.float64),
+        ("amaf_visits", np.int32),
+        ("amaf_value", np.float64),
     )
 
     parent: np.ndarray
@@ -409,6 +593,8 @@ class Tree:
     value: np.ndarray
     is_proven: np.ndarray
     proven: np.ndarray
+    amaf_visits: np.ndarray
+    amaf_value: np.ndarray
 
     def __init__(self, capacity: int) -> None:
         for name, dtype in self.FIELDS:
@@ -471,6 +657,8 @@ class Tree:
         self.value[0] = 0.0
         self.is_proven[0] = False
         self.proven[0] = 0.0
+        self.amaf_visits[0] = 0
+        self.amaf_value[0] = 0.0
         self.root_a = a
         self.root_b = b
         self.scratch = np.empty_like(a) if isinstance(a, np.ndarray) else a
@@ -482,19 +670,18 @@ _BOUND: dict[tuple[Any, ...], Any] = {}
 """The search loops bound to a game's functions in this process, by functions and shape."""
 
 
-def bind(compiled: CompiledGame, is_array: bool, max_plies: int) -> Any:
+def bind(compiled: CompiledGame, is_array: bool) -> Any:
     """The search loop bound to ``compiled``'s functions: its cached ``kernel`` when it has
     one, else :func:`simulate` specialised on them now (compiled on the first call in each
     process: numba caches neither a function of functions nor a closure on disk). The
     kernel is called as ``kernel(config, tree, root_a, root_b, scratch, counters, rng_state,
-    c, max_simulations, max_nodes, solver, robust)``; ``is_array``: the position is an array
-    that each simulation copies (else two words); ``max_plies``: the longest uniform playout
-    (a game of your own without a ``rollout``)."""
+    settings)``; ``is_array``: the position is an array that each simulation copies (else
+    two words)."""
     if compiled.kernel is not None:
         return compiled.kernel
     key = (
         compiled.actions, compiled.play, compiled.status, compiled.rollout,
-        compiled.next_player, compiled.max_branching, is_array, max_plies,
+        compiled.next_player, compiled.max_branching, is_array,
     )  # fmt: skip
     kernel = _BOUND.get(key)
     if kernel is not None:
@@ -506,14 +693,12 @@ def bind(compiled: CompiledGame, is_array: bool, max_plies: int) -> Any:
     max_branching = compiled.max_branching
 
     @njit
-    def kernel(  # pragma: no cover - compiled
-        config, tree, root_a, root_b, scratch, counters, rng_state, c, max_simulations,
-        max_nodes, solver, robust,
-    ):  # fmt: skip
+    def kernel(
+        config, tree, root_a, root_b, scratch, counters, rng_state, settings
+    ):  # pragma: no cover - compiled
         return simulate(
             actions_fn, play_fn, status_fn, rollout_fn, start_fn, next_player_fn, config,
-            max_branching, max_plies, tree, root_a, root_b, scratch, counters, rng_state, c,
-            max_simulations, max_nodes, solver, robust,
+            max_branching, tree, root_a, root_b, scratch, counters, rng_state, settings,
         )  # fmt: skip
 
     _BOUND[key] = kernel
@@ -524,16 +709,22 @@ def bind(compiled: CompiledGame, is_array: bool, max_plies: int) -> Any:
 def compact(tree, new_tree, root):  # pragma: no cover - compiled
     """Copy the subtree of node ``root`` into the empty arrays ``new_tree`` (same layout,
     enough slots), ``root`` becoming node 0, breadth first, every child block whole (the
-    actions of its children not made yet included); return ``(slots used, nodes made)``."""
-    _, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven = tree
+    actions and AMAF statistics of its children not made yet included); return ``(slots
+    used, nodes made)``."""
+    (
+        _, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven,
+        amaf_visits, amaf_value,
+    ) = tree  # fmt: skip
     (
         new_parent, new_first, new_n_children, new_n_expanded, new_action, new_mover,
-        new_visits, new_value, new_is_proven, new_proven,
+        new_visits, new_value, new_is_proven, new_proven, new_amaf_visits, new_amaf_value,
     ) = new_tree  # fmt: skip
     old_of = np.full(new_parent.shape[0], -1, dtype=np.int64)  # old id of each new slot
     old_of[0] = root
     new_parent[0] = -1
     new_action[0] = -1
+    new_amaf_visits[0] = 0
+    new_amaf_value[0] = 0.0
     used = 1
     made = 0
     for slot in range(new_parent.shape[0]):
@@ -557,6 +748,8 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
         new_first[slot] = used
         for i in range(n_children[old]):
             new_action[used + i] = action[f + i]
+            new_amaf_visits[used + i] = amaf_visits[f + i]
+            new_amaf_value[used + i] = amaf_value[f + i]
             if i < n_expanded[old]:
                 old_of[used + i] = f + i
                 new_parent[used + i] = slot
@@ -568,7 +761,7 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
 def prove_root(tree):  # pragma: no cover - compiled
     """MCTS-Solver's proof of node 0 from its children alone (a kept subtree's root, whose
     own proof is not kept: a move must be chosen among its children)."""
-    _, first, n_children, n_expanded, _, mover, _, _, is_proven, proven = tree
+    _, first, n_children, n_expanded, _, mover, _, _, is_proven, proven, _, _ = tree
     is_proven[0] = False
     proven[0] = 0.0
     if first[0] >= 0 and n_expanded[0] > 0:

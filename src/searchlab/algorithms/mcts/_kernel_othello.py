@@ -130,24 +130,13 @@ def rollout(player, opponent, rng, scoring):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    config,
-    tree,
-    root_a,
-    root_b,
-    scratch,
-    counters,
-    rng_state,
-    c,
-    max_simulations,
-    max_nodes,
-    solver,
-    robust,
+    config, tree, root_a, root_b, scratch, counters, rng_state, settings
 ):  # pragma: no cover - compiled
     """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Othello (the
-    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_plies``."""
+    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_branching``."""
     return _simulate(
-        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, 0, tree,
-        root_a, root_b, scratch, counters, rng_state, c, max_simulations, max_nodes, solver, robust,
+        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, tree, root_a,
+        root_b, scratch, counters, rng_state, settings,
     )  # fmt: skip
 
 
@@ -165,6 +154,7 @@ def _config(state: OthelloState, value_scale: str, rollout: str) -> int:
 COMPILED = CompiledGame(
     name="othello", actions=actions, play=play, status=status, rollout=rollout,
     encode=_encode, config=_config, max_branching=MAX_BRANCHING, kernel=search,
+    num_actions=PASS + 1,
 )  # fmt: skip
 """Othello's rules for the compiled MCTS, registered for
 :class:`~searchlab.domains.games.othello.Othello` (:mod:`searchlab.algorithms.kernels`)."""

@@ -104,24 +104,13 @@ def next_player(pos, items, before):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    config,
-    tree,
-    root_a,
-    root_b,
-    scratch,
-    counters,
-    rng_state,
-    c,
-    max_simulations,
-    max_nodes,
-    solver,
-    robust,
+    config, tree, root_a, root_b, scratch, counters, rng_state, settings
 ):  # pragma: no cover - compiled
     """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Snake Go (the
-    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_plies``."""
+    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_branching``."""
     return _simulate(
-        actions, play, status, rollout, start_copy, next_player, config, MAX_BRANCHING, 0, tree,
-        root_a, root_b, scratch, counters, rng_state, c, max_simulations, max_nodes, solver, robust,
+        actions, play, status, rollout, start_copy, next_player, config, MAX_BRANCHING, tree,
+        root_a, root_b, scratch, counters, rng_state, settings,
     )  # fmt: skip
 
 
@@ -135,6 +124,7 @@ COMPILED = CompiledGame(
     name="snakego", actions=actions, play=play, status=status, rollout=rollout,
     next_player=next_player, encode=encode, config=_config, max_branching=MAX_BRANCHING,
     rollouts=tuple(POLICIES), kernel=search,
+    num_actions=MAX_BRANCHING,
 )  # fmt: skip
 """Snake Go's rules for the compiled MCTS (random or the notes' informed rollouts), registered
 for :class:`~searchlab.domains.games.snakego.SnakeGo` (:mod:`searchlab.algorithms.kernels`)."""

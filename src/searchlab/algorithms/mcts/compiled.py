@@ -111,6 +111,9 @@ class _Kernel:
     max_branching: int
     player: int = 0
     name: str = "game"
+    max_plies: int = 10_000
+    num_actions: int = 0
+    pass_action: int = -1
 
 
 def _kernel_for(game: Game, state: State, options: MCTSOptions) -> _Kernel | None:
@@ -125,11 +128,11 @@ def _kernel_for(game: Game, state: State, options: MCTSOptions) -> _Kernel | Non
     except (AttributeError, TypeError):
         return None
     config = compiled.config(state, options.value_scale, str(options.rollout))
-    max_plies = game.info.max_game_length or _MAX_PLAYOUT
-    search = L.bind(compiled, isinstance(a, np.ndarray), max_plies)
+    search = L.bind(compiled, isinstance(a, np.ndarray))
     return _Kernel(
-        search, config, a, b, compiled.max_branching, state.current_player(), compiled.name
-    )
+        search, config, a, b, compiled.max_branching, state.current_player(), compiled.name,
+        game.info.max_game_length or _MAX_PLAYOUT, compiled.num_actions, compiled.pass_action,
+    )  # fmt: skip
 
 
 class _Search:
@@ -140,6 +143,8 @@ class _Search:
     ) -> None:
         self.kernel = kernel
         self.c = float(options.c)
+        self.rave = float(options.rave)
+        self.extra_stats = {"rave": options.rave} if options.rave else {}
         self.solver = options.solver
         self.max_nodes = _NO_LIMIT if limits.nodes is None else int(limits.nodes)
         if limits.simulations is not None:
@@ -166,8 +171,11 @@ class _Search:
         tree = self.tree
         return int(
             self.kernel.search(
-                self.kernel.config, *tree.arrays(), tree.counters, tree.rng_state, self.c,
-                max_simulations, self.max_nodes, self.solver, robust,
+                self.kernel.config, *tree.arrays(), tree.counters, tree.rng_state,
+                L.settings(
+                    self.c, max_simulations, self.max_nodes, self.solver, robust, self.rave,
+                    self.kernel.max_plies, self.kernel.num_actions, self.kernel.pass_action,
+                ),
             )
         )  # fmt: skip
 
@@ -260,6 +268,7 @@ class _Search:
                 "children": self._children(legal_actions),
                 "reused_visits": reused_visits,
                 "c": self.c,
+                **self.extra_stats,
             },
         )
 

@@ -208,7 +208,9 @@ class MCTSOptions:
         if self.tier == "compiled":
             # the game is not known yet: only what no compiled kernel runs is an error here
             # (check_compiled, given the game, checks the rest)
-            features = frozenset().union(*MCTS_FEATURES.values())
+            # (RAVE with uniform playouts: the one loop of every compiled game that says its
+            # num_actions)
+            features = frozenset({"rave"}).union(*MCTS_FEATURES.values())
             reason = self.why_not_plain(_COMPILED_ROLLOUTS, features)
             if reason is not None:
                 raise _compiled_error(f"{reason} needs the reference tier")
@@ -233,6 +235,8 @@ class MCTSOptions:
             return f"rollout={self.rollout!r}"
         if self.rave and "rave" not in features:
             return f"rave={self.rave:g}"
+        if self.rave and self.rollout != "random" and "rave_rollouts" not in features:
+            return f"rave={self.rave:g} with rollout={self.rollout!r}"
         if self.evaluator is not None:
             return "an evaluator (PUCT)"
         if self.transpositions:
