@@ -49,10 +49,12 @@ from numba import njit
 from searchlab.algorithms.mcts import CompiledGame, next_below, register_compiled_game
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
+from searchlab.learning.encoder import BaseEncoder, Symmetry, identity_symmetry
 
 __all__ = [
     "MAX_BRANCHING",
     "Breakthrough",
+    "BreakthroughEncoder",
     "BreakthroughState",
     "actions",
     "compiled_rules",
@@ -121,6 +123,10 @@ class Breakthrough:
         self.info = GameInfo(
             name="breakthrough", max_game_length=max_game_length(self.size), max_utility=1.0
         )
+
+    def encoder(self) -> BreakthroughEncoder:
+        """What a network sees of this game (``searchlab train``, the ``az`` agent)."""
+        return BreakthroughEncoder(self.size)
 
     def initial_state(self) -> BreakthroughState:
         """Two rows of pawns each, White to move."""
@@ -516,6 +522,59 @@ def encode(state: BreakthroughState) -> tuple[np.uint64, np.uint64]:
     else:
         a, b = _turn_int(state.black, size) | header, _turn_int(state.white, size)
     return np.uint64(a), np.uint64(b)
+
+
+class BreakthroughEncoder(BaseEncoder):
+    """What a network sees of Breakthrough, for ``searchlab train`` and the ``az`` agent: the
+    board from the mover's side (turned 180 degrees for Black, as the compiled words are, so
+    the mover always moves up), plane 0 the mover's pawns and plane 1 the opponent's; an
+    action's policy index is the action on that turned board (``square * 3 + direction``, the
+    direction already the mover's). Symmetry: the left-right mirror (diagonals swap).
+
+    >>> encoder = BreakthroughEncoder(5)
+    >>> black = Breakthrough(5).initial_state().apply(25)  # a2-a3, then Black moves
+    >>> planes = encoder.encode(black)
+    >>> planes.shape, int(planes[0, 0].sum()), int(planes[1, 2].sum())  # Black's own, White's
+    ((2, 5, 5), 5, 1)
+    >>> index = encoder.action_to_index(black, black.legal_actions()[0])
+    >>> encoder.index_to_action(black, index) == black.legal_actions()[0]
+    True
+    """
+
+    game_name = "breakthrough"
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.shape = (2, size, size)
+        self.num_actions = 3 * size * size
+        self.game_params = {"size": size}
+
+    def _cell(self, state: BreakthroughState, square: int) -> int:
+        return square if state.player == 0 else self.size * self.size - 1 - square
+
+    def encode(self, state: BreakthroughState) -> np.ndarray:
+        cells = self.size * self.size
+        planes = np.zeros((2, cells), dtype=np.float32)
+        for plane, bits in enumerate((state.pawns(state.player), state.pawns(1 - state.player))):
+            for square in range(cells):
+                if bits >> square & 1:
+                    planes[plane, self._cell(state, square)] = 1.0
+        return planes.reshape(self.shape)
+
+    def action_to_index(self, state: BreakthroughState, action: int) -> int:
+        square, direction = divmod(super().action_to_index(state, action), 3)
+        return self._cell(state, square) * 3 + direction
+
+    def index_to_action(self, state: BreakthroughState, index: int) -> int:
+        square, direction = divmod(super().index_to_action(state, index), 3)
+        return self._cell(state, square) * 3 + direction
+
+    def symmetries(self) -> list[Symmetry]:
+        n = self.size
+        cells = [row * n + (n - 1 - column) for row in range(n) for column in range(n)]
+        actions = [cells[index // 3] * 3 + 2 - index % 3 for index in range(self.num_actions)]
+        mirror = Symmetry("mirror", n, n, cell_source=cells, action_source=actions)
+        return [identity_symmetry(n, n, self.num_actions), mirror]
 
 
 def compiled_rules(game: Breakthrough) -> CompiledGame:

@@ -292,3 +292,49 @@ def test_the_script_runs_after_the_loader_compiled_its_kernels() -> None:
     assert "conformance:" in done.stdout
     assert " compiled MCTS: 200,000 simulations" in done.stdout
     assert "reference MCTS:   2,000 simulations" in done.stdout
+
+
+# -- the encoder (searchlab train, the az agent) ----------------------------------------------
+def _mirror_bits(bits: int, size: int) -> int:
+    out = 0
+    for square in range(size * size):
+        if bits >> square & 1:
+            row, column = divmod(square, size)
+            out |= 1 << (row * size + size - 1 - column)
+    return out
+
+
+@pytest.mark.parametrize("size", (5, 6))
+def test_the_encoder_sees_the_movers_side_and_its_mirror(size: int) -> None:
+    game = game_of(size)
+    encoder = game.encoder()
+    identity, mirror = encoder.symmetries()
+    module = module_of(game)
+    chooser = random.Random(size)
+    checked = 0
+    for _ in range(20):
+        state = game.initial_state()
+        while not state.is_terminal():
+            planes = encoder.encode(state)
+            mover, other = state.pawns(state.player), state.pawns(1 - state.player)
+            assert int(planes[0].sum()) == bin(mover).count("1")
+            assert int(planes[1].sum()) == bin(other).count("1")
+            # the mover always moves up: its pawns never stand on the turned board's last rank
+            assert planes[0, size - 1].sum() == 0
+            legal = state.legal_actions()
+            indices = [encoder.action_to_index(state, action) for action in legal]
+            assert len(set(indices)) == len(legal)
+            assert [encoder.index_to_action(state, i) for i in indices] == legal
+            assert encoder.legal_mask(state).sum() == len(legal)
+            image = module.BreakthroughState(
+                size, _mirror_bits(state.white, size), _mirror_bits(state.black, size),
+                state.player,
+            )  # fmt: skip
+            assert np.array_equal(mirror.apply_planes(planes), encoder.encode(image))
+            assert np.array_equal(
+                mirror.apply_policy(encoder.legal_mask(state)), encoder.legal_mask(image)
+            )
+            assert np.array_equal(identity.apply_planes(planes), planes)
+            checked += 1
+            state = state.apply(chooser.choice(legal))
+    assert checked > 200
