@@ -60,6 +60,7 @@ import torch
 
 from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
 from searchlab.core.atomic_file import write_atomically
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4, parse_moves
 from searchlab.learning.alphago_data import ExpertPositions
@@ -392,8 +393,7 @@ class AlphaGoConfig:
 
 
 def _integer(value: Any, name: str, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidParameterError(f"alphago: {name} must be an integer >= {low}, got {value!r}")
+    check_integer(value, name, owner="alphago", low=low)
 
 
 @dataclass(eq=False)

@@ -70,6 +70,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_DIRICHLET_EPSILON
+from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
 from searchlab.core.game import State
 from searchlab.learning.encoder import BaseEncoder
@@ -199,22 +200,11 @@ def make_config(config: PUCTConfig | None, overrides: Mapping[str, Any]) -> PUCT
 
 
 def _integer(value: Any, name: str, *, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidParameterError(f"{_NAME}: {name} must be an integer >= {low}, got {value!r}")
+    check_integer(value, name, owner=_NAME, low=low)
 
 
 def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> None:
-    ok = (
-        not isinstance(value, bool)
-        and isinstance(value, int | float)
-        and math.isfinite(value)
-        and low <= value <= high
-    )
-    if not ok:
-        bound = f">= {low:g}" if high == math.inf else f"in [{low:g}, {high:g}]"
-        raise InvalidParameterError(
-            f"{_NAME}: {name} must be a finite number {bound}, got {value!r}"
-        )
+    check_number(value, name, owner=_NAME, low=low, high=high)
 
 
 # --- the tree arrays and the compiled loop --------------------------------------------------

@@ -69,6 +69,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.learning.evaluation_cache import EvaluationCache
@@ -184,29 +185,13 @@ class SelfPlayConfig:
 
 
 def _integer(value: Any, name: str, *, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidParameterError(f"{_NAME}: {name} must be an integer >= {low}, got {value!r}")
+    check_integer(value, name, owner=_NAME, low=low)
 
 
 def _number(
     value: Any, name: str, *, low: float, high: float = math.inf, open_low: bool = False
 ) -> None:
-    ok = (
-        not isinstance(value, bool)
-        and isinstance(value, int | float)
-        and math.isfinite(value)
-        and (low < value if open_low else low <= value)
-        and value <= high
-    )
-    if not ok:
-        left = "(" if open_low else "["
-        bound = (
-            f"{'>' if open_low else '>='} {low:g}" if high == math.inf
-            else f"in {left}{low:g}, {high:g}]"
-        )  # fmt: skip
-        raise InvalidParameterError(
-            f"{_NAME}: {name} must be a finite number {bound}, got {value!r}"
-        )
+    check_number(value, name, owner=_NAME, low=low, high=high, open_low=open_low)
 
 
 # --- what self-play produces -------------------------------------------------------------------

@@ -46,6 +46,7 @@ from searchlab.algorithms.kernels import KERNELS, MCTS_FEATURES, mcts_features, 
 from searchlab.algorithms.mcts.evaluator import Evaluator
 from searchlab.algorithms.mcts.rollout import ROLLOUT_POLICIES, RolloutPolicy, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import ValueScale, check_value_scale
+from searchlab.core.checks import check_number
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Observer
@@ -318,15 +319,7 @@ def _compiled_error(reason: str) -> InvalidParameterError:
 
 
 def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        ok = False
-    else:
-        ok = low <= value <= high
-    if not ok:
-        bound = f">= {low:g}" if high == math.inf else f"in [{low:g}, {high:g}]"
-        raise InvalidParameterError(
-            f"{_ALGORITHM}: {name} must be a finite number {bound}, got {value!r}"
-        )
+    check_number(value, name, owner=_ALGORITHM, low=low, high=high)
 
 
 def check_seed(seed: Any, algorithm: str) -> int | None:

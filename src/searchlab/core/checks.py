@@ -1,0 +1,65 @@
+"""Checks of a number given as an option, written once: every options object and config of
+the searches (``MCTSOptions``, ``PUCTConfig``, self-play, the AlphaGo pipeline) checks its
+numbers here, so a bad value reads the same everywhere: one
+:class:`~searchlab.core.errors.InvalidParameterError` line naming who asked, the option, the
+range and the value.
+
+>>> check_number(0.5, "c", owner="mcts", low=0.0)
+>>> check_number(float("nan"), "c", owner="mcts", low=0.0)
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: mcts: c must be a finite number >= 0, got nan
+>>> check_number(0, "alpha", owner="selfplay", low=0.0, high=1.0, open_low=True)
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: selfplay: alpha must be a finite number in (0, \
+1], got 0
+>>> check_integer(True, "batch_size", owner="puct", low=1)
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: puct: batch_size must be an integer >= 1, got True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from searchlab.core.errors import InvalidParameterError
+
+__all__ = ["check_integer", "check_number"]
+
+
+def check_number(
+    value: Any,
+    name: str,
+    *,
+    owner: str,
+    low: float,
+    high: float = math.inf,
+    open_low: bool = False,
+) -> None:
+    """Nothing when ``value`` is a finite real number (not a bool) in ``[low, high]`` (``(low,
+    high]`` with ``open_low``); else one ``InvalidParameterError`` line, ``owner`` first."""
+    ok = (
+        not isinstance(value, bool)
+        and isinstance(value, int | float)
+        and math.isfinite(value)
+        and (low < value if open_low else low <= value)
+        and value <= high
+    )
+    if not ok:
+        if high == math.inf:
+            bound = f"{'>' if open_low else '>='} {low:g}"
+        else:
+            bound = f"in {'(' if open_low else '['}{low:g}, {high:g}]"
+        raise InvalidParameterError(
+            f"{owner}: {name} must be a finite number {bound}, got {value!r}"
+        )
+
+
+def check_integer(value: Any, name: str, *, owner: str, low: int) -> None:
+    """Nothing when ``value`` is an integer (not a bool) ``>= low``; else one
+    ``InvalidParameterError`` line, ``owner`` first."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidParameterError(f"{owner}: {name} must be an integer >= {low}, got {value!r}")
