@@ -193,6 +193,31 @@ def test_mcts_search_streams_growing_root_statistics(client: Any) -> None:
     assert result["stats"]["simulations"] >= counts[-1]
 
 
+def test_compiled_mcts_streams_growing_root_statistics_too(client: Any) -> None:
+    """The compiled tier's root statistics arrive live as well (the searcher's snapshot,
+    read between kernel slices). Snake Go with the informed rollouts runs about 1,500
+    compiled simulations a second, well under the server's cap."""
+    messages = ws_search(
+        client,
+        {
+            "game": "snakego",
+            "params": {"size": 16, "rounds": 512},
+            "agent": "mcts:time=1,rollout=informed",
+            "seed": 3,
+        },
+    )
+    result = messages[-1]
+    assert result["type"] == "result", result
+    assert result["stats"]["tier"] == "compiled"
+    analyses = [m for m in messages if m["type"] == "analysis" and m["simulations"]]
+    assert len(analyses) >= 2
+    counts = [m["simulations"] for m in analyses]
+    assert counts == sorted(counts)
+    for message in analyses:
+        assert sum(row["visits"] for row in message["moves"]) == message["simulations"]
+    assert result["stats"]["simulations"] >= counts[-1]
+
+
 def test_alphabeta_search_reports_each_iteration(client: Any) -> None:
     messages = ws_search(
         client, {"game": "connect4", "moves": ["4", "4"], "agent": "alphabeta:depth=5"}

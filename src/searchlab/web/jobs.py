@@ -15,7 +15,7 @@ import functools
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from searchlab.agents import make_agent
 from searchlab.agents.evaluations import default_evaluation, search_position
@@ -24,8 +24,8 @@ from searchlab.agents.search import AlphaBetaAgent, MCTSAgent
 from searchlab.algorithms.adversarial.alphabeta import alphabeta, pruned_leaves
 from searchlab.algorithms.adversarial.minimax import minimax
 from searchlab.algorithms.adversarial.negamax import iterative_deepening
-from searchlab.algorithms.kernels import KERNELS
-from searchlab.algorithms.mcts import MCTS, UniformEvaluator, mcts
+from searchlab.algorithms.mcts import MCTS, UniformEvaluator
+from searchlab.algorithms.mcts.compiled import compiled_searcher
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.algorithms.path import best_first
 from searchlab.algorithms.path.bidirectional import bidirectional_search
@@ -112,19 +112,6 @@ def _moves_rows(state: State, children: list[dict[str, Any]]) -> list[dict[str, 
         }
         for child in children
     ]
-
-
-def _root_children(root: Node | None) -> list[dict[str, Any]]:
-    """The reference tree's root children now (visits, mean for the root's player)."""
-    if root is None:
-        return []
-    rows = []
-    for action, child in zip(root.actions, root.children, strict=False):
-        visits = 0 if child is None else child.visits
-        value = child.value_sum / visits if child is not None and visits else 0.0
-        rows.append({"action": action, "visits": visits, "value": value})
-    rows.sort(key=lambda row: (-row["visits"], row["action"]))
-    return rows
 
 
 def _analysis(
@@ -221,29 +208,24 @@ def _alphabeta_live(game: Game, state: State, limits: Limits, context: Any) -> S
 def _mcts_live(
     game: Game, state: State, agent: MCTSAgent, limits: Limits, seed: int, context: Any
 ) -> SearchResult:
-    """The MCTS agent's search with its options. The reference tier's tree is read every
-    0.2 s for the live root statistics; the compiled kernels (no public progress hook) send
-    progress without them, and the statistics come with the result."""
+    """The MCTS agent's search with its options, in the tier the engine chooses (the
+    compiled searcher of a game with compiled rules, else the reference tier's), with the
+    live root statistics of its snapshot every 0.2 s in either."""
     options = agent.options
-    compiled = (
-        options.tier != "reference"
-        and type(game) in KERNELS.domains("mcts")
-        and options.why_not_compiled(game) is None
-    )
-    if compiled:
-        context.progress = lambda: _analysis(state, "mcts", context.elapsed)
-        return mcts(game, state, limits=limits, seed=seed, options=options)
-    searcher = MCTS(game, seed=seed, options=options)
+    searcher: Any = compiled_searcher(game, options, seed)
+    if searcher is None:
+        searcher = MCTS(game, seed=seed, options=options)
+    algorithm = options.algorithm
 
     def snapshot() -> dict[str, Any]:
-        children = _root_children(searcher.root)
-        simulations = sum(child["visits"] for child in children)
+        now = searcher.snapshot()
         return _analysis(
-            state, searcher.algorithm, context.elapsed, children=children, simulations=simulations
-        )
+            state, algorithm, context.elapsed, children=list(now.children),
+            simulations=now.simulations,
+        )  # fmt: skip
 
     context.progress = snapshot
-    return searcher.search(state, limits)
+    return cast(SearchResult, searcher.search(state, limits))
 
 
 # --- the Path lab -----------------------------------------------------------------------------

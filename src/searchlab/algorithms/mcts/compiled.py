@@ -63,7 +63,12 @@ from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.options import MCTSOptions
-from searchlab.algorithms.mcts.results import terminal_result
+from searchlab.algorithms.mcts.results import (
+    EMPTY_SNAPSHOT,
+    SearchSnapshot,
+    snapshot_of,
+    terminal_result,
+)
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.compiled_game import CompiledGameError
 from searchlab.core.errors import InvalidParameterError
@@ -377,6 +382,14 @@ class CompiledSearcher:
         """Forget the tree (the next search starts afresh)."""
         self._search = None
         self._root = None
+
+    def snapshot(self) -> SearchSnapshot:
+        """The root's statistics now (see :class:`~searchlab.algorithms.mcts.results.
+        SearchSnapshot`): read between the kernel's slices, also from another thread."""
+        search, root = self._search, self._root
+        if search is None or root is None:
+            return EMPTY_SNAPSHOT
+        return snapshot_of(search._children([]))
 
     def _find_reusable(self, state: State) -> int:
         """The node of ``state`` among the previous tree's first turns (-1: none)."""

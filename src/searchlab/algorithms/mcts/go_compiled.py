@@ -62,7 +62,12 @@ import numpy as np
 from searchlab.algorithms.mcts import _kernel_go as K
 from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.options import MCTSOptions
-from searchlab.algorithms.mcts.results import terminal_result
+from searchlab.algorithms.mcts.results import (
+    EMPTY_SNAPSHOT,
+    SearchSnapshot,
+    snapshot_of,
+    terminal_result,
+)
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import MAX_COUNT, Limits
@@ -316,6 +321,18 @@ class GoSearcher:
             if robust:
                 seconds = min(seconds, SLICE_SECONDS)
             slice_size = max(1, int(rate * seconds))
+
+    def snapshot(self) -> SearchSnapshot:
+        """The root's statistics now (see :class:`~searchlab.algorithms.mcts.results.
+        SearchSnapshot`): read between the kernel's slices, also from another thread."""
+        if self._tree is None or self._tree.first[0] < 0:
+            return EMPTY_SNAPSHOT
+        return snapshot_of(
+            [
+                {"action": action, "visits": visits, "value": mean}
+                for _, action, visits, mean in self._root_children()
+            ]
+        )
 
     def _root_children(self) -> list[tuple[int, int, int, float]]:
         """``(node, action, visits, mean)`` of the root's visited, legal children."""

@@ -54,7 +54,14 @@ from searchlab.algorithms.mcts.options import (
     make_options,
 )
 from searchlab.algorithms.mcts.rave import select_rave, update_amaf
-from searchlab.algorithms.mcts.results import children_stats, principal_variation, terminal_result
+from searchlab.algorithms.mcts.results import (
+    EMPTY_SNAPSHOT,
+    SearchSnapshot,
+    children_stats,
+    principal_variation,
+    snapshot_of,
+    terminal_result,
+)
 from searchlab.algorithms.mcts.rollout import playout, traced_playout
 from searchlab.algorithms.mcts.selection import (
     prove,
@@ -135,6 +142,14 @@ class MCTS:
         """Forget the tree (the next search starts afresh; the random stream goes on)."""
         self._root = None
         self._table = None
+
+    def snapshot(self) -> SearchSnapshot:
+        """The root's statistics now (see :class:`~searchlab.algorithms.mcts.results.
+        SearchSnapshot`), also while a search runs in another thread."""
+        root = self._root
+        if root is None:
+            return EMPTY_SNAPSHOT
+        return snapshot_of(children_stats(root, self._use_proofs))
 
     def _find_reusable(self, state: State) -> Node | None:
         """The node of ``state`` within the previous tree's first turns, if any: breadth

@@ -1,0 +1,64 @@
+"""Every searcher that keeps a tree shows what it knows while it runs: ``snapshot()`` of the
+reference ``MCTS``, the compiled ``CompiledSearcher`` and Go's ``GoSearcher`` (the web lab's
+live analysis reads it in every tier)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from searchlab.algorithms.mcts import MCTS
+from searchlab.algorithms.mcts.compiled import CompiledSearcher
+from searchlab.algorithms.mcts.go_compiled import GoSearcher
+from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.core.limits import Limits
+from searchlab.games import make
+
+
+def searchers() -> list[tuple[str, Any, Any]]:
+    connect4, go = make("connect4"), make("go", size=7)
+    return [
+        ("reference", connect4, MCTS(connect4, seed=1, tier="reference")),
+        ("compiled", connect4, CompiledSearcher(connect4, MCTSOptions(), seed=1)),
+        ("go", go, GoSearcher(go, MCTSOptions(rave=300), seed=1)),
+    ]
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_a_snapshot_after_a_search_is_its_root_statistics(index: int) -> None:
+    _, game, searcher = searchers()[index]
+    assert searcher.snapshot().simulations == 0 and searcher.snapshot().children == ()
+    result = searcher.search(game.initial_state(), Limits(simulations=1500))
+    snapshot = searcher.snapshot()
+    visited = [row for row in result.stats["children"] if row["visits"]]
+    assert [(r["action"], r["visits"]) for r in snapshot.children] == [
+        (r["action"], r["visits"]) for r in visited
+    ]
+    assert [r["value"] for r in snapshot.children] == pytest.approx([r["value"] for r in visited])
+    assert snapshot.simulations == sum(r["visits"] for r in visited) > 0
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_snapshots_grow_while_the_search_runs_in_another_thread(index: int) -> None:
+    _, game, searcher = searchers()[index]
+    searcher.search(game.initial_state(), Limits(simulations=10))  # load the kernels
+    done: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: done.append(searcher.search(game.initial_state(), Limits(time=1.0)))
+    )
+    worker.start()
+    seen = []
+    while worker.is_alive():
+        now = searcher.snapshot()
+        seen.append(now.simulations)
+        assert now.simulations == sum(row["visits"] for row in now.children)
+        time.sleep(0.05)
+    worker.join()
+    assert seen == sorted(seen) and len({s for s in seen if s}) >= 2
+    final = searcher.snapshot()
+    assert final.simulations >= seen[-1] and final.simulations > 0
+    most = final.children[0]["visits"]
+    assert done and done[0].action in {r["action"] for r in final.children if r["visits"] == most}
