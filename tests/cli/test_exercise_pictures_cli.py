@@ -75,13 +75,45 @@ def test_analyse_tree_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert image.format == "PNG" and image.width > 700
 
 
+def test_analyse_tree_png_in_the_compiled_tier(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "compiled.png"
+    code, text, err = run_main(
+        capsys, "analyse", "connect4", "44", "--agent", "mcts:simulations=3000,tier=compiled",
+        "--tree-png", out, "--tree-depth", "2",
+    )  # fmt: skip
+    assert code == 0 and err == ""
+    assert f"tree picture: {out}" in text and "simulations 3000" in text
+    image = Image.open(out)
+    assert image.format == "PNG" and image.width > 700
+
+
+def test_compiled_tree_view_is_the_searchers_tree() -> None:
+    from searchlab.agents.registry import make_agent
+    from searchlab.games import make
+
+    game = make("connect4")
+    agent = make_agent("mcts:simulations=2000,reuse=true", game, seed=1)
+    agent.act(game.initial_state())
+    view = agent.tree_view(2, 7)  # type: ignore[attr-defined]
+    assert view is not None and view["visits"] == 2000
+    children = view["children"]
+    assert sum(child["visits"] for child in children) == 2000
+    rows = [(c["action"], c["visits"]) for c in agent.last_result.stats["children"]]
+    assert sorted((c["action"], c["visits"]) for c in children) == sorted(rows)
+    for child in children:  # two plies: each child's most visited children, under its visits
+        assert len(child["children"]) <= 7
+        assert sum(g["visits"] for g in child["children"]) <= child["visits"]
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
         (["--agent", "alphabeta:depth=3", "--tree-png", "t.png"], "is not mcts"),
-        (
+        (  # tic-tac-toe has no compiled tier (a tree picture itself now runs in either)
             ["--agent", "mcts:simulations=50,tier=compiled", "--tree-png", "t.png"],
-            "needs the reference tier",
+            "no compiled tier for the game 'tictactoe'",
         ),
         (["--tree-png", "t.png", "--tree-depth", "0"], "--tree-depth must be 1..6"),
         (["--tree-png", "t.txt"], "cannot write .txt"),

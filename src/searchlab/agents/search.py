@@ -170,6 +170,13 @@ class MCTSAgent(_SeededSearchAgent):
         self.last_result = result
         return cast(int, result.action)  # a search from a non-terminal state has one
 
+    def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
+        """The kept compiled tree of the last search as nested dicts (the compiled
+        searcher's ``tree_view``), or ``None`` (no compiled tree kept: see :attr:`tree`)."""
+        if self._compiled is None:
+            return None
+        return cast(dict[str, Any] | None, self._compiled.tree_view(depth, width))
+
     @property
     def tree(self) -> Any:
         """The root :class:`~searchlab.algorithms.mcts.tree.Node` of the last search's tree,

@@ -14,9 +14,8 @@ search time. ``--json`` prints one object with ``action`` (the game's notation),
 ``nodes`` or ``simulations``, ``seconds`` and the rest (the whole principal variation; the
 text shows its first moves). ``--png`` writes the picture in the format its extension names
 (.png, .jpg, .webp, ...), checked before the search; ``--tree-png`` draws the MCTS tree
-``--tree-depth`` plies deep (the reference tier's tree: the search runs on that tier, keeping
-its tree). GAME may be ``FILE.py:CLASS`` or
-``MODULE:CLASS`` for a game of your own. Go positions can come from an SGF file: ``--sgf FILE``
+``--tree-depth`` plies deep (the search keeps its tree, in the tier the engine chooses).
+GAME may be ``FILE.py:CLASS`` or ``MODULE:CLASS`` for a game of your own. Go positions can come from an SGF file: ``--sgf FILE``
 analyses the position after its last move (its main line), ``--move N`` the one after move N
 (0: the start, with its handicap or set-up stones). ``--positions FILE`` analyses every line of
 a file instead (Pons' ``MOVES SCORE`` or a move string per line; with ``--json`` one object per
@@ -105,7 +104,8 @@ def register(subparsers: Any) -> None:
 
 
 def _tree_spec(text: str) -> Any:
-    """The agent spec for ``--tree-png``: an MCTS on the reference tier that keeps its tree."""
+    """The agent spec for ``--tree-png``: the MCTS of ``text``, keeping its tree (in the tier
+    the engine chooses: the compiled searcher's arrays or the reference tier's nodes)."""
     from searchlab.agents.spec import AgentSpec, parse_spec
 
     spec = parse_spec(text)
@@ -113,12 +113,7 @@ def _tree_spec(text: str) -> Any:
         raise InvalidParameterError(
             f"--tree-png draws a Monte Carlo tree search's tree; agent {text!r} is not mcts"
         )
-    if spec.params.get("tier", "reference") not in ("reference", "auto"):
-        raise InvalidParameterError(
-            f"--tree-png needs the reference tier (the compiled kernels keep no tree); "
-            f"drop tier={spec.params['tier']} from {text!r}"
-        )
-    return AgentSpec("mcts", {**spec.params, "tier": "reference", "reuse": "true"})
+    return AgentSpec("mcts", {**spec.params, "reuse": "true"})
 
 
 def _from_sgf(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, str]:
@@ -186,9 +181,14 @@ def run(args: argparse.Namespace) -> int:
         title = f"{args.game} {_position_name(args)}: {agent.name} plays {data['action']}"
         render_root(data["children"], picture, title=title, chosen=data["action"])
     if tree_picture is not None:
-        from searchlab.viz.mcts_tree_png import mcts_tree_dict, render_mcts_tree
+        from searchlab.viz.mcts_tree_png import label_tree_view, mcts_tree_dict, render_mcts_tree
 
-        tree = mcts_tree_dict(agent.tree, state, depth=args.tree_depth)  # type: ignore[attr-defined]
+        assert isinstance(agent, MCTSAgent)
+        view = agent.tree_view(args.tree_depth, 5)
+        if view is not None:  # the compiled searcher's arrays
+            tree = label_tree_view(view, state)
+        else:  # the reference tier's nodes
+            tree = mcts_tree_dict(agent.tree, state, depth=args.tree_depth)
         title = (
             f"{args.game} {_position_name(args)}: MCTS tree, {tree['visits']} simulations, "
             f"plays {data['action']}"

@@ -35,13 +35,46 @@ from searchlab.viz.root_png import value_colour
 from searchlab.viz.scene import Line, Scene, Shape, Text, render_scene, scene_svg
 from searchlab.viz.tree_picture import slot_layout
 
-__all__ = ["mcts_tree_dict", "mcts_tree_scene", "mcts_tree_svg", "render_mcts_tree"]
+__all__ = [
+    "label_tree_view",
+    "mcts_tree_dict",
+    "mcts_tree_scene",
+    "mcts_tree_svg",
+    "render_mcts_tree",
+]
 
 SLOT = 70
 LEVEL = 110
 BOX_W, BOX_H = 60, 46
 MAX_DEPTH = 6
 """The most plies drawn (a deeper picture is no longer legible)."""
+
+
+def label_tree_view(view: Mapping[str, Any], state: State) -> dict[str, Any]:
+    """A compiled searcher's tree view (``tree_view(depth, width)``: nested dicts with the
+    ``action`` into each node) with each action written in the game's notation as its
+    ``label`` (``state``: the root's position), ready for :func:`render_mcts_tree`.
+
+    >>> from searchlab.games import make
+    >>> view = {"action": -1, "visits": 3, "value": 0.0, "proven": None, "hidden": 0,
+    ...         "children": [{"action": 3, "visits": 2, "value": 0.5, "proven": None,
+    ...                       "hidden": 0, "children": []}]}
+    >>> label_tree_view(view, make("connect4").initial_state())["children"][0]["label"]
+    '4'
+    """
+
+    def convert(node: Mapping[str, Any], position: State, label: str) -> dict[str, Any]:
+        out = {key: node[key] for key in ("visits", "value", "proven", "hidden")}
+        out["label"] = label
+        out["children"] = [
+            convert(
+                child, position.apply(child["action"]), position.action_to_string(child["action"])
+            )
+            for child in node["children"]
+        ]
+        return out
+
+    return convert(view, state, "root")
 
 
 def mcts_tree_dict(root: Node, state: State, *, depth: int = 2, width: int = 5) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,7 @@ from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.results import (
     EMPTY_SNAPSHOT,
     SearchSnapshot,
+    array_tree_view,
     snapshot_of,
     terminal_result,
 )
@@ -390,6 +391,27 @@ class CompiledSearcher:
         if search is None or root is None:
             return EMPTY_SNAPSHOT
         return snapshot_of(search._children([]))
+
+    def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
+        """The last search's tree, ``depth`` plies deep, ``width`` children a node
+        (:func:`~searchlab.algorithms.mcts.results.array_tree_view`; for pictures); ``None``
+        before a search."""
+        search = self._search
+        if search is None:
+            return None
+        tree = search.tree
+
+        def children(node: int) -> Sequence[int]:
+            first = int(tree.first[node])
+            return range(first, first + int(tree.n_expanded[node])) if first >= 0 else ()
+
+        def stats(node: int) -> tuple[int, int, float, float | None]:
+            visits = int(tree.visits[node])
+            mean = float(tree.value[node]) / visits if visits else 0.0
+            proven = float(tree.proven[node]) if tree.is_proven[node] else None
+            return int(tree.action[node]) if node else -1, visits, mean, proven
+
+        return array_tree_view(children, stats, depth=depth, width=width)
 
     def _find_reusable(self, state: State) -> int:
         """The node of ``state`` among the previous tree's first turns (-1: none)."""

@@ -65,6 +65,7 @@ from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.results import (
     EMPTY_SNAPSHOT,
     SearchSnapshot,
+    array_tree_view,
     snapshot_of,
     terminal_result,
 )
@@ -333,6 +334,28 @@ class GoSearcher:
                 for _, action, visits, mean in self._root_children()
             ]
         )
+
+    def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
+        """The last search's tree, ``depth`` plies deep, ``width`` children a node
+        (:func:`~searchlab.algorithms.mcts.results.array_tree_view`: the legal moves only);
+        ``None`` before a search."""
+        tree = self._tree
+        if tree is None:
+            return None
+
+        def children(node: int) -> list[int]:
+            first = int(tree.first[node])
+            if first < 0:
+                return []
+            block = range(first, first + int(tree.n_children[node]))
+            return [child for child in block if not tree.flags[child] & K.ILLEGAL]
+
+        def stats(node: int) -> tuple[int, int, float, float | None]:
+            visits = int(tree.visits[node])
+            mean = float(tree.value[node]) / visits if visits else 0.0
+            return int(tree.action[node]) if node else -1, visits, mean, None
+
+        return array_tree_view(children, stats, depth=depth, width=width)
 
     def _root_children(self) -> list[tuple[int, int, int, float]]:
         """``(node, action, visits, mean)`` of the root's visited, legal children."""

@@ -23,6 +23,7 @@ from searchlab.core.search_result import SearchResult
 
 __all__ = [
     "SearchSnapshot",
+    "array_tree_view",
     "children_stats",
     "outcome",
     "principal_variation",
@@ -52,6 +53,38 @@ class SearchSnapshot:
 
 EMPTY_SNAPSHOT = SearchSnapshot(0, ())
 """The snapshot of a searcher that has not searched yet."""
+
+
+def array_tree_view(
+    children: Callable[[int], Sequence[int]],
+    stats: Callable[[int], tuple[int, int, float, float | None]],
+    *,
+    depth: int,
+    width: int,
+) -> dict[str, Any]:
+    """A tree kept in arrays (node 0 the root) as nested dicts ``depth`` plies deep, the
+    ``width`` most visited children of each node (ties: block order): ``action`` (into the
+    node; -1 for the root), ``visits``, ``value`` (the mean for the player who moved into
+    it), ``proven`` (its exact value, or ``None``), ``hidden`` (visited children left out)
+    and ``children``. ``children(node)`` lists a node's made children, ``stats(node)`` gives
+    ``(action, visits, mean, proven)``; pictures label the actions
+    (:func:`searchlab.viz.mcts_tree_png.label_tree_view`)."""
+
+    def convert(node: int, level: int) -> dict[str, Any]:
+        visited = [child for child in children(node) if stats(child)[1] > 0]
+        visited.sort(key=lambda child: -stats(child)[1])  # stable: ties keep block order
+        shown = visited[:width] if level < depth else []
+        action, visits, mean, proven = stats(node)
+        return {
+            "action": action,
+            "visits": visits,
+            "value": mean,
+            "proven": proven,
+            "hidden": len(visited) - len(shown),
+            "children": [convert(child, level + 1) for child in shown],
+        }
+
+    return convert(0, 0)
 
 
 def snapshot_of(children: Sequence[dict[str, Any]]) -> SearchSnapshot:
