@@ -28,6 +28,7 @@ from searchlab.learning.checkpoint import CheckpointError, save_checkpoint
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.puct_arrays import PUCTConfig, PUCTTree
 
 torch.set_num_threads(1)
 
@@ -94,6 +95,24 @@ def test_az_children_carry_the_networks_priors_and_the_visits_sum_to_the_budget(
     most = max(children, key=lambda child: child["visits"])
     assert most["visits"] == max(child["visits"] for child in children)
     assert action == children[0]["action"]  # the most visited (listed first)
+
+
+def test_az_reports_its_trees_principal_variation_and_depth(ttt_checkpoint: Path) -> None:
+    game = TicTacToe()
+    agent = make_agent(f"az:checkpoint={ttt_checkpoint},simulations=300", game, seed=1)
+    state = game.initial_state()
+    action = agent.act(state)
+    result = agent.last_result
+    line = result.principal_variation
+    assert line[0] == action and len(line) >= 2
+    position = state
+    for move in line:  # a line of legal moves
+        assert move in position.legal_actions()
+        position = position.apply(move)
+    assert result.depth >= len(line)
+    tree = PUCTTree(state, PUCTConfig(num_simulations=1), agent.evaluator.encoder)
+    assert tree.principal_variation(action) == (action,)  # an unsearched tree: the move alone
+    assert tree.depth() == 0
 
 
 def test_a_per_move_budget_replaces_the_agents_own(ttt_checkpoint: Path) -> None:

@@ -229,9 +229,9 @@ class AZAgent(_NetworkAgent):
         self.last_result = SearchResult(
             action=action,
             value=value,
-            principal_variation=(action,),
+            principal_variation=tree.principal_variation(action),
             nodes=tree.nodes,
-            depth=1,
+            depth=tree.depth(),
             elapsed=time.perf_counter() - start,
             stopped_by="time" if deadline is not None and not tree.done else None,
             algorithm="puct",

@@ -668,6 +668,44 @@ class PUCTTree:
         """Nodes allocated (the root and every child of an expanded node)."""
         return self._size
 
+    def principal_variation(self, first_action: int) -> tuple[int, ...]:
+        """``first_action`` (a root action), then the most visited child at each node below
+        it while that child has visits (ties: the first in block order)."""
+        ints = self._ints
+        node = 0
+        line: list[int] = []
+        action = first_action
+        while True:
+            start, count = int(ints[_FIRST, node]), int(ints[_COUNT, node])
+            if start < 0 or count == 0 or int(ints[_STATUS, node]) != _EXPANDED:
+                break
+            block = ints[_ACTION, start : start + count]
+            if action is not None:
+                matches = np.flatnonzero(block == action)
+                if matches.size == 0:
+                    break
+                child = start + int(matches[0])
+            else:
+                child = start + int(np.argmax(ints[_VISITS, start : start + count]))
+            if ints[_VISITS, child] <= 0:
+                break
+            line.append(int(ints[_ACTION, child]))
+            node, action = child, None
+        return tuple(line) if line else (first_action,)
+
+    def depth(self) -> int:
+        """The deepest visited node below the root (plies)."""
+        ints = self._ints
+        size = self._size
+        levels = np.zeros(size, dtype=np.int64)
+        deepest = 0
+        for node in range(1, size):  # a child comes after its parent
+            parent = int(ints[_PARENT, node])
+            levels[node] = levels[parent] + 1
+            if ints[_VISITS, node] > 0 and levels[node] > deepest:
+                deepest = int(levels[node])
+        return deepest
+
 
 def _check_priors(priors: Any, count: int) -> np.ndarray:
     """``priors`` as a 2-d array of ``count`` rows, else one clear line."""

@@ -13,6 +13,12 @@ Record (only from the code the summaries must describe; see the commit that adde
     python tests/algorithms/mcts/golden_cases.py --write
 
 Cases whose numbers pass through a PyTorch network are listed in :data:`TORCH_CASES`.
+
+Changed on purpose since the recording (each with the reason; every other field as recorded):
+
+* ``az_agent_connect4_shipped*``: ``depth`` and ``principal_variation``. The ``az`` agent
+  reported depth 1 and its move alone; it now reports the deepest visited node and the most
+  visited line of its tree (issue 27). Its visits, values and move are unchanged.
 """
 
 from __future__ import annotations
