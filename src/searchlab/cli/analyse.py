@@ -15,8 +15,9 @@ search time. ``--json`` prints one object with ``action`` (the game's notation),
 text shows its first moves). ``--png`` writes the picture in the format its extension names
 (.png, .jpg, .webp, ...), checked before the search; ``--tree-png`` draws the MCTS tree
 ``--tree-depth`` plies deep (the search keeps its tree, in the tier the engine chooses).
-GAME may be ``FILE.py:CLASS`` or ``MODULE:CLASS`` for a game of your own. Go positions can come from an SGF file: ``--sgf FILE``
-analyses the position after its last move (its main line), ``--move N`` the one after move N
+GAME may be ``FILE.py:CLASS`` or ``MODULE:CLASS`` for a game of your own. Go positions can
+come from an SGF file: ``--sgf FILE`` analyses the position after its last move (its main
+line), ``--move N`` the one after move N
 (0: the start, with its handicap or set-up stones). ``--positions FILE`` analyses every line of
 a file instead (Pons' ``MOVES SCORE`` or a move string per line; with ``--json`` one object per
 position: see :mod:`searchlab.cli.analyse_positions`). For ``az`` and ``policy`` the root

@@ -57,7 +57,7 @@ import numpy as np
 
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import AgentKind, Param
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
@@ -162,7 +162,7 @@ class AZAgent(_NetworkAgent):
         simulations: int | None = None,
         time: float | None = None,
         c_puct: float = DEFAULT_C_PUCT,
-        batch: int = 8,
+        batch: int = DEFAULT_SEARCH_BATCH,
         temperature: float = 0.0,
         device: str = "cpu",
         seed: int | None = None,
@@ -325,7 +325,9 @@ AZ_KIND = AgentKind(
         "simulations": Param(int, help=f"simulations per move (default {DEFAULT_SIMULATIONS})"),
         "time": Param(float, help="seconds per move"),
         "c_puct": Param(float, DEFAULT_C_PUCT, "PUCT exploration constant", positive=False),
-        "batch": Param(int, 8, "leaves evaluated per forward pass (virtual loss)"),
+        "batch": Param(
+            int, DEFAULT_SEARCH_BATCH, "leaves evaluated per forward pass (virtual loss)"
+        ),
         "temperature": _TEMPERATURE,
         "device": _DEVICE,
         "symmetries": _SYMMETRIES,

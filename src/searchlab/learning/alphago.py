@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
@@ -414,7 +414,7 @@ class AlphaGoPipeline:
         simulations: int = 200,
         lambda_: float = 0.5,
         c_puct: float = DEFAULT_C_PUCT,
-        batch_size: int = 8,
+        batch_size: int = DEFAULT_SEARCH_BATCH,
         seed: int = 0,
     ) -> AlphaGoSearch:
         """AlphaGo's search with these networks (see

@@ -19,7 +19,7 @@ from typing import Any
 
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import AgentKind, Param
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import State
 from searchlab.core.limits import Limits
@@ -103,7 +103,7 @@ ALPHAGO_KIND = AgentKind(
         "simulations": Param(int, DEFAULT_SIMULATIONS, "simulations per move"),
         "lambda": Param(float, 0.5, "rollouts' weight in the leaf value, 0..1", positive=False),
         "c_puct": Param(float, DEFAULT_C_PUCT, "PUCT's exploration constant"),
-        "batch": Param(int, 8, "leaves evaluated per batch"),
+        "batch": Param(int, DEFAULT_SEARCH_BATCH, "leaves evaluated per batch"),
         "device": Param(str, "cpu", "torch device"),
     },
     "AlphaGo's search: SL-policy priors, value network and rollouts mixed by lambda "

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphago_nets import policy_probabilities, values
 from searchlab.learning.encoder import Encoder
@@ -142,7 +142,7 @@ class AlphaGoSearch:
         simulations: int = 200,
         lambda_: float = 0.5,
         c_puct: float = DEFAULT_C_PUCT,
-        batch_size: int = 8,
+        batch_size: int = DEFAULT_SEARCH_BATCH,
         rollouts: int = 1,
         seed: int = 0,
     ) -> None:

@@ -69,7 +69,13 @@ from typing import Any, Literal, Protocol, cast, get_args
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_DIRICHLET_EPSILON
+from searchlab.algorithms.mcts.options import (
+    DEFAULT_C_PUCT,
+    DEFAULT_DIRICHLET_EPSILON,
+    DEFAULT_FPU,
+    DEFAULT_SEARCH_BATCH,
+    DEFAULT_VIRTUAL_LOSS,
+)
 from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
 from searchlab.core.game import State
@@ -153,9 +159,9 @@ reduction
 
     num_simulations: int = 100
     c_puct: float = DEFAULT_C_PUCT
-    batch_size: int = 8
-    virtual_loss: float = 1.0
-    fpu: float = 0.0
+    batch_size: int = DEFAULT_SEARCH_BATCH
+    virtual_loss: float = DEFAULT_VIRTUAL_LOSS
+    fpu: float = DEFAULT_FPU
     fpu_mode: FPUMode = "absolute"
     dirichlet_alpha: float | None = None
     dirichlet_epsilon: float = DEFAULT_DIRICHLET_EPSILON
@@ -674,7 +680,7 @@ class PUCTTree:
         ints = self._ints
         node = 0
         line: list[int] = []
-        action = first_action
+        action: int | None = first_action
         while True:
             start, count = int(ints[_FIRST, node]), int(ints[_COUNT, node])
             if start < 0 or count == 0 or int(ints[_STATUS, node]) != _EXPANDED:

@@ -31,7 +31,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_DIRICHLET_EPSILON
+from searchlab.algorithms.mcts.options import (
+    DEFAULT_C_PUCT,
+    DEFAULT_DIRICHLET_EPSILON,
+    DEFAULT_FPU,
+    DEFAULT_SEARCH_BATCH,
+    DEFAULT_VIRTUAL_LOSS,
+)
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.network import KINDS, NetworkConfig
 from searchlab.learning.puct_arrays import FPU_MODES, PUCTConfig
@@ -58,9 +64,11 @@ class TrainConfig:
     max_generations: int = _knob(0, "stop after this many generations (0: until --time)")
     simulations: int = _knob(100, "PUCT simulations per self-play move")
     c_puct: float = _knob(DEFAULT_C_PUCT, "PUCT exploration constant")
-    search_batch: int = _knob(8, "leaves per search evaluated together (virtual loss)")
-    virtual_loss: float = _knob(1.0, "virtual loss of a leaf in flight")
-    fpu: float = _knob(0.0, "first-play urgency (see fpu_mode)")
+    search_batch: int = _knob(
+        DEFAULT_SEARCH_BATCH, "leaves per search evaluated together (virtual loss)"
+    )
+    virtual_loss: float = _knob(DEFAULT_VIRTUAL_LOSS, "virtual loss of a leaf in flight")
+    fpu: float = _knob(DEFAULT_FPU, "first-play urgency (see fpu_mode)")
     fpu_mode: str = _knob("absolute", "absolute (Q of unvisited = fpu) or reduction")
     games_in_flight: int = _knob(32, "self-play games searched in lock step")
     dirichlet_alpha: float = _knob(0.3, "root Dirichlet noise concentration (0: no noise)")
@@ -252,7 +260,6 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "chunk_games": 64,
         "games_in_flight": 64,
         "simulations": 200,
-        "search_batch": 8,
         "dirichlet_alpha": 1.0,
         "temperature_plies": 10,
         "window_games": 5000,

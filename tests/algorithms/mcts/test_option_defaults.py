@@ -19,6 +19,11 @@ SRC = Path(__file__).resolve().parents[3] / "src" / "searchlab"
 DEFAULTS = [
     ("c_puct", "DEFAULT_C_PUCT", "1.5"),
     ("dirichlet_epsilon", "DEFAULT_DIRICHLET_EPSILON", "0.25"),
+    ("batch", "DEFAULT_SEARCH_BATCH", "8"),
+    ("batch_size", "DEFAULT_SEARCH_BATCH", "8"),
+    ("search_batch", "DEFAULT_SEARCH_BATCH", "8"),
+    ("virtual_loss", "DEFAULT_VIRTUAL_LOSS", "1.0"),
+    ("fpu", "DEFAULT_FPU", "0.0"),
 ]
 
 
@@ -32,11 +37,16 @@ def source_lines() -> list[tuple[str, int, str]]:
 
 @pytest.mark.parametrize(("name", "constant", "literal"), DEFAULTS)
 def test_a_default_is_written_once(name: str, constant: str, literal: str) -> None:
-    value = re.compile(rf"(?<![\w.]){re.escape(literal)}(?![\d])")
+    # where a default is given: a typed parameter or field (``name: int = 8``, a config knob
+    # ``_knob(8, ...)``) or an agent parameter (``"name": Param(int, 8, ...)``)
+    value = rf"(?<![\w.]){re.escape(literal)}(?![\d])"
+    given = re.compile(
+        rf"\b{name}\s*:\s*[\w\[\]|. ]+=\s*(?:_knob\()?{value}|\"{name}\":\s*Param\(\w+,\s*{value}"
+    )
     copies = [
         f"{path}:{number}: {line.strip()}"
         for path, number, line in source_lines()
-        if re.search(rf"\b{name}\b", line) and value.search(line.split("#")[0])
+        if given.search(line.split("#")[0])
     ]
     assert copies == [], f"{name}'s default written again instead of {constant}"
     definitions = [
@@ -50,6 +60,9 @@ def test_a_default_is_written_once(name: str, constant: str, literal: str) -> No
 def test_every_search_takes_the_one_default() -> None:
     assert options.MCTSOptions().c_puct == options.DEFAULT_C_PUCT == PUCTConfig().c_puct
     assert TrainConfig().c_puct == options.DEFAULT_C_PUCT
+    assert PUCTConfig().batch_size == TrainConfig().search_batch == options.DEFAULT_SEARCH_BATCH
+    assert PUCTConfig().virtual_loss == TrainConfig().virtual_loss == options.DEFAULT_VIRTUAL_LOSS
+    assert PUCTConfig().fpu == TrainConfig().fpu == options.DEFAULT_FPU
     assert (
         options.MCTSOptions().dirichlet_epsilon
         == PUCTConfig().dirichlet_epsilon

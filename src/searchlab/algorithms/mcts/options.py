@@ -56,6 +56,9 @@ __all__ = [
     "DEFAULT_C",
     "DEFAULT_C_PUCT",
     "DEFAULT_DIRICHLET_EPSILON",
+    "DEFAULT_FPU",
+    "DEFAULT_SEARCH_BATCH",
+    "DEFAULT_VIRTUAL_LOSS",
     "FINAL_MOVES",
     "MCTSOptions",
     "check_budget",
@@ -77,6 +80,15 @@ the one default of every PUCT search (the reference tier, the array PUCT, the ``
 DEFAULT_DIRICHLET_EPSILON = 0.25
 """The weight of AlphaZero's root Dirichlet noise, ``(1 - epsilon) * P + epsilon * Dir(alpha)``
 (Silver et al. 2017), the one default of every PUCT search."""
+DEFAULT_SEARCH_BATCH = 8
+"""Leaves a PUCT search with a network collects under virtual loss before one batched
+evaluation (the array PUCT's ``batch_size``, the agents' ``batch``, training's
+``search_batch``)."""
+DEFAULT_VIRTUAL_LOSS = 1.0
+"""Visits, each lost for its mover, that a leaf in flight adds to every node of its path."""
+DEFAULT_FPU = 0.0
+"""First-play urgency: the ``Q`` of an unvisited child (``fpu_mode="absolute"``, the
+default), or what the parent's mean loses (``"reduction"``)."""
 
 FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
