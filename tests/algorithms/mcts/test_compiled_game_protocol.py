@@ -249,3 +249,52 @@ def test_bad_compiled_rules_on_the_command_line_are_one_line(tmp_path, capsys) -
     assert code == 2
     assert "compiled game: actions must return the count of legal actions" in err
     assert "Traceback" not in err
+
+
+# --- the bound loop of a game of your own is cached on disk -------------------------------------
+
+_CHILD = """
+import json, sys
+from searchlab.games import make
+from searchlab.algorithms.mcts import mcts
+from searchlab.algorithms.mcts._kernel_bind import _BOUND
+from searchlab.core.limits import Limits
+game = make(sys.argv[1] + ":Breakthrough", size=5)
+result = mcts(game, limits=Limits(simulations=200), seed=1, tier="compiled")
+(kernel,) = _BOUND.values()
+stats = kernel.stats
+print(json.dumps({"action": result.action, "hits": sum(stats.cache_hits.values()),
+                  "misses": sum(stats.cache_misses.values())}))
+"""
+
+
+def _child(game_file: Path, folder: Path) -> dict[str, Any]:
+    import json
+    import os
+    import subprocess
+
+    env = {**os.environ, "SEARCHLAB_KERNEL_DIR": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(game_file)],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def test_a_new_process_loads_your_games_bound_loop_from_numbas_cache(tmp_path: Path) -> None:
+    game_file = tmp_path / "breakthrough.py"
+    game_file.write_text((EXAMPLE.parent / "breakthrough.py").read_text())
+    folder = tmp_path / "kernels"
+    first = _child(game_file, folder)
+    second = _child(game_file, folder)
+    assert first["misses"] >= 1 and first["hits"] == 0  # compiled, then written to the cache
+    assert second["hits"] >= 1 and second["misses"] == 0  # loaded: nothing compiled
+    assert first["action"] == second["action"]
+    assert len(list(folder.glob("searchlab_bound_*.py"))) == 1
+    # a change to the rules' source makes another bound module (never a stale kernel)
+    game_file.write_text(game_file.read_text() + "\n# changed\n")
+    third = _child(game_file, folder)
+    assert third["misses"] >= 1 and third["hits"] == 0
+    assert len(list(folder.glob("searchlab_bound_*.py"))) == 2

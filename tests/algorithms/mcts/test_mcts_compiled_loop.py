@@ -29,7 +29,7 @@ from numba import njit
 from searchlab.algorithms.mcts import _kernel_connect4 as K4
 from searchlab.algorithms.mcts import _kernel_othello as KO
 from searchlab.algorithms.mcts import mcts
-from searchlab.algorithms.mcts._kernel_loop import bind
+from searchlab.algorithms.mcts._kernel_bind import bind
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.algorithms.mcts.compiled import _Kernel, _kernel_for, _Search
 from searchlab.algorithms.mcts.options import MCTSOptions

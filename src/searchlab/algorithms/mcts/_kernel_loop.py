@@ -87,7 +87,6 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_final import ROBUST_CHILD, final_choice
 from searchlab.algorithms.mcts._kernel_rng import next_below
-from searchlab.core.compiled_game import CompiledGame
 
 __all__ = [
     "BAD_VALUE",
@@ -98,7 +97,6 @@ __all__ = [
     "ROOT_PROVEN",
     "Tree",
     "alternate",
-    "bind",
     "compact",
     "prove_root",
     "settings",
@@ -664,45 +662,6 @@ class Tree:
         self.scratch = np.empty_like(a) if isinstance(a, np.ndarray) else a
         self.counters[:] = (0, 1, 1, 0)
         self.rng_state[0] = np.uint64(seed_word)
-
-
-_BOUND: dict[tuple[Any, ...], Any] = {}
-"""The search loops bound to a game's functions in this process, by functions and shape."""
-
-
-def bind(compiled: CompiledGame, is_array: bool) -> Any:
-    """The search loop bound to ``compiled``'s functions: its cached ``kernel`` when it has
-    one, else :func:`simulate` specialised on them now (compiled on the first call in each
-    process: numba caches neither a function of functions nor a closure on disk). The
-    kernel is called as ``kernel(config, tree, root_a, root_b, scratch, counters, rng_state,
-    settings)``; ``is_array``: the position is an array that each simulation copies (else
-    two words)."""
-    if compiled.kernel is not None:
-        return compiled.kernel
-    key = (
-        compiled.actions, compiled.play, compiled.status, compiled.rollout,
-        compiled.next_player, compiled.max_branching, is_array,
-    )  # fmt: skip
-    kernel = _BOUND.get(key)
-    if kernel is not None:
-        return kernel
-    actions_fn, play_fn, status_fn = compiled.actions, compiled.play, compiled.status
-    rollout_fn = compiled.rollout
-    next_player_fn = alternate if compiled.next_player is None else compiled.next_player
-    start_fn = start_copy if is_array else start_words
-    max_branching = compiled.max_branching
-
-    @njit
-    def kernel(
-        config, tree, root_a, root_b, scratch, counters, rng_state, settings
-    ):  # pragma: no cover - compiled
-        return simulate(
-            actions_fn, play_fn, status_fn, rollout_fn, start_fn, next_player_fn, config,
-            max_branching, tree, root_a, root_b, scratch, counters, rng_state, settings,
-        )  # fmt: skip
-
-    _BOUND[key] = kernel
-    return kernel
 
 
 @njit(cache=True)

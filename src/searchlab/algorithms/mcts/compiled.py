@@ -60,6 +60,7 @@ import numpy as np
 
 from searchlab.algorithms.kernels import compiled_game_for
 from searchlab.algorithms.mcts import _kernel_loop as L
+from searchlab.algorithms.mcts._kernel_bind import bind
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.options import MCTSOptions
@@ -134,7 +135,7 @@ def _kernel_for(game: Game, state: State, options: MCTSOptions) -> _Kernel | Non
     except (AttributeError, TypeError):
         return None
     config = compiled.config(state, options.value_scale, str(options.rollout))
-    search = L.bind(compiled, isinstance(a, np.ndarray))
+    search = bind(compiled, isinstance(a, np.ndarray))
     return _Kernel(
         search, config, a, b, compiled.max_branching, state.current_player(), compiled.name,
         game.info.max_game_length or _MAX_PLAYOUT, compiled.num_actions, compiled.pass_action,
