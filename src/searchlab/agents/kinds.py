@@ -47,11 +47,11 @@ from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
 from searchlab.agents.simple import GreedyAgent, RandomAgent
 from searchlab.agents.spec import AgentKind, LazyAgentKind, Param
-from searchlab.algorithms.mcts import FINAL_MOVES, ROLLOUT_POLICIES, VALUE_SCALES, ValueScale
+from searchlab.algorithms.mcts import ValueScale
+from searchlab.algorithms.mcts.options import option_help
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
-from searchlab.core.tier import TIERS
 
 __all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS", "LAZY_KINDS"]
 
@@ -147,11 +147,16 @@ def _human(game: Game | None, *, name: str, seed: int | None) -> Agent:
     return HumanAgent(name)
 
 
+def _option(name: str) -> Param:
+    """The spec parameter of the :class:`~searchlab.algorithms.mcts.options.MCTSOptions`
+    field ``name``: its default, help and choices as the options declare them."""
+    default, text, choices = option_help(name)
+    return Param(type(default), default, text, choices, positive=False)
+
+
 _TIME = Param(float, help="seconds per move")
 _SIMULATIONS = Param(int, help="playouts per move")
-_SCALE = Param(
-    str, "outcome", "a finished game's worth: outcome (+1/0/-1) or normalised score", VALUE_SCALES
-)
+_SCALE = _option("value_scale")
 
 BUILTIN_KINDS: tuple[AgentKind, ...] = (
     AgentKind("random", _random, {}, "a uniformly random legal move"),
@@ -178,20 +183,19 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
         {
             "simulations": Param(int, help=f"playouts per move (default {DEFAULT_SIMULATIONS})"),
             "time": _TIME,
-            "c": Param(float, positive=False, help="UCT exploration constant"),
-            "rollout": Param(str, "random", "rollout policy", tuple(ROLLOUT_POLICIES)),
-            "final": Param(str, "most_visits", "final move choice", FINAL_MOVES),
-            "solver": Param(bool, False, "MCTS-Solver: back up proven wins and losses"),
-            "transpositions": Param(bool, False, "share statistics between equal states"),
-            "exact": Param(int, 0, "solve exactly at leaves this close to the end", positive=False),
-            "rave": Param(
-                float, 0.0, "RAVE equivalence parameter k (0: plain UCT)", positive=False
-            ),
+            "c": _option("c"),
+            "rollout": _option("rollout"),
+            "final": _option("final_move"),
+            "solver": _option("solver"),
+            "transpositions": _option("transpositions"),
+            "exact": _option("exact_endgame"),
+            "rave": _option("rave"),
             "reuse": Param(bool, False, "keep the tree between moves"),
-            "tier": Param(str, "auto", "compiled or reference tier", TIERS),
-            "scale": _SCALE,
+            "tier": _option("tier"),
+            "scale": _option("value_scale"),
         },
-        "Monte Carlo tree search (UCT), compiled for Connect Four and Othello",
+        "Monte Carlo tree search (UCT, RAVE, MCTS-Solver), compiled for every game with "
+        "compiled rules",
     ),
     GTP_KIND,
     AgentKind("human", _human, {}, "you, at the terminal"),

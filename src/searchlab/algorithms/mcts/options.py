@@ -45,12 +45,12 @@ from typing import Any
 from searchlab.algorithms.kernels import KERNELS, MCTS_FEATURES, mcts_features, mcts_rollouts
 from searchlab.algorithms.mcts.evaluator import Evaluator
 from searchlab.algorithms.mcts.rollout import ROLLOUT_POLICIES, RolloutPolicy, resolve_rollout
-from searchlab.algorithms.mcts.value_scale import ValueScale, check_value_scale
+from searchlab.algorithms.mcts.value_scale import VALUE_SCALES, ValueScale, check_value_scale
 from searchlab.core.checks import check_number
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Observer
-from searchlab.core.tier import Tier, check_tier
+from searchlab.core.tier import TIERS, Tier, check_tier
 
 __all__ = [
     "DEFAULT_C",
@@ -65,6 +65,7 @@ __all__ = [
     "check_compiled",
     "check_seed",
     "make_options",
+    "option_help",
 ]
 
 DEFAULT_C = 1.0
@@ -97,6 +98,26 @@ _ALGORITHM = "mcts"
 _COMPILED_ROLLOUTS = tuple(ROLLOUT_POLICIES)
 """The rollout policies a compiled kernel may run: any named one (which game's kernel, and so
 which of them, is known only once a game is given: :func:`check_compiled`)."""
+
+
+def _about(text: str, choices: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A field's line of help and its choices, written once with its default in the
+    declaration: the ``mcts`` agent's spec parameters are made from them
+    (:func:`option_help`)."""
+    return {"help": text, "choices": choices}
+
+
+def option_help(name: str) -> tuple[Any, str, tuple[str, ...]]:
+    """``(default, help, choices)`` of the :class:`MCTSOptions` field ``name``, as written
+    once in its declaration.
+
+    >>> option_help("final_move")
+    ('most_visits', 'final move choice', ('best_value', 'most_visits', 'robust'))
+    """
+    for item in dataclasses.fields(MCTSOptions):
+        if item.name == name and "help" in item.metadata:
+            return item.default, item.metadata["help"], item.metadata["choices"]
+    raise UnknownNameError(f"{_ALGORITHM}: no documented option {name!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,20 +166,35 @@ class MCTSOptions:
         policy: the rollout policy ``rollout`` names (set from it, not an argument).
     """
 
-    c: float = DEFAULT_C
-    rollout: str | RolloutPolicy = "random"
-    final_move: str = "most_visits"
-    transpositions: bool = False
-    solver: bool = False
-    exact_endgame: int = 0
-    rave: float = 0.0
+    c: float = field(default=DEFAULT_C, metadata=_about("UCT exploration constant"))
+    rollout: str | RolloutPolicy = field(
+        default="random", metadata=_about("rollout policy", tuple(ROLLOUT_POLICIES))
+    )
+    final_move: str = field(
+        default="most_visits", metadata=_about("final move choice", FINAL_MOVES)
+    )
+    transpositions: bool = field(
+        default=False, metadata=_about("share statistics between equal states")
+    )
+    solver: bool = field(
+        default=False, metadata=_about("MCTS-Solver: back up proven wins and losses")
+    )
+    exact_endgame: int = field(
+        default=0, metadata=_about("solve exactly at leaves this close to the end")
+    )
+    rave: float = field(default=0.0, metadata=_about("RAVE equivalence parameter k (0: plain UCT)"))
     evaluator: Evaluator | None = None
     c_puct: float = DEFAULT_C_PUCT
     lambda_: float = 1.0
     dirichlet_alpha: float | None = None
     dirichlet_epsilon: float = DEFAULT_DIRICHLET_EPSILON
-    value_scale: ValueScale = "outcome"
-    tier: Tier = "auto"
+    value_scale: ValueScale = field(
+        default="outcome",
+        metadata=_about(
+            "a finished game's worth: outcome (+1/0/-1) or normalised score", VALUE_SCALES
+        ),
+    )
+    tier: Tier = field(default="auto", metadata=_about("compiled or reference tier", TIERS))
     observer: Observer | None = None
     policy: RolloutPolicy = field(init=False, repr=False, compare=False)
 
