@@ -27,11 +27,9 @@ the same seed gives the same result within a tier. Both value a finished game on
 64; Snake Go's: +1 / -1 for ``win_loss``; for ``score_difference`` the sign of the score
 difference, or the difference over ``size * size``).
 
-Budgets. Numba cannot read the clock: with a time limit the kernel runs slices of simulations
-(the first 64, then about :data:`SLICE_SECONDS` worth at the measured rate) and the clock is
-read between slices (under a simulation budget alone, slices of about
-:data:`INTERRUPT_SLICE_SECONDS`, so that Ctrl-C is taken promptly); the tree stays in its
-arrays. The arrays start sized for the simulation budget and double when the kernel pauses
+Budgets. Numba cannot read the clock: the kernel runs in slices and the clock is read between
+them (:mod:`~searchlab.algorithms.mcts.slices`, shared with Go's searcher); the tree stays in
+its arrays. The arrays start sized for the simulation budget and double when the kernel pauses
 for room.
 
 >>> from searchlab.core.limits import Limits
@@ -71,35 +69,29 @@ from searchlab.algorithms.mcts.results import (
     snapshot_of,
     terminal_result,
 )
+from searchlab.algorithms.mcts.slices import AGAIN, NO_LIMIT, run_in_slices
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.compiled_game import CompiledGameError
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
-from searchlab.core.limits import MAX_COUNT, Limits
+from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.othello import Othello
 from searchlab.domains.games.snakego import SnakeGo
 
 __all__ = [
-    "SLICE_SECONDS",
     "CompiledSearcher",
     "compiled_mcts",
     "compiled_searcher",
     "warm_up",
 ]
 
-SLICE_SECONDS = 0.005
-"""With a time limit, the clock is read about this often (and after the first 64
-simulations). A kernel call costs a few microseconds, so the overhead is below 1%."""
-INTERRUPT_SLICE_SECONDS = 0.1
-"""Slice length under a simulation budget alone: the kernel returns to Python this often, so
-that Ctrl-C (``KeyboardInterrupt``) stops a long search promptly; the search resumes where it
-was, so the result is the same as one long call."""
-_FIRST_SLICE = 64
 _MAX_INITIAL_SLOTS = 1 << 20
 _TIME_ONLY_SLOTS = 1 << 16
-_NO_LIMIT = MAX_COUNT  # the kernels count in int64; Limits never holds more
+_NO_LIMIT = NO_LIMIT
+_STOPS = {L.ROOT_PROVEN: "proven", L.ROBUST: "robust", L.NODE_LIMIT: "nodes"}
+"""The kernel's reasons to stop before its budget, as the reference tier names them."""
 _MAX_PLAYOUT = 10_000
 """The longest uniform playout of a game that states no ``max_game_length``."""
 
@@ -191,41 +183,25 @@ class _Search:
         one simulation at least), the node limit, a proven root (solver) or, with ``robust``,
         agreement of the most visited and the best valued root child; return which stopped it
         (the reference tier's names: ``simulations``, ``time``, ``nodes``, ``proven``,
-        ``robust``)."""
-        start = self.simulations
-        target = _NO_LIMIT if simulations is None else min(start + simulations, _NO_LIMIT)
-        slice_size = _FIRST_SLICE
-        while True:
-            before = self.simulations
-            budget = min(target, before + slice_size)  # slices: Ctrl-C is taken in between
-            began = time.perf_counter()
+        ``robust``). The clock is read between slices (:func:`~searchlab.algorithms.mcts.
+        slices.run_in_slices`)."""
+
+        def step(budget: int) -> str | None:
             code = self._call(budget, robust)
             if code == L.GROW:
                 self.tree.grow()
-                continue
+                return AGAIN
             if code == L.BAD_VALUE:
                 raise CompiledGameError(
                     f"{self.kernel.name}: compiled game: status or rollout gave a value "
                     "outside [-1, 1] (or a uniform playout did not end within the game's "
                     "max_game_length plies)"
                 )
-            if code == L.ROOT_PROVEN:
-                return "proven"
-            if code == L.ROBUST:
-                return "robust"
-            if code == L.NODE_LIMIT:
-                return "nodes"
-            if self.simulations >= target:
-                return "simulations"
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                return "time"
-            rate = (self.simulations - before) / max(now - began, 1e-6)
-            if deadline is None:  # a simulation budget: slices long enough to cost nothing
-                seconds = INTERRUPT_SLICE_SECONDS
-            else:
-                seconds = min(SLICE_SECONDS, (deadline - now) / 2)
-            slice_size = max(1, int(rate * seconds))
+            return _STOPS.get(code)
+
+        return run_in_slices(
+            step, lambda: self.simulations, simulations=simulations, deadline=deadline
+        )
 
     def final_choice(self, rule: int) -> int:
         """The id of the root child ``rule`` picks (-1: none)."""

@@ -69,9 +69,10 @@ from searchlab.algorithms.mcts.results import (
     snapshot_of,
     terminal_result,
 )
+from searchlab.algorithms.mcts.slices import AGAIN, NO_LIMIT, run_in_slices
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.errors import InvalidParameterError
-from searchlab.core.limits import MAX_COUNT, Limits
+from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.go import Go, GoState
 
@@ -79,14 +80,11 @@ __all__ = ["EXPAND_VISITS", "GoSearcher", "go_mcts"]
 
 EXPAND_VISITS = 2
 """Visits a node needs before its children are made (the root's are made at once)."""
-SLICE_SECONDS = 0.005
-INTERRUPT_SLICE_SECONDS = 0.1
-_FIRST_SLICE = 64
 _TIME_ONLY_SLOTS = 1 << 17
 _MAX_SLOTS = 1 << 22
 """The arrays stop growing here (about 190 MB); the search then goes on without new
 blocks."""
-_NO_LIMIT = MAX_COUNT
+_NO_LIMIT = NO_LIMIT
 _SEARCH: Callable[..., int] = K.search
 _COMPACT: Callable[..., int] = K.compact
 _SUPERKO = {"simple": K.NO_SUPERKO, "positional": K.POSITIONAL, "situational": K.SITUATIONAL}
@@ -288,40 +286,27 @@ class GoSearcher:
     ) -> str:
         """Simulate until ``simulations`` more, the clock passes ``deadline`` (after one
         simulation at least), the node limit or (``robust``) agreement of the most visited
-        and best valued root child; which stopped it."""
+        and best valued root child; which stopped it (slices:
+        :func:`~searchlab.algorithms.mcts.slices.run_in_slices`)."""
         tree = self._tree
         assert tree is not None
-        start = int(tree.counters[K.C_SIMULATIONS])
-        target = _NO_LIMIT if simulations is None else min(start + simulations, _NO_LIMIT)
-        slice_size = _FIRST_SLICE
-        while True:
-            before = int(tree.counters[K.C_SIMULATIONS])
-            budget = min(target, before + slice_size)
-            began = time.perf_counter()
+
+        def step(budget: int) -> str | None:
             code = self._call(budget, max_nodes)
             if code == K.GROW:
                 capacity = min(2 * tree.capacity, _MAX_SLOTS)
                 tree.grow(capacity)
                 self._config[K.K_CAN_GROW] = int(capacity < _MAX_SLOTS)
-                continue
-            if code == K.NODE_LIMIT:
-                return "nodes"
-            done = int(tree.counters[K.C_SIMULATIONS])
-            if done >= target:
-                return "simulations"
-            if robust and self._choice("robust") >= 0:
-                return "robust"
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                return "time"
-            rate = (done - before) / max(now - began, 1e-6)
-            if deadline is None:
-                seconds = INTERRUPT_SLICE_SECONDS
-            else:
-                seconds = min(SLICE_SECONDS, (deadline - now) / 2)
-            if robust:
-                seconds = min(seconds, SLICE_SECONDS)
-            slice_size = max(1, int(rate * seconds))
+                return AGAIN
+            return "nodes" if code == K.NODE_LIMIT else None
+
+        def robust_child() -> str | None:
+            return "robust" if robust and self._choice("robust") >= 0 else None
+
+        return run_in_slices(
+            step, lambda: int(tree.counters[K.C_SIMULATIONS]), simulations=simulations,
+            deadline=deadline, after_slice=robust_child, short_slices=robust,
+        )  # fmt: skip
 
     def snapshot(self) -> SearchSnapshot:
         """The root's statistics now (see :class:`~searchlab.algorithms.mcts.results.
