@@ -363,3 +363,25 @@ def test_with_the_network_batches_go_through_one_forward_pass_each() -> None:
     assert evaluator.batches <= 1 + 160 // 8
     assert -1.0 <= outcome.root_value <= 1.0
     assert outcome.priors.sum() == pytest.approx(1.0)
+
+
+def test_a_budget_given_to_the_tree_replaces_the_configs() -> None:
+    """The tree's budget is its own argument (the az agent's ``Limits``): a given budget
+    searches exactly that many simulations, the same tree as a config that says so; ``None``
+    searches until the caller stops, the arrays growing from a small capacity."""
+    from searchlab.learning.puct_arrays import evaluate_step
+
+    state = Connect4().from_moves("44")
+    config = PUCTConfig(batch_size=4)
+    by_config = search(state, KeyedEvaluator(7), num_simulations=300, batch_size=4)
+    tree = PUCTTree(state, config, KeyedEvaluator(7).encoder, budget=300, capacity=8)
+    evaluator = KeyedEvaluator(7)
+    while not tree.done:
+        evaluate_step([tree], evaluator)
+    assert _arrays(tree.outcome()) == _arrays(by_config)
+    open_ended = PUCTTree(state, config, KeyedEvaluator(7).encoder, budget=None)
+    for _ in range(200):
+        evaluate_step([open_ended], evaluator)
+    assert not open_ended.done and open_ended.simulations > 300
+    with pytest.raises(InvalidParameterError, match="budget must be an integer >= 1"):
+        PUCTTree(state, config, KeyedEvaluator(7).encoder, budget=0)

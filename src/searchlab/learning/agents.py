@@ -48,7 +48,6 @@ checkpoint must be for the game played (one clear line otherwise).
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from pathlib import Path
 from typing import Any
@@ -83,7 +82,6 @@ DEFAULT_SIMULATIONS = 800
 LATEST = "latest.pt"
 """The checkpoint of a training directory that ``checkpoint=DIR`` means."""
 
-_TIME_CAP = 1_000_000  # simulations a timed search may run at most
 _START_CAPACITY = 1_000  # simulations the tree's arrays are first sized for (they grow)
 
 
@@ -179,11 +177,9 @@ class AZAgent(_NetworkAgent):
         )
         if simulations is None and time is None:
             simulations = DEFAULT_SIMULATIONS
-        self.limits = Limits(simulations=simulations, time=time)
+        self.limits = Limits(simulations=simulations, time=time)  # the budget, held once
         try:
-            self.config = PUCTConfig(
-                num_simulations=simulations or _TIME_CAP, c_puct=c_puct, batch_size=batch
-            )
+            self.config = PUCTConfig(c_puct=c_puct, batch_size=batch)  # how, not how much
         except InvalidParameterError as error:
             raise InvalidParameterError(f"agent {name!r}: {error}") from None
 
@@ -195,12 +191,10 @@ class AZAgent(_NetworkAgent):
             simulations = self.limits.simulations or DEFAULT_SIMULATIONS
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
-        config = dataclasses.replace(self.config, num_simulations=simulations or _TIME_CAP)
-        first = dataclasses.replace(
-            config, num_simulations=min(config.num_simulations, _START_CAPACITY)
+        capacity = min(simulations or _START_CAPACITY, _START_CAPACITY)  # the arrays grow
+        tree = PUCTTree(
+            state, self.config, self.evaluator.encoder, budget=simulations, capacity=capacity
         )
-        tree = PUCTTree(state, first, self.evaluator.encoder)
-        tree.config = config  # the arrays start small and grow; the budget is the real one
         evaluated = 0
         while not tree.done:
             if deadline is not None and tree.simulations > 0 and time.perf_counter() >= deadline:

@@ -94,6 +94,8 @@ __all__ = [
 ]
 
 _NAME = "puct"
+_TIME_ONLY_CAPACITY = 1_000
+"""Simulations a tree without a simulation budget is first sized for (its arrays grow)."""
 
 FPUMode = Literal["absolute", "reduction"]
 """``"absolute"``: an unvisited child's ``Q`` is ``fpu``; ``"reduction"``: the parent's mean
@@ -456,6 +458,10 @@ class PUCTTree:
         config: a checked :class:`PUCTConfig`.
         indexer: the evaluator's encoder (``action_to_index``).
         rng: draws the root's Dirichlet noise (used only when ``config.dirichlet_alpha``).
+        budget: the simulations to run (default ``config.num_simulations``; ``None``: no
+            limit, the caller stops on its clock).
+        capacity: the simulations the arrays are first sized for (default the budget, else
+            1,000); they grow as needed.
     """
 
     def __init__(
@@ -464,10 +470,16 @@ class PUCTTree:
         config: PUCTConfig,
         indexer: ActionIndexer,
         rng: np.random.Generator | None = None,
+        *,
+        budget: int | Literal["config"] | None = "config",
+        capacity: int | None = None,
     ) -> None:
         if state.is_terminal():
             raise InvalidStateError(f"{_NAME}: cannot search a finished game:\n{state}")
         self.config = config
+        self.budget: int | None = config.num_simulations if budget == "config" else budget
+        if self.budget is not None:
+            _integer(self.budget, "budget", low=1)
         self._indexer = indexer
         # BaseEncoder's index of an action is the action itself (range-checked by the
         # expansion): no call per action
@@ -477,7 +489,9 @@ class PUCTTree:
         self._fpu = float(config.fpu)
         self._relative = config.fpu_mode == "reduction"
         self._virtual = float(config.virtual_loss)
-        capacity = 1 + 8 * (config.num_simulations + 1)
+        if capacity is None:
+            capacity = self.budget if self.budget is not None else _TIME_ONLY_CAPACITY
+        capacity = 1 + 8 * (capacity + 1)
         self._ints = np.zeros((_INT_ROWS, capacity), dtype=np.int64)
         self._floats = np.zeros((_FLOAT_ROWS, capacity), dtype=np.float64)
         self._size = 1
@@ -499,8 +513,9 @@ class PUCTTree:
 
     @property
     def done(self) -> bool:
-        """Every simulation has been backed up."""
-        return self.simulations >= self.config.num_simulations
+        """Every simulation of the budget has been backed up (never, without a budget: the
+        caller stops on its clock)."""
+        return self.budget is not None and self.simulations >= self.budget
 
     def collect(self) -> list[State]:
         """The positions to evaluate next (empty when this step needed none: the leaves it
@@ -518,9 +533,9 @@ class PUCTTree:
         states = self._states
         leaves = self._in_flight
         while len(leaves) < batch:
-            budget = min(
-                batch - len(leaves), self.config.num_simulations - self.simulations - len(leaves)
-            )
+            budget = batch - len(leaves)
+            if self.budget is not None:
+                budget = min(budget, self.budget - self.simulations - len(leaves))
             if budget <= 0:
                 break
             count, finished, collided = _collect(
