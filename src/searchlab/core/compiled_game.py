@@ -85,6 +85,7 @@ __all__ = [
     "CompiledGame",
     "CompiledGameError",
     "check_against_reference",
+    "check_rollout_ends",
     "check_shape",
     "default_config",
 ]
@@ -237,6 +238,74 @@ def _status(compiled: CompiledGame, a: Any, b: Any, config: Any) -> tuple[bool, 
     return bool(is_over), float(value)
 
 
+ROLLOUT_SECONDS = 10.0
+"""A game's own rollout from the initial position must end within this (checked once)."""
+
+
+def check_rollout_ends(
+    compiled: CompiledGame, a: Any, b: Any, config: Any, *, seconds: float = ROLLOUT_SECONDS
+) -> None:
+    """One run of ``compiled.rollout`` from the position ``(a, b)`` must end within
+    ``seconds`` with a value in ``[-1, 1]``: a compiled function that loops cannot be
+    interrupted, so it runs in a forked child that is killed when time is up (where the
+    system cannot fork, it runs here, unguarded). One :class:`CompiledGameError` line
+    otherwise."""
+    import os
+    import signal
+    import time
+
+    from numba import typeof, types
+
+    name = compiled.name
+    try:
+        signature = (typeof(a), typeof(b), types.uint64, typeof(config))  # type: ignore[no-untyped-call]
+        compiled.rollout.compile(signature)
+    except Exception as error:  # a typing error runs to dozens of lines: keep the first
+        first = next((line for line in str(error).splitlines() if line.strip()), "")
+        kind = type(error).__name__
+        raise _fail(name, f"rollout failed ({kind}: {first.strip()[:200]})") from None
+    start_a = a.copy() if isinstance(a, np.ndarray) else a
+    if not hasattr(os, "fork"):  # pragma: no cover - not on this project's systems
+        _rollout_value(compiled, start_a, b, config)
+        return
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's exit code is what is checked
+        code = 2
+        try:
+            value, _ = compiled.rollout(start_a, b, np.uint64(0x9E3779B97F4A7C15), config)
+            code = 0 if -1.0 <= value <= 1.0 else 3
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + seconds
+    done = 0
+    try:
+        while True:
+            done, status = os.waitpid(child, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() >= deadline:
+                raise _fail(
+                    name, f"rollout did not end within {seconds:g} s from the initial position "
+                    "(a playout must reach the end of the game)",
+                )  # fmt: skip
+            time.sleep(0.005)
+    finally:
+        if not done:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+    if os.waitstatus_to_exitcode(status) != 0:  # failed or out of range: say how, here
+        _rollout_value(compiled, start_a, b, config)
+
+
+def _rollout_value(compiled: CompiledGame, a: Any, b: Any, config: Any) -> None:
+    result = _call(compiled, "rollout", a, b, np.uint64(0x9E3779B97F4A7C15), config)
+    value = result[0] if isinstance(result, tuple) and len(result) == 2 else result
+    if not isinstance(value, float | int) or not (math.isfinite(value) and -1.0 <= value <= 1.0):
+        raise _fail(
+            compiled.name, f"rollout must return (value in [-1, 1], rng), got {result!r:.80}"
+        )
+
+
 def check_against_reference(
     compiled: CompiledGame, game: Game, *, seed: int = 0, value_scale: str = "outcome"
 ) -> None:
@@ -251,6 +320,8 @@ def check_against_reference(
     limit = game.info.max_game_length or 10_000
     config = compiled.config(state, value_scale, compiled.rollouts[0])
     a, b = _pair(compiled, "encode", _call(compiled, "encode", state))
+    if compiled.rollout is not None and not state.is_terminal():
+        check_rollout_ends(compiled, a, b, config, seconds=ROLLOUT_SECONDS)
     out = np.zeros(compiled.max_branching, dtype=np.int16)
     rng = random.Random(seed)
     player = state.current_player()

@@ -298,3 +298,40 @@ def test_a_new_process_loads_your_games_bound_loop_from_numbas_cache(tmp_path: P
     third = _child(game_file, folder)
     assert third["misses"] >= 1 and third["hits"] == 0
     assert len(list(folder.glob("searchlab_bound_*.py"))) == 2
+
+
+# --- a game's own rollout must end ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def endless_rollout(left, unused, rng, config):  # pragma: no cover - compiled
+    n = left
+    while n >= 0:  # never negative: a rollout that never ends
+        n = (n * 1103515245 + 12345) % 2147483648
+    return 1.0, rng
+
+
+@njit(cache=True)
+def out_of_range_rollout(left, unused, rng, config):  # pragma: no cover - compiled
+    return 3.0, rng
+
+
+def test_a_rollout_that_never_ends_is_one_line_not_a_hang(game_type, monkeypatch) -> None:
+    from searchlab.core import compiled_game
+
+    monkeypatch.setattr(compiled_game, "ROLLOUT_SECONDS", 1.0)
+    register_compiled_game(game_type, CompiledGame(**{**_fields(), "rollout": endless_rollout}))
+    with pytest.raises(CompiledGameError) as error:
+        mcts(game_type(6), limits=Limits(simulations=50), seed=0)
+    assert str(error.value) == (
+        "subtraction: compiled game: rollout did not end within 1 s from the initial position "
+        "(a playout must reach the end of the game)"
+    )
+
+
+def test_a_rollout_value_out_of_range_is_one_line(game_type) -> None:
+    register_compiled_game(
+        game_type, CompiledGame(**{**_fields(), "rollout": out_of_range_rollout})
+    )
+    with pytest.raises(CompiledGameError, match=r"rollout must return \(value in \[-1, 1\]"):
+        mcts(game_type(6), limits=Limits(simulations=50), seed=0)
