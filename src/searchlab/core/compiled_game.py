@@ -92,7 +92,7 @@ __all__ = [
 
 REQUIRED = ("actions", "play", "status")
 """The numba functions every compiled game has."""
-OPTIONAL = ("rollout", "next_player", "kernel")
+OPTIONAL = ("rollout", "next_player")
 """The numba functions a compiled game may have."""
 MAX_BRANCHING = 32767
 """Actions and child counts are ``int16`` in the tree."""
@@ -124,10 +124,6 @@ class CompiledGame:
             ``rollout`` receive (default: 0).
         rollouts: the ``MCTSOptions.rollout`` names this game's ``rollout`` runs (through
             ``config``); ``("random",)`` by default.
-        kernel: the search loop already bound to these functions in a cached ``@njit``
-            function (the built-in games: numba caches it on disk, so a new process does not
-            compile it again); ``None``: the engine binds it on first use in each process (a
-            few seconds of compiling).
         num_actions: every action is below it (0: not said); needed by compiled RAVE, whose
             all-moves-as-first statistics are kept per (player, action).
         pass_action: an action that gathers no AMAF statistics (a pass: every playout of Go
@@ -144,7 +140,6 @@ class CompiledGame:
     next_player: Any = None
     config: Callable[[Any, str, str], Any] = default_config
     rollouts: tuple[str, ...] = ("random",)
-    kernel: Any = None
     num_actions: int = 0
     pass_action: int = -1
 

@@ -1,11 +1,11 @@
 """Binding the one search loop (:func:`~searchlab.algorithms.mcts._kernel_loop.simulate`) to a
 game's compiled rules, so that numba compiles it once per machine, not once per process.
 
-A built-in game's rules carry their bound loop (``CompiledGame.kernel``, a cached ``@njit``
-function in the game's kernel module). For a game of your own, :func:`bind` writes a small
-module that binds the loop to your functions by name, imports it, and lets numba cache its
-kernel on disk beside it: numba caches neither a function that takes functions nor a closure,
-but it does cache a module-level function whose globals are your functions. The module is
+Every game of the compiled-game protocol is bound the same way, the built-in ones and yours:
+:func:`bind` writes a small module that binds the loop to the game's functions by name,
+imports it, and lets numba cache its kernel on disk beside it: numba caches neither a
+function that takes functions nor a closure, but it does cache a module-level function whose
+globals are the game's functions. The module is
 named by a digest of everything the kernel is made of (the names and source files of your
 functions, ``max_branching``, the position's kind, and searchlab's loop), so a change to any of
 them makes a new one; it lives in ``$SEARCHLAB_KERNEL_DIR``, by default a folder of this user's
@@ -70,12 +70,9 @@ def kernel_folder() -> Path:
 
 
 def bind(compiled: CompiledGame, is_array: bool) -> Any:
-    """The search loop bound to ``compiled``'s functions: its own cached ``kernel`` when it
-    has one, else one bound here (see the module), called as ``kernel(config, tree, root_a,
-    root_b, scratch, counters, rng_state, settings)``; ``is_array``: the position is an array
-    each simulation copies (else two words)."""
-    if compiled.kernel is not None:
-        return compiled.kernel
+    """The search loop bound to ``compiled``'s functions (see the module), called as
+    ``kernel(config, tree, root_a, root_b, scratch, counters, rng_state, settings)``;
+    ``is_array``: the position is an array each simulation copies (else two words)."""
     key = (*(getattr(compiled, name) for name in _FUNCTIONS), compiled.max_branching, is_array)
     kernel = _BOUND.get(key)
     if kernel is None:

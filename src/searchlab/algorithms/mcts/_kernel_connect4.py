@@ -1,5 +1,5 @@
 """Connect Four for the compiled MCTS: the four game functions of
-:mod:`~searchlab.algorithms.mcts._kernel_loop` on Pons' bitboards, and the bound kernel.
+:mod:`~searchlab.algorithms.mcts._kernel_loop` on Pons' bitboards, as a :class:`CompiledGame`.
 
 A position is ``(current, mask)`` as int64 (see :mod:`searchlab.domains.games.connect4`):
 ``current`` holds the stones of the player to move, ``mask`` every stone. Actions are the
@@ -19,14 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.mcts._kernel_loop import alternate, start_words
-from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
 from searchlab.domains.games._connect4_bits import BOARD, WIDTH, can_play, drop, has_four
 from searchlab.domains.games.connect4 import Connect4State
 
-__all__ = ["COMPILED", "MAX_BRANCHING", "actions", "play", "rollout", "search", "status"]
+__all__ = ["COMPILED", "MAX_BRANCHING", "actions", "play", "rollout", "status"]
 
 MAX_BRANCHING = WIDTH
 
@@ -82,25 +80,13 @@ def rollout(current, mask, rng, scoring):  # pragma: no cover - compiled
         sign = -sign
 
 
-@njit(cache=True)
-def search(
-    config, tree, root_a, root_b, scratch, counters, rng_state, settings
-):  # pragma: no cover - compiled
-    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Connect Four (the
-    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_branching``."""
-    return _simulate(
-        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, tree, root_a,
-        root_b, scratch, counters, rng_state, settings,
-    )  # fmt: skip
-
-
 def _encode(state: Connect4State) -> tuple[np.int64, np.int64]:
     return np.int64(state.current), np.int64(state.mask)
 
 
 COMPILED = CompiledGame(
     name="connect4", actions=actions, play=play, status=status, rollout=rollout,
-    encode=_encode, max_branching=MAX_BRANCHING, kernel=search,
+    encode=_encode, max_branching=MAX_BRANCHING,
     num_actions=MAX_BRANCHING,
 )  # fmt: skip
 """Connect Four's rules for the compiled MCTS, registered for

@@ -22,14 +22,15 @@ Go: the whole position, and the item list). A game plugs in six ``@njit`` functi
   (Snake Go).
 
 ``config`` is the game's settings (which value scale, which rollout policy), passed unchanged
-to ``status`` and ``rollout``. A game binds the loop in its own module (``_kernel_connect4.py``,
-``_kernel_othello.py``, ``_kernel_snakego.py``): a cached ``@njit`` function that calls
-:func:`simulate` with its functions. Numba specialises :func:`simulate` on them (they are
-inlined, no indirect calls) and caches the bound kernel on disk; a kernel that took the
-functions as arguments from Python would be compiled again in every process (numba cannot
+to ``status`` and ``rollout``. The public form of these functions is the compiled-game
+protocol (:class:`~searchlab.core.compiled_game.CompiledGame`), and
+:func:`~searchlab.algorithms.mcts._kernel_bind.bind` binds the loop to a game's functions in a
+cached ``@njit`` function of a module it writes. Numba specialises :func:`simulate` on them
+(they are inlined, no indirect calls) and caches the bound kernel on disk; a kernel that took
+the functions as arguments from Python would be compiled again in every process (numba cannot
 cache that), and a closure made by a factory is not cached either (both measured with numba
-0.68). After editing this module, delete the ``_kernel_*`` cache files in ``__pycache__``:
-numba only checks the binding module's own source for staleness.
+0.68). The written module's name is a digest of this file among others, so an edit here makes
+new bound kernels.
 
 Players are absolute (0 and 1), taken from the positions, not from the depth's parity: every
 node stores the player who moved into it (``mover``), values and proofs are kept for that

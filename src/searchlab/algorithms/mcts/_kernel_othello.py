@@ -1,6 +1,6 @@
 """Othello for the compiled MCTS: the four game functions of
 :mod:`~searchlab.algorithms.mcts._kernel_loop` on the bitboards of
-:mod:`searchlab.domains.games._othello_bits`, and the bound kernel.
+:mod:`searchlab.domains.games._othello_bits`, as a :class:`CompiledGame`.
 
 A position is ``(player, opponent)`` as uint64, the side to move first. Actions are those of
 :class:`~searchlab.domains.games.othello.OthelloState`: the squares ``0..63`` in increasing
@@ -25,8 +25,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.mcts._kernel_loop import alternate, start_words
-from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
 from searchlab.domains.games._othello_bits import count_discs, final_score, flips, legal_moves
@@ -42,7 +40,6 @@ __all__ = [
     "actions",
     "play",
     "rollout",
-    "search",
     "status",
 ]
 
@@ -128,18 +125,6 @@ def rollout(player, opponent, rng, scoring):  # pragma: no cover - compiled
         sign = -sign
 
 
-@njit(cache=True)
-def search(
-    config, tree, root_a, root_b, scratch, counters, rng_state, settings
-):  # pragma: no cover - compiled
-    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Othello (the
-    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_branching``."""
-    return _simulate(
-        actions, play, status, rollout, start_words, alternate, config, MAX_BRANCHING, tree, root_a,
-        root_b, scratch, counters, rng_state, settings,
-    )  # fmt: skip
-
-
 def _encode(state: OthelloState) -> tuple[np.uint64, np.uint64]:
     mine, theirs = state.mover_bits()
     return np.uint64(mine), np.uint64(theirs)
@@ -153,7 +138,7 @@ def _config(state: OthelloState, value_scale: str, rollout: str) -> int:
 
 COMPILED = CompiledGame(
     name="othello", actions=actions, play=play, status=status, rollout=rollout,
-    encode=_encode, config=_config, max_branching=MAX_BRANCHING, kernel=search,
+    encode=_encode, config=_config, max_branching=MAX_BRANCHING,
     num_actions=PASS + 1,
 )  # fmt: skip
 """Othello's rules for the compiled MCTS, registered for

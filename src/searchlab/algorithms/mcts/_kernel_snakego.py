@@ -1,6 +1,6 @@
 """Snake Go for the compiled MCTS: the game functions of
 :mod:`~searchlab.algorithms.mcts._kernel_loop` on the flat arrays of
-:mod:`searchlab.domains.games._snakego_arrays`, and the bound kernel.
+:mod:`searchlab.domains.games._snakego_arrays`, as a :class:`CompiledGame`.
 
 A position is ``(pos, items)``: the ``int32`` array ``pos`` that ``play`` changes in place
 (each simulation starts from a copy of the root's, :func:`~searchlab.algorithms.mcts.
@@ -28,8 +28,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from searchlab.algorithms.mcts._kernel_loop import simulate as _simulate
-from searchlab.algorithms.mcts._kernel_loop import start_copy
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
 from searchlab.domains.games._snakego_arrays import (
@@ -56,7 +54,6 @@ __all__ = [
     "next_player",
     "play",
     "rollout",
-    "search",
     "status",
 ]
 
@@ -102,18 +99,6 @@ def next_player(pos, items, before):  # pragma: no cover - compiled
     return to_move(pos)
 
 
-@njit(cache=True)
-def search(
-    config, tree, root_a, root_b, scratch, counters, rng_state, settings
-):  # pragma: no cover - compiled
-    """:func:`~searchlab.algorithms.mcts._kernel_loop.simulate` bound to Snake Go (the
-    ``kernel`` of :data:`COMPILED`): ``config``, then the arguments after ``max_branching``."""
-    return _simulate(
-        actions, play, status, rollout, start_copy, next_player, config, MAX_BRANCHING, tree,
-        root_a, root_b, scratch, counters, rng_state, settings,
-    )  # fmt: skip
-
-
 def _config(state: SnakeGoState, value_scale: str, rollout: str) -> tuple[int, int, int]:
     # win_loss values are +1 / -1 on both scales; a score difference on the "outcome" scale is
     # its sign (a tie is a draw there, as the reference tier's sign of returns)
@@ -123,7 +108,7 @@ def _config(state: SnakeGoState, value_scale: str, rollout: str) -> tuple[int, i
 COMPILED = CompiledGame(
     name="snakego", actions=actions, play=play, status=status, rollout=rollout,
     next_player=next_player, encode=encode, config=_config, max_branching=MAX_BRANCHING,
-    rollouts=tuple(POLICIES), kernel=search,
+    rollouts=tuple(POLICIES),
     num_actions=MAX_BRANCHING,
 )  # fmt: skip
 """Snake Go's rules for the compiled MCTS (random or the notes' informed rollouts), registered

@@ -98,7 +98,7 @@ _MAX_PLAYOUT = 10_000
 
 @dataclass(frozen=True, slots=True)
 class _Kernel:
-    """A game's bound kernel (:func:`~searchlab.algorithms.mcts._kernel_loop.bind`), its
+    """A game's bound kernel (:func:`~searchlab.algorithms.mcts._kernel_bind.bind`), its
     ``config``, the root position ``(a, b)`` (two words, or an array and read-only data: see
     :mod:`~searchlab.algorithms.mcts._kernel_loop`), the most children one node can have, and
     the player to move at the root."""
