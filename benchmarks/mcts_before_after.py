@@ -11,7 +11,10 @@ CPU second from the initial position:
   ``benchmarks/mcts_openspiel.py``), with OpenSpiel's C++ ``MCTSBot`` timed in the same child
   (the ratios ``compiled / C++``, against the 12.2-13.9x and 66-86x of docs/benchmarks.md);
 * Snake Go (16 x 16, 512 rounds, seeded items), random and informed rollouts;
-* Connect Four with the MCTS-Solver.
+* Connect Four with the MCTS-Solver;
+* PUCT on arrays (``searchlab.learning.puct_arrays``, AlphaZero's search) from the Connect
+  Four start with uniform priors and no network, leaves one at a time and 8 under virtual
+  loss: the tree's own cost (selection, expansion, backup, the positions made in Python).
 
 Each figure is the best over the rounds (each round's own best of ``--repeat`` searches, after
 a warm-up search that loads the kernels); the last column is after / before.
@@ -76,6 +79,30 @@ for name, (game, options, simulations, spiel) in CASES.items():
                               simulations, 10_000, False, 1, False)
         sstate = sgame.new_initial_state()
         out[name]["openspiel_cpp"] = best(lambda: bot.step(sstate), simulations)
+import numpy as np
+from searchlab.learning.puct_arrays import search as puct_search
+
+
+class _Cells:  # Connect Four's action index is the column itself
+    def action_to_index(self, state, action):
+        return action
+
+
+class _Uniform:  # equal priors, value 0: the tree's own cost, no network
+    encoder = _Cells()
+
+    def evaluate_batch(self, states):
+        return np.full((len(states), 7), 1 / 7), np.zeros(len(states))
+
+
+puct_state = make("connect4").initial_state()
+for batch in (1, 8):
+    simulations = 2_000 if quick else 10_000
+    def run_puct(batch=batch, simulations=simulations):
+        outcome = puct_search(puct_state, _Uniform(), num_simulations=simulations,
+                              batch_size=batch)
+        assert outcome.simulations == simulations
+    out[f"puct batch {batch}"] = {"searchlab": best(run_puct, simulations)}
 print(json.dumps(out))
 """
 

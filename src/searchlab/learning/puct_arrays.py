@@ -67,8 +67,17 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast, get_args
 
 import numpy as np
-from numba import njit
 
+from searchlab.algorithms.mcts.batched import (
+    EXPANDED,
+    TERMINAL,
+    WAITING,
+    Tree,
+    backup,
+    collect,
+    expand_backup,
+    expand_backup_many,
+)
 from searchlab.algorithms.mcts.options import (
     DEFAULT_C_PUCT,
     DEFAULT_DIRICHLET_EPSILON,
@@ -215,154 +224,7 @@ def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> Non
     check_number(value, name, owner=_NAME, low=low, high=high)
 
 
-# --- the tree arrays and the compiled loop --------------------------------------------------
-
-# Rows of the integer array (one column per node).
-_PARENT, _FIRST, _COUNT, _ACTION, _VISITS, _PENDING, _MOVER, _PLAYER, _STATUS = range(9)
-_INT_ROWS = 9
-# Rows of the float array.
-_PRIOR, _WSUM, _TERMINAL = range(3)
-_FLOAT_ROWS = 3
-# A node's status.
-_FRESH = 0  # its position is not made yet (an edge never taken)
-_WAITING = 1  # its position is made and is being evaluated (or, at the root, about to be)
-_EXPANDED = 2  # evaluated: its children exist
-_TERMINAL_NODE = 3  # the game is over there; _TERMINAL holds its value for player 0
-
-
-@njit(cache=True)
-def _select_child(ints, floats, node, c_puct, fpu, relative_fpu, virtual_loss):
-    """The child PUCT follows from an expanded ``node`` (virtual loss included)."""
-    parent_visits = ints[_VISITS, node] + virtual_loss * ints[_PENDING, node]
-    scale = c_puct * math.sqrt(parent_visits if parent_visits > 1.0 else 1.0)
-    if relative_fpu:
-        mean = 0.0
-        if parent_visits > 0.0:
-            mean = (floats[_WSUM, node] - virtual_loss * ints[_PENDING, node]) / parent_visits
-        if ints[_MOVER, node] != ints[_PLAYER, node]:
-            mean = 0.0 - mean  # the node's mean is its mover's; the chooser is its player
-        unvisited = mean - fpu
-    else:
-        unvisited = fpu
-    first = ints[_FIRST, node]
-    best = first
-    best_score = -math.inf
-    for child in range(first, first + ints[_COUNT, node]):
-        pending = ints[_PENDING, child]
-        visits = ints[_VISITS, child] + virtual_loss * pending
-        if visits > 0.0:
-            mean = (floats[_WSUM, child] - virtual_loss * pending) / visits
-            score = mean + scale * floats[_PRIOR, child] / (1.0 + visits)
-        else:
-            score = unvisited + scale * floats[_PRIOR, child]
-        if score > best_score:
-            best, best_score = child, score
-    return best
-
-
-@njit(cache=True)
-def _backup(ints, floats, leaf, value, value_player, release):
-    """Add one visit and ``value`` (for ``value_player``; each node keeps its mover's) from
-    ``leaf`` up to the root, releasing ``release`` virtual losses on the way."""
-    node = leaf
-    while node >= 0:
-        ints[_VISITS, node] += 1
-        ints[_PENDING, node] -= release
-        if ints[_MOVER, node] == value_player:
-            floats[_WSUM, node] += value
-        else:
-            floats[_WSUM, node] += 0.0 - value
-        node = ints[_PARENT, node]
-
-
-@njit(cache=True)
-def _collect(ints, floats, root, c_puct, fpu, relative_fpu, virtual_loss, budget, out):
-    """Run up to ``budget`` selections: a known terminal leaf is backed up at once, a new leaf
-    is put in flight (virtual loss on its path) and written to ``out``. Returns ``(leaves,
-    terminal simulations, collided)``; a collision (a leaf already in flight) ends the run."""
-    leaves = 0
-    finished = 0
-    while leaves + finished < budget:
-        node = root
-        while ints[_STATUS, node] == _EXPANDED:
-            node = _select_child(ints, floats, node, c_puct, fpu, relative_fpu, virtual_loss)
-        status = ints[_STATUS, node]
-        if status == _TERMINAL_NODE:
-            _backup(ints, floats, node, floats[_TERMINAL, node], 0, 0)
-            finished += 1
-        elif status == _FRESH:
-            ints[_STATUS, node] = _WAITING
-            up = node
-            while up >= 0:
-                ints[_PENDING, up] += 1
-                up = ints[_PARENT, up]
-            out[leaves] = node
-            leaves += 1
-        else:
-            return leaves, finished, True
-    return leaves, finished, False
-
-
-@njit(cache=True)
-def _expand_backup(ints, floats, leaf, start, actions, priors, row, columns, value, back_up):
-    """Give ``leaf`` one child per action at columns ``start...``, with the priors
-    ``priors[row, columns]`` renormalised (all zero: uniform); then (``back_up``) back up the
-    leaf's ``value`` for its player to move, releasing its virtual loss. Returns ``0``, or
-    (nothing changed) ``1`` if a column is outside ``priors``, ``2`` if a prior is negative
-    or not finite."""
-    count = actions.shape[0]
-    width = priors.shape[1]
-    for index in range(count):
-        if columns[index] < 0 or columns[index] >= width:
-            return 1
-    total = 0.0
-    for index in range(count):
-        prior = np.float64(priors[row, columns[index]])
-        if not (prior >= 0.0) or math.isinf(prior):
-            return 2
-        total += prior
-    player = ints[_PLAYER, leaf]
-    for index in range(count):
-        child = start + index
-        ints[_PARENT, child] = leaf
-        ints[_FIRST, child] = -1
-        ints[_COUNT, child] = 0
-        ints[_ACTION, child] = actions[index]
-        ints[_VISITS, child] = 0
-        ints[_PENDING, child] = 0
-        ints[_MOVER, child] = player
-        ints[_PLAYER, child] = -1
-        ints[_STATUS, child] = _FRESH
-        prior = np.float64(priors[row, columns[index]])
-        floats[_PRIOR, child] = prior / total if total > 0.0 else 1.0 / count
-        floats[_WSUM, child] = 0.0
-        floats[_TERMINAL, child] = 0.0
-    ints[_FIRST, leaf] = start
-    ints[_COUNT, leaf] = count
-    ints[_STATUS, leaf] = _EXPANDED
-    if back_up:
-        _backup(ints, floats, leaf, value, player, 1)
-    return 0
-
-
-@njit(cache=True)
-def _expand_backup_many(ints, floats, leaves, start, counts, actions, columns, priors, row, values):
-    """:func:`_expand_backup` of each of ``leaves`` in order (none the root), leaf ``i`` with
-    the next ``counts[i]`` of ``actions``/``columns``, its priors and value from batch row
-    ``row + i``, its children from node ``start`` on. Returns ``(done, status)``: the leaves
-    expanded, and ``0``, or the status of leaf ``done`` that stopped the run."""
-    first = 0
-    for index in range(leaves.shape[0]):
-        count = counts[index]
-        status = _expand_backup(
-            ints, floats, leaves[index], start, actions[first : first + count], priors,
-            row + index, columns[first : first + count], values[row + index], True,
-        )  # fmt: skip
-        if status:
-            return index, status
-        start += count
-        first += count
-    return leaves.shape[0], 0
+# --- the tree: the one layout of every Monte Carlo search (algorithms.mcts) ----------------------
 
 
 def _outcome_value(state: State) -> float:
@@ -492,11 +354,16 @@ class PUCTTree:
         if capacity is None:
             capacity = self.budget if self.budget is not None else _TIME_ONLY_CAPACITY
         capacity = 1 + 8 * (capacity + 1)
-        self._ints = np.zeros((_INT_ROWS, capacity), dtype=np.int64)
-        self._floats = np.zeros((_FLOAT_ROWS, capacity), dtype=np.float64)
+        self._tree = Tree(capacity)
+        self._nodes = self._tree.arrays()[0]
         self._size = 1
         player = state.current_player()
-        self._ints[:, 0] = (-1, -1, 0, -1, 0, 0, 1 - player, player, _WAITING)
+        tree = self._tree
+        tree.parent[0], tree.first[0], tree.action[0] = -1, -1, -1
+        tree.n_children[0] = tree.n_expanded[0] = 0
+        tree.visits[0], tree.pending[0], tree.value[0], tree.prior[0] = 0, 0, 0.0, 0.0
+        tree.mover[0], tree.player[0], tree.status[0] = 1 - player, player, WAITING
+        tree.is_proven[0], tree.proven[0] = False, 0.0
         self._states: list[State | None] = [state]
         self._out = np.zeros(config.batch_size, dtype=np.int64)
         self._in_flight: list[int] = []
@@ -529,7 +396,7 @@ class PUCTTree:
             self._in_flight = [0]
             return [self.root_state]
         batch = self.config.batch_size
-        ints, floats, out = self._ints, self._floats, self._out
+        tree, out = self._tree, self._out
         states = self._states
         leaves = self._in_flight
         while len(leaves) < batch:
@@ -538,22 +405,25 @@ class PUCTTree:
                 budget = min(budget, self.budget - self.simulations - len(leaves))
             if budget <= 0:
                 break
-            count, finished, collided = _collect(
-                ints, floats, 0, self._c_puct, self._fpu, self._relative, self._virtual, budget, out
-            )
+            count, finished, collided = collect(
+                self._nodes, 0, self._c_puct, self._fpu, self._relative, self._virtual, budget,
+                out,
+            )  # fmt: skip
             self.simulations += finished
             for leaf in out[:count].tolist():
-                parent_state = states[ints[_PARENT, leaf]]
+                parent_state = states[tree.parent[leaf]]
                 assert parent_state is not None
-                state = parent_state.apply(int(ints[_ACTION, leaf]))
+                state = parent_state.apply(int(tree.action[leaf]))
                 if state.is_terminal():
-                    ints[_STATUS, leaf] = _TERMINAL_NODE
-                    floats[_TERMINAL, leaf] = _outcome_value(state)
-                    _backup(ints, floats, leaf, floats[_TERMINAL, leaf], 0, 1)
+                    tree.status[leaf] = TERMINAL
+                    tree.is_proven[leaf] = True
+                    for_zero = _outcome_value(state)  # kept for the node's mover
+                    tree.proven[leaf] = for_zero if tree.mover[leaf] == 0 else 0.0 - for_zero
+                    backup(self._nodes, leaf, tree.proven[leaf], tree.mover[leaf], 1)
                     self.simulations += 1
                 else:
                     states[leaf] = state
-                    ints[_PLAYER, leaf] = state.current_player()
+                    tree.player[leaf] = state.current_player()
                     leaves.append(leaf)
             if collided:
                 break
@@ -590,18 +460,18 @@ class PUCTTree:
             columns = np.fromiter(
                 (index(states[leaf], a) for leaf, acts in pairs for a in acts), np.int64, total
             )
-        if self._size + total > self._ints.shape[1]:
+        if self._size + total > self._tree.parent.shape[0]:
             self._reserve(total)
         if leaves[0] == 0:  # the root comes alone: its priors are kept and noised, no backup
-            status = _expand_backup(
-                self._ints, self._floats, 0, self._size, actions, priors, offset, columns,
-                values[offset], False,
+            status = expand_backup(
+                self._nodes, 0, self._size, actions, priors, offset, columns, values[offset],
+                False,
             )  # fmt: skip
             done = 0 if status else 1
         else:
-            done, status = _expand_backup_many(
-                self._ints, self._floats, np.array(leaves, np.int64), self._size, counts,
-                actions, columns, priors, offset, values,
+            done, status = expand_backup_many(
+                self._nodes, np.array(leaves, np.int64), self._size, counts, actions, columns,
+                priors, offset, values,
             )  # fmt: skip
         expanded = int(counts[:done].sum())
         self._size += expanded
@@ -635,8 +505,8 @@ class PUCTTree:
 
     def _expand_root(self, value: float) -> None:
         """The root's evaluation: keep its priors and value, mix in the noise."""
-        first, count = int(self._ints[_FIRST, 0]), int(self._ints[_COUNT, 0])
-        priors = self._floats[_PRIOR, first : first + count]
+        first, count = int(self._tree.first[0]), int(self._tree.n_children[0])
+        priors = self._tree.prior[first : first + count]
         self._root_priors = priors.copy()
         self._network_value = value
         alpha = self.config.dirichlet_alpha
@@ -648,37 +518,29 @@ class PUCTTree:
 
     def _reserve(self, count: int) -> None:
         """Room for ``count`` more nodes (the arrays double when full)."""
-        needed = self._size + count
-        capacity = self._ints.shape[1]
-        if needed <= capacity:
-            return
-        while capacity < needed:
-            capacity *= 2
-        ints = np.zeros((_INT_ROWS, capacity), dtype=np.int64)
-        floats = np.zeros((_FLOAT_ROWS, capacity), dtype=np.float64)
-        ints[:, : self._size] = self._ints[:, : self._size]
-        floats[:, : self._size] = self._floats[:, : self._size]
-        self._ints, self._floats = ints, floats
+        while self._tree.parent.shape[0] < self._size + count:
+            self._tree.grow()
+        self._nodes = self._tree.arrays()[0]
 
     def outcome(self) -> SearchOutcome:
         """The root's statistics (after :attr:`done`)."""
         if self._root_priors is None:
             raise InvalidStateError(f"{_NAME}: the root has not been evaluated yet")
-        ints, floats = self._ints, self._floats
-        first, count = int(ints[_FIRST, 0]), int(ints[_COUNT, 0])
+        tree = self._tree
+        first, count = int(tree.first[0]), int(tree.n_children[0])
         children = slice(first, first + count)
-        visits = ints[_VISITS, children].copy()
-        sums = floats[_WSUM, children]
+        visits = tree.visits[children].astype(np.int64)
+        sums = tree.value[children]
         values = np.divide(sums, visits, out=np.zeros(count), where=visits > 0)
-        player = int(ints[_PLAYER, 0])
-        root_visits = int(ints[_VISITS, 0])
-        root_mean = floats[_WSUM, 0] / root_visits if root_visits else 0.0
+        player = int(tree.player[0])
+        root_visits = int(tree.visits[0])
+        root_mean = tree.value[0] / root_visits if root_visits else 0.0
         return SearchOutcome(
-            actions=tuple(int(a) for a in ints[_ACTION, children]),
+            actions=tuple(int(a) for a in tree.action[children]),
             visits=visits,
             values=values,
             priors=self._root_priors,
-            root_value=float(0.0 - root_mean if ints[_MOVER, 0] != player else root_mean),
+            root_value=float(0.0 - root_mean if tree.mover[0] != player else root_mean),
             network_value=self._network_value,
             simulations=self.simulations,
             player=player,
@@ -692,38 +554,38 @@ class PUCTTree:
     def principal_variation(self, first_action: int) -> tuple[int, ...]:
         """``first_action`` (a root action), then the most visited child at each node below
         it while that child has visits (ties: the first in block order)."""
-        ints = self._ints
+        tree = self._tree
         node = 0
         line: list[int] = []
         action: int | None = first_action
         while True:
-            start, count = int(ints[_FIRST, node]), int(ints[_COUNT, node])
-            if start < 0 or count == 0 or int(ints[_STATUS, node]) != _EXPANDED:
+            start, count = int(tree.first[node]), int(tree.n_children[node])
+            if start < 0 or count == 0 or int(tree.status[node]) != EXPANDED:
                 break
-            block = ints[_ACTION, start : start + count]
+            block = tree.action[start : start + count]
             if action is not None:
                 matches = np.flatnonzero(block == action)
                 if matches.size == 0:
                     break
                 child = start + int(matches[0])
             else:
-                child = start + int(np.argmax(ints[_VISITS, start : start + count]))
-            if ints[_VISITS, child] <= 0:
+                child = start + int(np.argmax(tree.visits[start : start + count]))
+            if tree.visits[child] <= 0:
                 break
-            line.append(int(ints[_ACTION, child]))
+            line.append(int(tree.action[child]))
             node, action = child, None
         return tuple(line) if line else (first_action,)
 
     def depth(self) -> int:
         """The deepest visited node below the root (plies)."""
-        ints = self._ints
+        tree = self._tree
         size = self._size
         levels = np.zeros(size, dtype=np.int64)
         deepest = 0
         for node in range(1, size):  # a child comes after its parent
-            parent = int(ints[_PARENT, node])
+            parent = int(tree.parent[node])
             levels[node] = levels[parent] + 1
-            if ints[_VISITS, node] > 0 and levels[node] > deepest:
+            if tree.visits[node] > 0 and levels[node] > deepest:
                 deepest = int(levels[node])
         return deepest
 

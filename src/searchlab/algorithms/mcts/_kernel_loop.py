@@ -62,7 +62,18 @@ The tree is a struct of arrays indexed by node id (node 0 is the root):
 ``value``      float64 sum of returns, for ``mover``
 ``is_proven``  int8    the exact value is known: a finished game, or settled by the solver
 ``proven``     float64 that exact value, for ``mover``
+``amaf_visits`` int32  RAVE: simulations in which this slot's action was played later by
+                       its mover (kept for children not made yet too)
+``amaf_value`` float64 RAVE: the sum of their returns, for the slot's mover
+``prior``      float64 PUCT: the evaluator's prior of this slot's action
+``pending``    int32   PUCT: leaves in flight below this node (virtual loss)
+``player``     int8    PUCT: the player to move at this node (-1: not known yet)
+``status``     int8    PUCT: not made yet, waiting for its evaluation, expanded, or terminal
+                       (:mod:`~searchlab.algorithms.mcts.batched`)
 ============== ======= ================================================================
+
+UCT and RAVE (this module's loop) and PUCT with leaves batched for an evaluator
+(:mod:`~searchlab.algorithms.mcts.batched`) share this one layout.
 
 A node's child block is reserved the first time a simulation passes through it, with its
 actions shuffled (a random untried action is expanded next, as in Browne et al. 2012); each
@@ -332,7 +343,7 @@ def simulate(  # pragma: no cover - compiled
     Resumable: the whole state is in the arrays, ``counters`` and ``rng_state[0]``."""
     (
         parent, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven,
-        amaf_visits, amaf_value,
+        amaf_visits, amaf_value, _, _, _, _,
     ) = tree  # fmt: skip
     c, max_simulations, max_nodes, solver, robust, rave, max_plies, num_actions, pass_action = (
         settings
@@ -580,6 +591,10 @@ class Tree:
         ("proven", np.float64),
         ("amaf_visits", np.int32),
         ("amaf_value", np.float64),
+        ("prior", np.float64),
+        ("pending", np.int32),
+        ("player", np.int8),
+        ("status", np.int8),
     )
 
     parent: np.ndarray
@@ -594,6 +609,10 @@ class Tree:
     proven: np.ndarray
     amaf_visits: np.ndarray
     amaf_value: np.ndarray
+    prior: np.ndarray
+    pending: np.ndarray
+    player: np.ndarray
+    status: np.ndarray
 
     def __init__(self, capacity: int) -> None:
         for name, dtype in self.FIELDS:
@@ -658,6 +677,10 @@ class Tree:
         self.proven[0] = 0.0
         self.amaf_visits[0] = 0
         self.amaf_value[0] = 0.0
+        self.prior[0] = 0.0
+        self.pending[0] = 0
+        self.player[0] = player
+        self.status[0] = 0
         self.root_a = a
         self.root_b = b
         self.scratch = np.empty_like(a) if isinstance(a, np.ndarray) else a
@@ -673,11 +696,12 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
     used, nodes made)``."""
     (
         _, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven,
-        amaf_visits, amaf_value,
+        amaf_visits, amaf_value, prior, pending, player, status,
     ) = tree  # fmt: skip
     (
         new_parent, new_first, new_n_children, new_n_expanded, new_action, new_mover,
         new_visits, new_value, new_is_proven, new_proven, new_amaf_visits, new_amaf_value,
+        new_prior, new_pending, new_player, new_status,
     ) = new_tree  # fmt: skip
     old_of = np.full(new_parent.shape[0], -1, dtype=np.int64)  # old id of each new slot
     old_of[0] = root
@@ -685,6 +709,7 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
     new_action[0] = -1
     new_amaf_visits[0] = 0
     new_amaf_value[0] = 0.0
+    new_prior[0] = 0.0
     used = 1
     made = 0
     for slot in range(new_parent.shape[0]):
@@ -701,6 +726,9 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
         new_proven[slot] = proven[old]
         new_n_children[slot] = n_children[old]
         new_n_expanded[slot] = n_expanded[old]
+        new_pending[slot] = pending[old]
+        new_player[slot] = player[old]
+        new_status[slot] = status[old]
         f = first[old]
         if f < 0:
             new_first[slot] = -1
@@ -710,6 +738,7 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
             new_action[used + i] = action[f + i]
             new_amaf_visits[used + i] = amaf_visits[f + i]
             new_amaf_value[used + i] = amaf_value[f + i]
+            new_prior[used + i] = prior[f + i]
             if i < n_expanded[old]:
                 old_of[used + i] = f + i
                 new_parent[used + i] = slot
@@ -721,7 +750,7 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
 def prove_root(tree):  # pragma: no cover - compiled
     """MCTS-Solver's proof of node 0 from its children alone (a kept subtree's root, whose
     own proof is not kept: a move must be chosen among its children)."""
-    _, first, n_children, n_expanded, _, mover, _, _, is_proven, proven, _, _ = tree
+    _, first, n_children, n_expanded, _, mover, _, _, is_proven, proven, _, _, _, _, _, _ = tree
     is_proven[0] = False
     proven[0] = 0.0
     if first[0] >= 0 and n_expanded[0] > 0:
