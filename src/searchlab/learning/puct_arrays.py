@@ -227,6 +227,13 @@ def _number(value: Any, name: str, *, low: float, high: float = math.inf) -> Non
 # --- the tree: the one layout of every Monte Carlo search (algorithms.mcts) ----------------------
 
 
+def _blocks(tree: Tree) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tree's four blocks, as the compiled functions of
+    :mod:`~searchlab.algorithms.mcts.batched` take them."""
+    i32, i16, i8, f64 = tree.blocks
+    return i32, i16, i8, f64
+
+
 def _outcome_value(state: State) -> float:
     """A finished game's value for player 0 on the outcome scale: +1, 0 or -1."""
     value = state.returns()[0]
@@ -355,7 +362,6 @@ class PUCTTree:
             capacity = self.budget if self.budget is not None else _TIME_ONLY_CAPACITY
         capacity = 1 + 8 * (capacity + 1)
         self._tree = Tree(capacity)
-        self._nodes = self._tree.arrays()[0]
         self._size = 1
         player = state.current_player()
         tree = self._tree
@@ -406,7 +412,7 @@ class PUCTTree:
             if budget <= 0:
                 break
             count, finished, collided = collect(
-                self._nodes, 0, self._c_puct, self._fpu, self._relative, self._virtual, budget,
+                *_blocks(tree), 0, self._c_puct, self._fpu, self._relative, self._virtual, budget,
                 out,
             )  # fmt: skip
             self.simulations += finished
@@ -419,7 +425,7 @@ class PUCTTree:
                     tree.is_proven[leaf] = True
                     for_zero = _outcome_value(state)  # kept for the node's mover
                     tree.proven[leaf] = for_zero if tree.mover[leaf] == 0 else 0.0 - for_zero
-                    backup(self._nodes, leaf, tree.proven[leaf], tree.mover[leaf], 1)
+                    backup(*_blocks(tree), leaf, tree.proven[leaf], tree.mover[leaf], 1)
                     self.simulations += 1
                 else:
                     states[leaf] = state
@@ -464,14 +470,14 @@ class PUCTTree:
             self._reserve(total)
         if leaves[0] == 0:  # the root comes alone: its priors are kept and noised, no backup
             status = expand_backup(
-                self._nodes, 0, self._size, actions, priors, offset, columns, values[offset],
-                False,
+                *_blocks(self._tree), 0, self._size, actions, priors, offset, columns,
+                values[offset], False,
             )  # fmt: skip
             done = 0 if status else 1
         else:
             done, status = expand_backup_many(
-                self._nodes, np.array(leaves, np.int64), self._size, counts, actions, columns,
-                priors, offset, values,
+                *_blocks(self._tree), np.array(leaves, np.int64), self._size, counts, actions,
+                columns, priors, offset, values,
             )  # fmt: skip
         expanded = int(counts[:done].sum())
         self._size += expanded
@@ -520,7 +526,6 @@ class PUCTTree:
         """Room for ``count`` more nodes (the arrays double when full)."""
         while self._tree.parent.shape[0] < self._size + count:
             self._tree.grow()
-        self._nodes = self._tree.arrays()[0]
 
     def outcome(self) -> SearchOutcome:
         """The root's statistics (after :attr:`done`)."""

@@ -614,9 +614,15 @@ class Tree:
     player: np.ndarray
     status: np.ndarray
 
+    DTYPES = (np.int32, np.int16, np.int8, np.float64)
+    """The fields are kept as the rows of one 2-D block per dtype (:attr:`blocks`, in this
+    order): a compiled function called often from Python (the batched PUCT's, once or twice
+    a simulation) takes the four blocks, not sixteen arrays (each array a caller hands numba
+    costs about 0.1 µs to unbox: 1.4 µs a call for sixteen, against 0.2 µs for two)."""
+
     def __init__(self, capacity: int) -> None:
-        for name, dtype in self.FIELDS:
-            setattr(self, name, np.empty(capacity, dtype=dtype))
+        self.blocks: tuple[np.ndarray, ...] = ()
+        self._allocate(capacity)
         self.root_a: Any = None
         self.root_b: Any = None
         self.scratch: Any = None
@@ -629,13 +635,21 @@ class Tree:
         nodes = tuple(getattr(self, name) for name, _ in self.FIELDS)
         return (nodes, self.root_a, self.root_b, self.scratch)
 
+    def _allocate(self, capacity: int) -> None:
+        """New blocks of ``capacity`` slots, every field a row of its dtype's block."""
+        self.blocks = tuple(
+            np.empty((sum(1 for _, d in self.FIELDS if d is dtype), capacity), dtype=dtype)
+            for dtype in self.DTYPES
+        )
+        for name, dtype in self.FIELDS:
+            setattr(self, name, self.blocks[self.DTYPES.index(dtype)][ROWS[name]])
+
     def grow(self) -> None:
         """Double every node array, keeping its contents."""
-        for name, _ in self.FIELDS:
-            old = getattr(self, name)
-            new = np.empty(2 * old.shape[0], dtype=old.dtype)
-            new[: old.shape[0]] = old
-            setattr(self, name, new)
+        old = self.blocks
+        self._allocate(2 * old[0].shape[1])
+        for new_block, old_block in zip(self.blocks, old, strict=True):
+            new_block[:, : old_block.shape[1]] = old_block
 
     def reroot(self, node: int, a: Any, b: Any, *, player: int, solver: bool) -> int:
         """Keep only the subtree of ``node``, the non-terminal position ``(a, b)`` with
@@ -646,6 +660,7 @@ class Tree:
         nodes = tuple(getattr(self, name) for name, _ in self.FIELDS)
         fresh = Tree(self.parent.shape[0])
         used, _ = compact(nodes, tuple(getattr(fresh, name) for name, _ in self.FIELDS), node)
+        self.blocks = fresh.blocks
         for name, _ in self.FIELDS:
             setattr(self, name, getattr(fresh, name))
         if self.mover[0] != 1 - player:  # its mover moves on: the root's own sums change side
@@ -758,3 +773,10 @@ def prove_root(tree):  # pragma: no cover - compiled
         if done:
             is_proven[0] = True
             proven[0] = v
+
+
+ROWS: dict[str, int] = {}
+"""Each field's row in its dtype's block (:attr:`Tree.blocks`)."""
+for _dtype in Tree.DTYPES:
+    for _row, (_name, _) in enumerate(f for f in Tree.FIELDS if f[1] is _dtype):
+        ROWS[_name] = _row
