@@ -4,10 +4,10 @@ textbook Python rollout.
 All rollouts play one whole half of the full game (16 x 16, 512 rounds, 4 snakes, items from
 the rules' generator with ``--seed``) from the initial position to the end:
 
-* **compiled random**: :func:`searchlab.domains.games._snakego_arrays.rollout` (numba; the
+* **compiled random**: :func:`searchlab.domains.games.snakego_arrays.rollout` (numba; the
   position is one ``int32`` array copied before each rollout), run in batches from a small
   ``@njit`` driver so that Python's call overhead is not measured;
-* **compiled informed**: :func:`~searchlab.domains.games._snakego_arrays.informed_rollout`,
+* **compiled informed**: :func:`~searchlab.domains.games.snakego_arrays.informed_rollout`,
   the notes' policy (never a deadly move when a safe one exists, eat, avoid a shorter
   opponent's head), in the same driver;
 * **reference random**: :func:`searchlab.algorithms.mcts.rollout.playout` with
@@ -46,7 +46,7 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.algorithms.mcts.rollout import playout, random_policy
-from searchlab.domains.games import _snakego_arrays as A
+from searchlab.domains.games import snakego_arrays as A
 from searchlab.domains.games._snakego_layout import H_PLY
 from searchlab.domains.games.snakego import SnakeGo, SnakeGoState
 from searchlab.domains.games.snakego_policy import informed_action

@@ -193,7 +193,7 @@ register_compiled_game(
 KERNELS.register("mcts", Go, "searchlab.algorithms.mcts.go_compiled:go_mcts")  # RAVE, priors
 
 MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {
-    Go: ("random", "informed"),  # eye-avoiding uniform; capture/atari/3x3 patterns (_go_informed)
+    Go: ("random", "informed"),  # eye-avoiding uniform; capture/atari/3x3 patterns (go_informed)
 }
 """The rollout policies (``MCTSOptions.rollout`` names) of the kernels registered outside the
 compiled-game protocol (Go's), by the game's exact type; a compiled game's own are its

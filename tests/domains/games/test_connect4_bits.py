@@ -1,4 +1,4 @@
-"""Connect Four's bit rules, written once (domains/games/_connect4_bits.py): the compiled
+"""Connect Four's bit rules, written once (domains/games/connect4_bits.py): the compiled
 functions the kernels inline agree with the same code run as plain Python (the game's tier,
 itself checked against an independent list board in test_connect4_game.py), and the Python tier
 compiles nothing."""
@@ -12,8 +12,8 @@ import sys
 import numpy as np
 import pytest
 
-from searchlab.domains.games import _connect4_bits as bits
 from searchlab.domains.games import connect4
+from searchlab.domains.games import connect4_bits as bits
 from searchlab.domains.games.connect4 import Connect4, Connect4State
 
 
@@ -71,7 +71,7 @@ def test_has_four_on_known_lines(moves: str, fours: bool) -> None:
 
 def test_the_python_tier_compiles_nothing() -> None:
     code = (
-        "from searchlab.domains.games import _connect4_bits as bits\n"
+        "from searchlab.domains.games import connect4_bits as bits\n"
         "from searchlab.domains.games.connect4 import parse_moves\n"
         "s = parse_moves('4453')\n"
         "s = s.apply(2); s.winning_cells(); s.opponent_winning_cells(); s.legal_actions()\n"

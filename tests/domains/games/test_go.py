@@ -13,7 +13,6 @@ import pytest
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
 from searchlab.core.game import play
 from searchlab.domains.games import make
-from searchlab.domains.games._go_zobrist import SIDE_TO_MOVE_KEY, board_hash
 from searchlab.domains.games.conformance import assert_conforms
 from searchlab.domains.games.go import (
     BLACK,
@@ -27,6 +26,7 @@ from searchlab.domains.games.go import (
     tiny_go,
     vertex_to_point,
 )
+from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY, board_hash
 
 
 def at(state: GoState, vertex: str) -> int:

@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-from searchlab.domains.games._go_zobrist import SIDE_TO_MOVE_KEY, board_hash
 from searchlab.domains.games.go import Go, GoState
+from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY, board_hash
 
 
 def neighbours(p: int, size: int) -> list[int]:

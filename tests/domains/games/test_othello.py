@@ -13,9 +13,9 @@ import pytest
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
 from searchlab.core.game import play
 from searchlab.domains.games import make
-from searchlab.domains.games._othello_bits import flips, legal_moves, perft_bits
 from searchlab.domains.games.conformance import assert_conforms
 from searchlab.domains.games.othello import PASS, Othello, OthelloState, parse_square
+from searchlab.domains.games.othello_bits import flips, legal_moves, perft_bits
 from searchlab.domains.games.perft import perft, perft_mismatch_report
 
 DIRECTIONS = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0)]

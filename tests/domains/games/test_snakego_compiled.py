@@ -1,4 +1,4 @@
-"""The compiled tier of Snake Go (``_snakego_arrays``, ``_snakego_informed``) against the
+"""The compiled tier of Snake Go (``snakego_arrays``, ``_snakego_informed``) against the
 reference tier (``snakego``, ``snakego_policy``).
 
 Differential tests play seeded games ply by ply in both tiers (actions chosen in Python) and
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
-from searchlab.domains.games import _snakego_arrays as A
 from searchlab.domains.games import _snakego_informed as I
 from searchlab.domains.games import _snakego_layout as L
+from searchlab.domains.games import snakego_arrays as A
 from searchlab.domains.games import snakego_policy as P
 from searchlab.domains.games.snakego import (
     DOWN,

@@ -44,7 +44,7 @@ from searchlab.algorithms.adversarial import _connect4_kernels as kernels
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games import _connect4_bits as bits
+from searchlab.domains.games import connect4_bits as bits
 from searchlab.domains.games.connect4 import Connect4, Connect4State, parse_moves
 
 __all__ = [

@@ -80,8 +80,8 @@ from searchlab.algorithms.adversarial._othello_endgame_stability import edge_sta
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games._othello_bits import flips
 from searchlab.domains.games.othello import PASS, Othello, OthelloState
+from searchlab.domains.games.othello_bits import flips
 
 __all__ = [
     "ETC_EMPTIES",

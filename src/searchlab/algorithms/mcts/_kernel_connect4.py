@@ -21,8 +21,8 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
-from searchlab.domains.games._connect4_bits import BOARD, WIDTH, can_play, drop, has_four
 from searchlab.domains.games.connect4 import Connect4State
+from searchlab.domains.games.connect4_bits import BOARD, WIDTH, can_play, drop, has_four
 
 __all__ = ["COMPILED", "MAX_BRANCHING", "actions", "play", "rollout", "status"]
 

@@ -1,5 +1,5 @@
 """The compiled MCTS for Go: UCT with RAVE (AMAF) and heuristic priors on the numba board of
-:mod:`searchlab.domains.games._go_board`, the tree as arrays, resumable in slices.
+:mod:`searchlab.domains.games.go_board`, the tree as arrays, resumable in slices.
 
 Go gets its own loop (not :mod:`~searchlab.algorithms.mcts._kernel_loop`'s) because RAVE
 needs the moves of the whole simulation, and Go's tree nodes are made a block at a time with
@@ -41,12 +41,12 @@ played; the first time a move is taken its position is checked against the super
 (the root's ``GoState.history`` and the positions along the path): a repetition flags the
 child ``ILLEGAL`` and the simulation starts again. The descent stops at a node without a
 block: the root, and any node visited ``expand`` times already, gets its block (its
-children: every point :func:`~searchlab.domains.games._go_board.playout_points` gives, that
+children: every point :func:`~searchlab.domains.games.go_board.playout_points` gives, that
 is legal moves that do not fill the mover's own eye, and the pass, which is always in the
 tree) and one more step is taken into it; otherwise a playout runs from there.
 
-**Playouts** play :func:`~searchlab.domains.games._go_informed.random_move` (eye-avoiding
-uniform) or :func:`~searchlab.domains.games._go_informed.informed_move` until two passes in a
+**Playouts** play :func:`~searchlab.domains.games.go_informed.random_move` (eye-avoiding
+uniform) or :func:`~searchlab.domains.games.go_informed.informed_move` until two passes in a
 row, or the game's ``max_moves`` plies (the game then ends and is scored as it stands, as
 :class:`~searchlab.domains.games.go.Go` does; a playout that cycles in a triple ko also ends
 there). A finished game is worth, to each player, the sign of the area score (``sign``
@@ -77,7 +77,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.mcts._kernel_rng import next_below
-from searchlab.domains.games._go_board import (
+from searchlab.domains.games.go_board import (
     BOARD,
     BORDER,
     EMPTY,
@@ -100,7 +100,7 @@ from searchlab.domains.games._go_board import (
     random_move,
     to_move,
 )
-from searchlab.domains.games._go_informed import informed_move, matches_pattern
+from searchlab.domains.games.go_informed import informed_move, matches_pattern
 
 __all__ = [
     "DONE",

@@ -1,6 +1,6 @@
 """Othello for the compiled MCTS: the four game functions of
 :mod:`~searchlab.algorithms.mcts._kernel_loop` on the bitboards of
-:mod:`searchlab.domains.games._othello_bits`, as a :class:`CompiledGame`.
+:mod:`searchlab.domains.games.othello_bits`, as a :class:`CompiledGame`.
 
 A position is ``(player, opponent)`` as uint64, the side to move first. Actions are those of
 :class:`~searchlab.domains.games.othello.OthelloState`: the squares ``0..63`` in increasing
@@ -27,8 +27,8 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
-from searchlab.domains.games._othello_bits import count_discs, final_score, flips, legal_moves
 from searchlab.domains.games.othello import OthelloState
+from searchlab.domains.games.othello_bits import count_discs, final_score, flips, legal_moves
 
 __all__ = [
     "COMPILED",

@@ -1,12 +1,12 @@
 """Snake Go for the compiled MCTS: the game functions of
 :mod:`~searchlab.algorithms.mcts._kernel_loop` on the flat arrays of
-:mod:`searchlab.domains.games._snakego_arrays`, as a :class:`CompiledGame`.
+:mod:`searchlab.domains.games.snakego_arrays`, as a :class:`CompiledGame`.
 
 A position is ``(pos, items)``: the ``int32`` array ``pos`` that ``play`` changes in place
 (each simulation starts from a copy of the root's, :func:`~searchlab.algorithms.mcts.
 _kernel_loop.start_copy`) and the read-only item list. One player may move several plies in
 a row (one per snake), so the player to move comes from ``pos``
-(:func:`~searchlab.domains.games._snakego_arrays.to_move`), never from the depth's parity.
+(:func:`~searchlab.domains.games.snakego_arrays.to_move`), never from the depth's parity.
 
 ``config`` is ``(scoring, sign, policy)``: the arrays' ``scoring`` code (``WIN_LOSS``: +1 /
 -1, a tie to player 1; ``SCORE_DIFFERENCE``: the difference over ``size * size``), whether
@@ -17,7 +17,7 @@ the search takes the sign of that value (the ``"outcome"`` value scale of the
 policies this kernel runs (``MCTSOptions.rollout`` names).
 
 >>> from searchlab.domains.games.snakego import SnakeGo
->>> from searchlab.domains.games._snakego_arrays import WIN_LOSS, encode
+>>> from searchlab.domains.games.snakego_arrays import WIN_LOSS, encode
 >>> state = SnakeGo(seed=1, size=8, rounds=20).initial_state()
 >>> pos, items = encode(state)
 >>> status(pos, items, config_for(WIN_LOSS, False, "random"))
@@ -30,7 +30,8 @@ from numba import njit
 
 from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
-from searchlab.domains.games._snakego_arrays import (
+from searchlab.domains.games.snakego import SnakeGoState
+from searchlab.domains.games.snakego_arrays import (
     MAX_BRANCHING,
     actions,
     encode,
@@ -39,9 +40,8 @@ from searchlab.domains.games._snakego_arrays import (
     scoring_code,
     to_move,
 )
-from searchlab.domains.games._snakego_arrays import rollout as random_rollout
-from searchlab.domains.games._snakego_arrays import status as game_status
-from searchlab.domains.games.snakego import SnakeGoState
+from searchlab.domains.games.snakego_arrays import rollout as random_rollout
+from searchlab.domains.games.snakego_arrays import status as game_status
 
 __all__ = [
     "COMPILED",

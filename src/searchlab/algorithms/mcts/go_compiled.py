@@ -194,7 +194,7 @@ class GoSearcher:
         self._fconfig = np.array(
             [float(game.info.max_utility or 1.0), float(options.c), float(options.rave)]
         )
-        from searchlab.domains.games._go_zobrist import SIDE_TO_MOVE_KEY
+        from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY
 
         self._side_key = np.uint64(SIDE_TO_MOVE_KEY)
         buffer = 8 * points + 64
@@ -235,7 +235,7 @@ class GoSearcher:
 
     def _set_root(self, state: GoState, limits: Limits) -> int:
         """Make ``state`` the root (reusing the subtree when it can); the visits kept."""
-        from searchlab.domains.games._go_arrays import encode
+        from searchlab.domains.games.go_arrays import encode
 
         node = self._reusable_node(state)
         if node > 0:

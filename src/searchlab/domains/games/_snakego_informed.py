@@ -1,5 +1,5 @@
 """Snake Go's informed rollout policy in numba, on the positions of
-:mod:`searchlab.domains.games._snakego_arrays`: the same policy as the reference
+:mod:`searchlab.domains.games.snakego_arrays`: the same policy as the reference
 :func:`searchlab.domains.games.snakego_policy.informed_action`.
 
 The acting snake's legal actions are sorted into kinds (those of the reference policy):
@@ -24,7 +24,7 @@ reference, with other random numbers.
 
 >>> import numpy as np
 >>> from searchlab.domains.games.snakego import SnakeGo
->>> from searchlab.domains.games._snakego_arrays import encode
+>>> from searchlab.domains.games.snakego_arrays import encode
 >>> pos, items = encode(SnakeGo(seed=0).initial_state())  # at the top-left corner
 >>> bin(informed_mask(pos, items))  # down and right: up and left leave the board
 '0b1010'
@@ -154,7 +154,7 @@ def informed_action(pos, items, rng, below):  # pragma: no cover - compiled
 def informed_rollout(pos, items, rng, scoring, below):  # pragma: no cover - compiled
     """Informed-policy actions to the end of the game (``pos`` changes in place):
     ``(value for the player to move at the start, rng)``, as
-    :func:`~searchlab.domains.games._snakego_arrays.rollout`."""
+    :func:`~searchlab.domains.games.snakego_arrays.rollout`."""
     player = pos[H_PLAYER]
     while pos[H_OVER] == 0:
         action, rng = informed_action(pos, items, rng, below)

@@ -1,6 +1,6 @@
 """The position of Snake Go's compiled tier: one flat ``int32`` array, its layout and the
 small numba helpers that read it (the rules are :mod:`._snakego_rules`, the converters and the
-kernels' entry point :mod:`._snakego_arrays`).
+kernels' entry point :mod:`.snakego_arrays`).
 
 A position is one 1-D ``int32`` array ``pos`` and the read-only item list ``items`` (an
 ``(n, 5)`` ``int32`` array of rows ``x, y, time, type, param`` in the game's order).

@@ -38,7 +38,7 @@ from numba import njit
 
 from searchlab.core.errors import IllegalMoveError
 from searchlab.core.game import GameInfo
-from searchlab.domains.games import _connect4_bits as bits
+from searchlab.domains.games import connect4_bits as bits
 
 __all__ = [
     "BOARD_MASK",

@@ -52,8 +52,8 @@ from typing import Any, Literal
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
 from searchlab.core.game import GameInfo
-from searchlab.domains.games._go_zobrist import SIDE_TO_MOVE_KEY, ZOBRIST
 from searchlab.domains.games._params import choice, integer
+from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY, ZOBRIST
 
 __all__ = [
     "BLACK",
@@ -497,7 +497,7 @@ no liberty
 
     def history_key(self, board_key: int, to_move: int) -> int:
         """The key :attr:`GoState.history` stores for a board hash with ``to_move`` to move:
-        the board hash, XOR :data:`~searchlab.domains.games._go_zobrist.SIDE_TO_MOVE_KEY`
+        the board hash, XOR :data:`~searchlab.domains.games.go_zobrist.SIDE_TO_MOVE_KEY`
         when white is to move under situational superko.
 
         >>> Go(superko="situational").history_key(5, 1) == 5 ^ SIDE_TO_MOVE_KEY
@@ -607,7 +607,7 @@ class GoState:
         captures: stones captured so far by black, by white.
         last_move: the last action (a point or the pass), ``None`` before the first.
         history: Zobrist hashes of every position seen, this one included (board hashes;
-            XOR :data:`~searchlab.domains.games._go_zobrist.SIDE_TO_MOVE_KEY` when white is
+            XOR :data:`~searchlab.domains.games.go_zobrist.SIDE_TO_MOVE_KEY` when white is
             to move under situational superko).
         board_hash: Zobrist hash of :attr:`board` (computed when not given).
     """

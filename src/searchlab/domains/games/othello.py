@@ -10,7 +10,7 @@ rule, Edax's convention), or +-1/0 with ``scoring="win_loss"``.
 Squares are numbered ``i = 8 * (rank - 1) + file``: ``a1`` = 0 (top-left in the usual diagram,
 as in FFO/Edax), ``h1`` = 7, ``a8`` = 56, ``h8`` = 63; the pass is action 64, written
 ``"pass"`` (``"PS"`` and ``"--"`` parse too). Legal moves and flips come from the compiled
-kernels of :mod:`searchlab.domains.games._othello_bits`.
+kernels of :mod:`searchlab.domains.games.othello_bits`.
 
 >>> state = Othello().initial_state()
 >>> [state.action_to_string(a) for a in state.legal_actions()]
@@ -40,8 +40,8 @@ import numpy as np
 
 from searchlab.core.errors import IllegalMoveError, InvalidStateError
 from searchlab.core.game import GameInfo
-from searchlab.domains.games._othello_bits import final_score, flips, legal_moves
 from searchlab.domains.games._params import choice
+from searchlab.domains.games.othello_bits import final_score, flips, legal_moves
 
 __all__ = [
     "PASS",

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games._othello_bits import legal_moves
 from searchlab.domains.games.othello import OthelloState
+from searchlab.domains.games.othello_bits import legal_moves
 
 __all__ = ["CORNERS", "OthelloEvaluation", "corner_balance", "disc_balance", "mobility_balance"]
 

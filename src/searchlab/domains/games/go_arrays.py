@@ -1,7 +1,7 @@
 """Go's compiled tier: the exact converters between the reference state
-(:class:`~searchlab.domains.games.go.GoState`) and the position array of :mod:`._go_board`,
+(:class:`~searchlab.domains.games.go.GoState`) and the position array of :mod:`.go_board`,
 and the board functions the compiled MCTS calls (re-exported here, as
-:mod:`._snakego_arrays` does for Snake Go).
+:mod:`.snakego_arrays` does for Snake Go).
 
 :func:`encode` gives the position of a state (board, player to move, ko point, passes,
 captures, plies played, last move, komi, the game's ``max_moves``); :func:`decode` gives back
@@ -31,7 +31,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from searchlab.core.errors import InvalidStateError
-from searchlab.domains.games._go_board import (
+from searchlab.domains.games.go import Go, GoState
+from searchlab.domains.games.go_board import (
     BOARD,
     BORDER,
     EMPTY,
@@ -62,7 +63,6 @@ from searchlab.domains.games._go_board import (
     size_of,
     to_move,
 )
-from searchlab.domains.games.go import Go, GoState
 
 __all__ = [
     "area_score",
@@ -85,7 +85,7 @@ __all__ = [
 
 
 def encode(state: GoState) -> np.ndarray:
-    """The position array of ``state`` (see :mod:`._go_board` for its layout)."""
+    """The position array of ``state`` (see :mod:`.go_board` for its layout)."""
     game = state.game
     size = game.size
     pos = new_position(size, float(game.komi))
