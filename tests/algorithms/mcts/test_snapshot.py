@@ -62,3 +62,26 @@ def test_snapshots_grow_while_the_search_runs_in_another_thread(index: int) -> N
     assert final.simulations >= seen[-1] and final.simulations > 0
     most = final.children[0]["visits"]
     assert done and done[0].action in {r["action"] for r in final.children if r["visits"] == most}
+
+
+def test_snapshots_read_while_the_compiled_tree_grows_and_is_kept_are_whole() -> None:
+    """Read as fast as possible while the search thread grows its arrays (from a tree sized
+    for 10 simulations) and keeps a subtree: every snapshot is read from one set of arrays
+    (a half-grown block once gave an IndexError or garbage)."""
+    game = make("connect4")
+    for seed in range(3):
+        searcher = CompiledSearcher(game, MCTSOptions(), seed=seed)
+        searcher.search(game.initial_state(), Limits(simulations=10))  # a small tree to grow
+        worker = threading.Thread(
+            target=lambda s=searcher: s.search(game.initial_state(), Limits(time=0.5))
+        )
+        worker.start()
+        reads = 0
+        while worker.is_alive():
+            now = searcher.snapshot()
+            assert now.simulations == sum(row["visits"] for row in now.children)
+            assert all(0 <= row["action"] < 7 for row in now.children)
+            assert all(-1.0 <= row["value"] <= 1.0 for row in now.children)
+            reads += 1
+        worker.join()
+        assert reads > 10

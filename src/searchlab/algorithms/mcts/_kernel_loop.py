@@ -92,6 +92,7 @@ a few hundred bytes could not be stored per node at all).
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -635,21 +636,32 @@ class Tree:
         nodes = tuple(getattr(self, name) for name, _ in self.FIELDS)
         return (nodes, self.root_a, self.root_b, self.scratch)
 
-    def _allocate(self, capacity: int) -> None:
-        """New blocks of ``capacity`` slots, every field a row of its dtype's block."""
-        self.blocks = tuple(
+    def _allocate(self, capacity: int, keep: tuple[np.ndarray, ...] = ()) -> None:
+        """New blocks of ``capacity`` slots, every field a row of its dtype's block, holding
+        ``keep``'s contents. The fields change only once the new blocks are complete: a
+        thread reading a snapshot between kernel slices sees the old arrays or the new,
+        never one half filled."""
+        blocks = tuple(
             np.empty((sum(1 for _, d in self.FIELDS if d is dtype), capacity), dtype=dtype)
             for dtype in self.DTYPES
         )
+        for new_block, old_block in zip(blocks, keep, strict=False):
+            new_block[:, : old_block.shape[1]] = old_block
+        self.blocks = blocks
         for name, dtype in self.FIELDS:
-            setattr(self, name, self.blocks[self.DTYPES.index(dtype)][ROWS[name]])
+            setattr(self, name, blocks[self.DTYPES.index(dtype)][ROWS[name]])
+
+    @classmethod
+    def view(cls, blocks: tuple[np.ndarray, ...]) -> SimpleNamespace:
+        """The fields of ``blocks`` (one read of :attr:`blocks`) as attributes, for a reader in
+        another thread: all from the same arrays."""
+        return SimpleNamespace(
+            **{name: blocks[cls.DTYPES.index(dtype)][ROWS[name]] for name, dtype in cls.FIELDS}
+        )
 
     def grow(self) -> None:
         """Double every node array, keeping its contents."""
-        old = self.blocks
-        self._allocate(2 * old[0].shape[1])
-        for new_block, old_block in zip(self.blocks, old, strict=True):
-            new_block[:, : old_block.shape[1]] = old_block
+        self._allocate(2 * self.blocks[0].shape[1], self.blocks)
 
     def reroot(self, node: int, a: Any, b: Any, *, player: int, solver: bool) -> int:
         """Keep only the subtree of ``node``, the non-terminal position ``(a, b)`` with

@@ -255,9 +255,10 @@ class _Search:
             },
         )
 
-    def _children(self, legal_actions: list[int]) -> list[dict[str, Any]]:
-        """Per root action: visits, mean for the root's player, prior (None), proof."""
-        tree = self.tree
+    def _children(self, legal_actions: list[int], tree: Any = None) -> list[dict[str, Any]]:
+        """Per root action: visits, mean for the root's player, prior (None), proof; from
+        ``tree`` (default: this search's), or a :meth:`~._kernel_loop.Tree.view`."""
+        tree = self.tree if tree is None else tree
         first, made = int(tree.first[0]), int(tree.n_expanded[0])
         if first < 0:  # no simulation ran
             return [
@@ -367,7 +368,9 @@ class CompiledSearcher:
         search, root = self._search, self._root
         if search is None or root is None:
             return EMPTY_SNAPSHOT
-        return snapshot_of(search._children([]))
+        # one read of the blocks: every field from the same arrays, whatever the search
+        # thread rebinds meanwhile (growth, a kept subtree)
+        return snapshot_of(search._children([], L.Tree.view(search.tree.blocks)))
 
     def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
         """The last search's tree, ``depth`` plies deep, ``width`` children a node
