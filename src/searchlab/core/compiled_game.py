@@ -95,7 +95,7 @@ REQUIRED = ("actions", "play", "status")
 OPTIONAL = ("rollout", "next_player")
 """The numba functions a compiled game may have."""
 MAX_BRANCHING = 32767
-"""Actions and child counts are ``int16`` in the tree."""
+"""Actions and child counts are ``int16`` in the tree: both are at most this."""
 
 
 class CompiledGameError(InvalidParameterError):
@@ -343,6 +343,11 @@ def check_against_reference(
                 f"{compiled.max_branching}), got {n!r} at ply {ply}",
             )  # fmt: skip
         legal = list(state.legal_actions())
+        if min(legal) < 0 or max(legal) > MAX_BRANCHING:
+            raise _fail(
+                name, f"actions must be in 0..{MAX_BRANCHING} (the tree keeps them as int16), "
+                f"got {min(legal) if min(legal) < 0 else max(legal)} at ply {ply}",
+            )  # fmt: skip
         if compiled.num_actions and max(legal) >= compiled.num_actions:
             raise _fail(
                 name, f"action {max(legal)} at ply {ply} is not below num_actions="

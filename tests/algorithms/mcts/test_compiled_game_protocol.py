@@ -335,3 +335,21 @@ def test_a_rollout_value_out_of_range_is_one_line(game_type) -> None:
     )
     with pytest.raises(CompiledGameError, match=r"rollout must return \(value in \[-1, 1\]"):
         mcts(game_type(6), limits=Limits(simulations=50), seed=0)
+
+
+def test_actions_the_tree_cannot_hold_are_one_line(game_type) -> None:
+    class Wide(game_type):  # type: ignore[misc,valid-type]
+        def initial_state(self) -> Any:
+            state = super().initial_state()
+            legal = state.legal_actions
+
+            class Shifted(type(state)):  # type: ignore[misc]
+                def legal_actions(self) -> list[int]:
+                    return [a + 40_000 for a in legal()]
+
+            state.__class__ = Shifted
+            return state
+
+    register_compiled_game(Wide, RULES)
+    with pytest.raises(CompiledGameError, match=r"actions must be in 0\.\.32767 .* got 40003 at"):
+        kernels.compiled_game_for(Wide(6))
