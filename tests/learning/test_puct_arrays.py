@@ -385,3 +385,30 @@ def test_a_budget_given_to_the_tree_replaces_the_configs() -> None:
     assert not open_ended.done and open_ended.simulations > 300
     with pytest.raises(InvalidParameterError, match="budget must be an integer >= 1"):
         PUCTTree(state, config, KeyedEvaluator(7).encoder, budget=0)
+
+
+def test_actions_the_tree_cannot_hold_are_one_line() -> None:
+    class Far:
+        """One position with two legal actions numbered beyond int16."""
+
+        def is_terminal(self) -> bool:
+            return False
+
+        def current_player(self) -> int:
+            return 0
+
+        def legal_actions(self) -> list[int]:
+            return [40_000, 40_001]
+
+    class Indexer:
+        def action_to_index(self, state: Any, action: int) -> int:
+            return action - 40_000
+
+    class TwoWay:
+        encoder = Indexer()
+
+        def evaluate_batch(self, states: Any) -> Any:
+            return np.full((len(states), 2), 0.5), np.zeros(len(states))
+
+    with pytest.raises(InvalidParameterError, match=r"actions must be in 0\.\.32767 .* got 40001"):
+        search(Far(), TwoWay(), num_simulations=4)  # type: ignore[arg-type]

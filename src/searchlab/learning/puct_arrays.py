@@ -104,6 +104,8 @@ __all__ = [
 
 _NAME = "puct"
 _TIME_ONLY_CAPACITY = 1_000
+_MAX_ACTION = 32767
+"""Actions are ``int16`` in the tree."""
 """Simulations a tree without a simulation budget is first sized for (its arrays grow)."""
 
 FPUMode = Literal["absolute", "reduction"]
@@ -458,6 +460,11 @@ class PUCTTree:
         counts = np.fromiter(map(len, legal), np.int64, len(leaves))
         total = int(counts.sum())
         actions = np.fromiter(itertools.chain.from_iterable(legal), np.int64, total)
+        if total and (actions.min() < 0 or actions.max() > _MAX_ACTION):
+            raise InvalidParameterError(
+                f"{_NAME}: actions must be in 0..{_MAX_ACTION} (the tree keeps them as int16), "
+                f"got {int(actions.min()) if actions.min() < 0 else int(actions.max())}"
+            )
         if self._identity:
             columns = actions
         else:
