@@ -16,21 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from searchlab.cli._common import shorten_line
-from searchlab.core.game import State
+from searchlab.core.game import State, line_notation
 from searchlab.core.search_result import SearchResult
 
-__all__ = ["children_rows", "line_in_notation", "result_json", "summary"]
-
-
-def line_in_notation(state: State, actions: tuple[int, ...] | list[int]) -> list[str]:
-    """The notation of each action along a line from ``state`` (stops at an illegal one)."""
-    names = []
-    for action in actions:
-        if state.is_terminal() or action not in state.legal_actions():
-            break
-        names.append(state.action_to_string(action))
-        state = state.apply(action)
-    return names
+__all__ = ["children_rows", "result_json", "summary"]
 
 
 def children_rows(state: State, result: SearchResult) -> list[dict[str, Any]]:
@@ -59,7 +48,7 @@ def summary(state: State, result: SearchResult) -> str:
     else:
         head = f"value {result.value:+.3f}"
     parts = [head]
-    line = line_in_notation(state, result.principal_variation)
+    line = line_notation(state, result.principal_variation)
     if line:
         parts.append("line " + shorten_line(line))
     if result.depth:
@@ -91,7 +80,7 @@ def result_json(state: State, result: SearchResult | None, action: int, seconds:
         value=round(float(result.value), 6),
         outcome=result.outcome,
         is_proven=result.is_proven,
-        principal_variation=line_in_notation(state, result.principal_variation),
+        principal_variation=line_notation(state, result.principal_variation),
         children=children_rows(state, result),
         nodes=int(result.nodes),
         depth=int(result.depth),

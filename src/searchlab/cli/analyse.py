@@ -140,9 +140,10 @@ def run(args: argparse.Namespace) -> int:
         return run_positions(args)
     from searchlab.agents import HumanAgent, make_agent
     from searchlab.agents.search import FlatMonteCarloAgent, MCTSAgent
-    from searchlab.cli._analysis import children_rows, line_in_notation, result_json
+    from searchlab.cli._analysis import children_rows, result_json
     from searchlab.cli._position import position_from_moves
     from searchlab.cli.perft import parse_param
+    from searchlab.core.game import line_notation
     from searchlab.domains.games import make
 
     picture = picture_file(args.png, "--png", "analyse") if args.png is not None else None
@@ -206,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"value {result.value:+.4f} (proven {result.outcome})")
         else:
             print(f"value {result.value:+.4f} (for the player to move)")
-        line = line_in_notation(state, result.principal_variation)
+        line = line_notation(state, result.principal_variation)
         if line:
             print("principal variation: " + shorten_line(line))
         rows = children_rows(state, result)

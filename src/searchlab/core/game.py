@@ -39,6 +39,11 @@ A game in a few lines (take 1 or 2 counters; who takes the last one wins):
 Traceback (most recent call last):
 ...
 searchlab.core.errors.IllegalMoveError: move 3 '1' in '2 2 1': the game is already over
+
+and back, a line of actions in notation (up to the end of the game):
+
+>>> line_notation(Take().initial_state(), [2, 1, 1, 2])
+['2', '1', '1']
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ __all__ = [
     "GameInfo",
     "State",
     "check_capabilities",
+    "line_notation",
     "parse_int_action",
     "play",
 ]
@@ -240,3 +246,16 @@ def play(state: State, moves: Iterable[str] | str) -> State:
                 f"move {number} {token!r} in {quoted!r}: {type(error).__name__}: {error}"
             ) from None
     return state
+
+
+def line_notation(state: State, actions: Iterable[int]) -> list[str]:
+    """The notation of each action along a line from ``state`` (a principal variation, say),
+    stopping at the end of the game or at the first action that is not legal there: the
+    inverse of :func:`play`."""
+    names = []
+    for action in actions:
+        if state.is_terminal() or action not in state.legal_actions():
+            break
+        names.append(state.action_to_string(action))
+        state = state.apply(action)
+    return names

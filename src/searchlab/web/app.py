@@ -1,7 +1,9 @@
 """The browser lab's FastAPI application: :func:`create_app`.
 
 Routes (the contract in ``docs/web.md``): the pages ``/``, ``/play``, ``/path``, ``/trees``,
-``/mcts`` and their assets under ``/static``; the JSON API under ``/api``; the live search
+``/mcts`` (Jinja2 templates in :data:`TEMPLATES` that extend one frame, ``base.html``: the head,
+the top bar with the nav and the status line) and their assets under ``/static``; the JSON API
+under ``/api``; the live search
 websocket ``/ws/search`` (:mod:`searchlab.web.search_socket`). Every search runs in a worker
 process (:class:`~searchlab.web.workers.WorkerPool`) under the caps
 (:class:`~searchlab.web.caps.ServerCaps`); views and exercises run in a second, one-process
@@ -24,28 +26,36 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from searchlab.core.errors import SearchlabError
 from searchlab.web.caps import ServerCaps
 from searchlab.web.lab import LabState
 from searchlab.web.maps import default_map_dirs, find_maps
-from searchlab.web.routes import add_routes
+from searchlab.web.routes import PATH_HEURISTICS, add_routes
 from searchlab.web.search_socket import add_socket
 from searchlab.web.workers import JobError, WorkerPool
 
-__all__ = ["PAGES", "STATIC", "create_app", "error_response"]
+__all__ = ["LABS", "PAGES", "STATIC", "TEMPLATES", "create_app", "error_response"]
 
 log = logging.getLogger("searchlab.web")
 
 STATIC = Path(__file__).parent / "static"
-"""The pages and their assets."""
+"""The pages' assets: stylesheets and scripts."""
+TEMPLATES = Path(__file__).parent / "templates"
+"""The pages: ``base.html``, the frame, and one template per page that extends it."""
 
-PAGES = {"/": "index.html", "/play": "play.html", "/path": "path.html",
-         "/trees": "trees.html", "/mcts": "mcts.html"}  # fmt: skip
-"""Each page's path and its file in :data:`STATIC`."""
+LABS = {"play": "Play", "path": "Path", "trees": "Trees", "mcts": "Monte Carlo"}
+"""The labs in the nav's order: each one's name (its path ``/<name>``, its template
+``<name>.html``, its script ``/static/<name>.js``, its nav link's ``data-testid="nav-<name>"``)
+and its title."""
+
+PAGES = {"/": "index", **{f"/{name}": name for name in LABS}}
+"""Each page's path and its name (its template ``<name>.html`` in :data:`TEMPLATES`)."""
 
 
 def create_app(
@@ -62,15 +72,9 @@ def create_app(
     size = workers if workers is not None else max(1, os.cpu_count() or 1)
     lab = LabState(
         caps=caps,
-        searches=WorkerPool(size, grace=caps.grace, queue=caps.queue, memory_mb=caps.memory_mb),
-        quick=WorkerPool(
-            1,
-            grace=caps.grace,
-            queue=caps.queue,
-            memory_mb=caps.memory_mb,
-            name="quick",
-            warm=False,  # views and exercises need no compiled kernel
-        ),
+        searches=WorkerPool(size, caps),
+        # views and exercises need no compiled kernel
+        quick=WorkerPool(1, caps, name="quick", warm=False),
         map_dirs=map_dirs,
     )
 
@@ -138,15 +142,30 @@ def _errors(app: FastAPI, lab: LabState) -> None:
 
 def _pages(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    templates = Jinja2Templates(
+        env=Environment(
+            loader=FileSystemLoader(TEMPLATES),
+            autoescape=select_autoescape(),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+    )
 
-    def page(file: str) -> Any:
-        async def serve_page() -> Response:
-            path = STATIC / file
-            if not path.is_file():
-                return error_response(404, f"page not available: {file} is missing")
-            return FileResponse(path, media_type="text/html")
+    def page(name: str) -> Any:
+        context = {
+            "page": name,
+            "title": f"{LABS[name]} · searchlab" if name in LABS else "searchlab",
+            "labs": LABS,
+            "heuristics": PATH_HEURISTICS,
+        }
+
+        async def serve_page(request: Request) -> Response:
+            try:
+                return templates.TemplateResponse(request, f"{name}.html", context)
+            except TemplateNotFound as missing:
+                return error_response(404, f"page not available: {missing} is missing")
 
         return serve_page
 
-    for route, file in PAGES.items():
-        app.add_api_route(route, page(file), methods=["GET"], include_in_schema=False)
+    for route, name in PAGES.items():
+        app.add_api_route(route, page(name), methods=["GET"], include_in_schema=False)

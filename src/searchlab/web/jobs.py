@@ -32,7 +32,7 @@ from searchlab.algorithms.path.bidirectional import bidirectional_search
 from searchlab.algorithms.path.idastar import idastar
 from searchlab.algorithms.path.jps import jump_point_search
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
-from searchlab.core.game import Game, State, play
+from searchlab.core.game import Game, State, line_notation, play
 from searchlab.core.game_events import Backup, Playout, Prune, Select, Visit
 from searchlab.core.limits import Limits
 from searchlab.core.observer import TraceRecorder
@@ -89,16 +89,6 @@ def view_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
 # --- a move of the Play lab -----------------------------------------------------------------
 
 
-def _labels(state: State, actions: tuple[int, ...] | list[int]) -> list[str]:
-    names = []
-    for action in actions:
-        if state.is_terminal() or action not in state.legal_actions():
-            break
-        names.append(state.action_to_string(action))
-        state = state.apply(action)
-    return names
-
-
 def _moves_rows(state: State, children: list[dict[str, Any]]) -> list[dict[str, Any]]:
     total = sum(int(child["visits"]) for child in children) or 1
     return [
@@ -124,7 +114,7 @@ def _analysis(
     simulations: int | None = None,
 ) -> dict[str, Any]:
     moves = _moves_rows(state, children or [])
-    pv = [] if result is None else _labels(state, result.principal_variation)
+    pv = [] if result is None else line_notation(state, result.principal_variation)
     if not pv and moves and moves[0]["visits"]:
         pv = [moves[0]["label"]]
     return {
@@ -182,7 +172,7 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
         "action": int(action),
         "label": state.action_to_string(action),
         "value": None if result is None else json_number(round(result.value, 4)),
-        "pv": [] if result is None else _labels(state, result.principal_variation),
+        "pv": [] if result is None else line_notation(state, result.principal_variation),
         "moves": _moves_rows(state, children),
         "stats": stats,
         "view": build_view(payload["game"], after, moves),

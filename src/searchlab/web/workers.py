@@ -48,6 +48,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from searchlab.core.errors import SearchlabError
+from searchlab.web.caps import ServerCaps
 
 __all__ = ["Cancelled", "Job", "JobContext", "JobError", "Overrun", "WorkerPool"]
 
@@ -288,29 +289,22 @@ class _Worker:
 
 
 class WorkerPool:
-    """``size`` worker processes fed from one queue (at most ``queue`` jobs wait); with
-    ``warm`` each loads the compiled kernels before its first job.
+    """``size`` worker processes fed from one queue, under the server's ``caps``: at most
+    ``caps.queue`` jobs wait, each worker's address space is ``caps.memory_mb``, and a job
+    ``caps.grace`` seconds over its time is killed with its worker. With ``warm`` each worker
+    loads the compiled kernels before its first job.
 
     Use :meth:`start` and :meth:`close` from the event loop (the app's lifespan does).
     :meth:`submit` queues a job; :meth:`cancel` stops one; :meth:`run` is submit and wait.
     """
 
     def __init__(
-        self,
-        size: int,
-        *,
-        grace: float,
-        queue: int,
-        memory_mb: int,
-        name: str = "search",
-        warm: bool = True,
+        self, size: int, caps: ServerCaps, *, name: str = "search", warm: bool = True
     ) -> None:
         self.size = size
-        self.warm = warm
-        self.grace = grace
-        self.max_queue = queue
-        self.memory_mb = memory_mb
+        self.caps = caps
         self.name = name
+        self.warm = warm
         self.workers: list[_Worker] = []
         self.pending: deque[Job] = deque()
         self.restarts = 0
@@ -332,7 +326,7 @@ class WorkerPool:
         cancel = self._context.Value("q", 0, lock=False)
         process = self._context.Process(
             target=_worker_main,
-            args=(theirs, cancel, self.memory_mb, self.warm),
+            args=(theirs, cancel, self.caps.memory_mb, self.warm),
             name=f"searchlab-web-{self.name}",
             daemon=True,
         )
@@ -397,7 +391,7 @@ class WorkerPool:
         queue is full, (503) when the pool is closed."""
         if self._closed:
             raise JobError(503, "the server is shutting down")
-        if len(self.pending) >= self.max_queue:
+        if len(self.pending) >= self.caps.queue:
             raise JobError(
                 429, f"the server is busy ({len(self.pending)} searches waiting): try again"
             )
@@ -447,12 +441,14 @@ class WorkerPool:
             worker.job, job.worker = job, worker
             job.started_at = time.perf_counter()
             try:
-                worker.connection.send((job.id, job.kind, job.payload, job.seconds, self.grace / 2))
+                worker.connection.send(
+                    (job.id, job.kind, job.payload, job.seconds, self.caps.grace / 2)
+                )
             except OSError:
                 self._died(worker)
                 continue
             worker.watchdog = self._loop.call_later(
-                job.seconds + self.grace, self._overrun, worker, job, "it overran its time cap"
+                job.seconds + self.caps.grace, self._overrun, worker, job, "it overran its time cap"
             )
 
     def _read(self, worker: _Worker) -> None:

@@ -2,22 +2,18 @@
 //
 //   import { getJSON, postJSON, setStatus, initPage, el, svg, SearchSocket } from "/static/common.js";
 //
-// - initPage(name): marks the current lab in the <nav> (links data-testid="nav-<lab>"), and
-//   reports uncaught errors in the status line.
+// - initPage(): reports uncaught errors in the status line. (The page's frame, the head and the
+//   top bar with the nav and the status line, is the server's: templates/base.html.)
 // - setStatus(text, kind): the one-line status (data-testid="status"); kind is "info", "busy",
 //   "ok" or "error".
 // - getJSON(url) / postJSON(url, body): fetch JSON; on an HTTP error the server's one line
 //   {"error": "..."} goes to the status line and the promise rejects with an ApiError carrying it.
+// - $(id): the element with that id; elementsById(ids): each of them by its id in camelCase
+//   ("clear-walls" -> clearWalls), throwing on one the page lacks.
+// - readOrReport(read): what read() returns, or null with its error in the status line.
 // - el(tag, attrs, ...children) / svg(tag, attrs, ...children): small DOM builders.
 // - SearchSocket: one search over the websocket /ws/search (start, live analysis, result,
 //   cancel).
-
-export const LABS = [
-  { name: "play", title: "Play", href: "/play" },
-  { name: "path", title: "Path", href: "/path" },
-  { name: "trees", title: "Trees", href: "/trees" },
-  { name: "mcts", title: "Monte Carlo", href: "/mcts" },
-];
 
 /** An error answered by the server: `message` is its one line. */
 export class ApiError extends Error {
@@ -40,11 +36,8 @@ export function setStatus(text, kind = "info") {
   status.dataset.kind = kind;
 }
 
-/** Mark the current lab in the nav and route uncaught errors to the status line. */
-export function initPage(name) {
-  for (const link of document.querySelectorAll("nav a[data-testid^='nav-']")) {
-    if (link.dataset.testid === `nav-${name}`) link.setAttribute("aria-current", "page");
-  }
+/** Route uncaught errors (and rejected promises) to the status line. */
+export function initPage() {
   window.addEventListener("unhandledrejection", (event) => {
     const reason = event.reason;
     setStatus(reason && reason.message ? reason.message : String(reason), "error");
@@ -53,6 +46,32 @@ export function initPage(name) {
   window.addEventListener("error", (event) => {
     setStatus(event.message || "error", "error");
   });
+}
+
+/** The element with this id (null when there is none). */
+export const $ = (id) => document.getElementById(id);
+
+/** The elements of these ids, each under its id in camelCase ("clear-walls" -> clearWalls,
+ * "weight-2" -> weight2); throws naming an id that no element of the page has. */
+export function elementsById(ids) {
+  const found = {};
+  for (const id of ids) {
+    const element = $(id);
+    if (!element) throw new Error(`the page has no element #${id}`);
+    found[id.replace(/-(\w)/g, (_, c) => c.toUpperCase())] = element;
+  }
+  return found;
+}
+
+/** What read() returns (a page reading its form), or null when it throws: its error's message
+ * goes to the status line. */
+export function readOrReport(read) {
+  try {
+    return read();
+  } catch (error) {
+    setStatus(error.message, "error");
+    return null;
+  }
 }
 
 async function readJSON(response) {

@@ -8,10 +8,9 @@
 // The UCB1 values of the children that were *not* chosen are computed here from those counts,
 // with the library's formula (W/N + c * sqrt(2 ln N_parent / N), an untried child infinite).
 
-import { postJSON, setStatus, initPage, el, svg } from "/static/common.js";
+import { $, readOrReport, postJSON, setStatus, initPage, el, svg } from "/static/common.js";
 import { layoutTree, clearSvg, sizeSvg, formatValue, toNumber, addTitle } from "/static/tree_draw.js";
 
-const $ = (id) => document.getElementById(id);
 const svgRoot = $("mcts-tree");
 const PHASES = ["selection", "expansion", "playout", "backup"];
 
@@ -581,13 +580,8 @@ function readRequest() {
 
 async function search() {
   stopRun();
-  let request;
-  try {
-    request = readRequest();
-  } catch (error) {
-    setStatus(error.message, "error");
-    return;
-  }
+  const request = readOrReport(readRequest);
+  if (!request) return;
   const id = (lab.requestId += 1);
   lab.loading = true;
   showCounts();
@@ -620,7 +614,7 @@ async function search() {
 }
 
 function init() {
-  initPage("mcts");
+  initPage();
   const syncGame = () => $("piles-field").classList.toggle("hidden", $("game").value !== "nim");
   syncGame();
   $("game").addEventListener("change", () => {

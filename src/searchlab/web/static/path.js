@@ -6,9 +6,9 @@
 // many events that frame applies.
 
 import { mountAStarExercise } from "/static/astar_exercise.js";
-import { formatNumber, getJSON, initPage, postJSON, setStatus } from "/static/common.js";
+import { $, elementsById, formatNumber, getJSON, initPage, postJSON, setStatus } from "/static/common.js";
 
-initPage("path");
+initPage();
 
 const ALGORITHMS = [
   ["astar", "A*"],
@@ -37,30 +37,9 @@ const CURRENT_COLOUR = "#ff3d7f";
 const START_COLOUR = "#1e9e4a";
 const GOAL_COLOUR = "#d32f2f";
 
-const $ = (id) => document.getElementById(id);
-const ui = {
-  map: $("map"),
-  scenario: $("scenario"),
-  start: $("start"),
-  goal: $("goal"),
-  clearWalls: $("clear-walls"),
-  algorithm: $("algorithm"),
-  heuristic: $("heuristic"),
-  weight: $("weight"),
-  compare: $("compare"),
-  second: $("second"),
-  algorithm2: $("algorithm-2"),
-  heuristic2: $("heuristic-2"),
-  weight2: $("weight-2"),
-  run: $("run"),
-  playPause: $("play-pause"),
-  step: $("step"),
-  toEnd: $("to-end"),
-  restart: $("restart"),
-  speed: $("speed"),
-  speedText: $("speed-text"),
-  runs: $("runs"),
-};
+const ui = elementsById(["map", "scenario", "start", "goal", "clear-walls", "algorithm",
+  "heuristic", "weight", "compare", "second", "algorithm-2", "heuristic-2", "weight-2", "run",
+  "play-pause", "step", "to-end", "restart", "speed", "speed-text", "runs"]);
 
 // Little-endian RGBA packed into one 32-bit pixel.
 const pack = ([r, g, b, a]) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
@@ -707,36 +686,20 @@ function frame(time) {
   else requestAnimationFrame(frame);
 }
 
-function step() {
+/** Stop the playback; then move each shown search (`move(view)`) and draw it. */
+function moveViews(move) {
   stopPlaying();
   for (const view of activeViews()) {
     if (!view.result) continue;
-    if (view.finished) continue;
-    view.stepExpansion();
+    move(view);
     view.updateLive();
     view.draw();
   }
 }
 
-function toEnd() {
-  stopPlaying();
-  for (const view of activeViews()) {
-    if (!view.result) continue;
-    view.advance(view.events.length);
-    view.updateLive();
-    view.draw();
-  }
-}
-
-function restart() {
-  stopPlaying();
-  for (const view of activeViews()) {
-    if (!view.result) continue;
-    view.rewind();
-    view.updateLive();
-    view.draw();
-  }
-}
+const step = () => moveViews((view) => view.stepExpansion());
+const toEnd = () => moveViews((view) => view.advance(view.events.length));
+const restart = () => moveViews((view) => view.rewind());
 
 // ---------------------------------------------------------------- mouse: walls, start, goal
 

@@ -4,11 +4,10 @@
 // The page keeps the game as a list of move labels; the server turns it into a view (POST
 // /api/play/state) and the agents' moves come back in the websocket's "result" message.
 
-import { el, formatNumber, getJSON, initPage, postJSON, SearchSocket, setStatus, svg } from "/static/common.js";
+import { $, el, formatNumber, getJSON, initPage, postJSON, SearchSocket, setStatus, svg } from "/static/common.js";
 
-initPage("play");
+initPage();
 
-const $ = (id) => document.getElementById(id);
 const ui = {
   game: $("game"),
   params: $("params"),

@@ -8,7 +8,7 @@
 // node, beta = min(beta, value) after a child of a MIN node), which the next child's visit step
 // then confirms.
 
-import { getJSON, postJSON, setStatus, initPage, svg } from "/static/common.js";
+import { $, readOrReport, getJSON, postJSON, setStatus, initPage, svg } from "/static/common.js";
 import {
   layoutTree,
   clearSvg,
@@ -56,7 +56,6 @@ min U: 8 2 3
   },
 ];
 
-const $ = (id) => document.getElementById(id);
 const svgRoot = $("tree-svg");
 
 /** What the page shows: a searched tree ("search") or an exercise ("exercise"). */
@@ -601,13 +600,8 @@ function readMarks() {
 
 async function checkExercise() {
   if (view.mode !== "exercise") return;
-  let marks;
-  try {
-    marks = readMarks();
-  } catch (error) {
-    setStatus(error.message, "error");
-    return;
-  }
+  const marks = readOrReport(readMarks);
+  if (!marks) return;
   setStatus("checking…", "busy");
   let grade;
   try {
@@ -716,7 +710,7 @@ function importTree(event) {
 // ---------------------------------------------------------------- wiring
 
 function init() {
-  initPage("trees");
+  initPage();
   const select = $("example");
   EXAMPLES.forEach((example, i) => {
     const option = document.createElement("option");
