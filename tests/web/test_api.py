@@ -12,10 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import tomllib
+from fnmatch import fnmatch
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,7 @@ from searchlab.domains.games.explicit_tree import ExplicitTreeGame, load_tree
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.movingai import load_map, load_scenarios
 from searchlab.web.app import create_app
+from searchlab.web.routes import PATH_HEURISTICS
 
 REPO = Path(__file__).resolve().parents[2]
 ARENA = REPO / "examples" / "maps" / "arena.map"
@@ -68,6 +73,123 @@ def test_index_and_static_files_are_served(client: Any) -> None:
     assert index.headers["content-type"].startswith("text/html")
     assert "<nav" in index.text
     assert client.get("/static/style.css").status_code == 200
+
+
+class PageFrame(HTMLParser):
+    """What a page's frame holds: its title, the nav's links (data-testid, href, text, whether
+    aria-current), its stylesheets, its scripts, how many top bars and status lines it has."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.title = ""
+        self.nav: list[tuple[str, str, str, bool]] = []
+        self.styles: list[str] = []
+        self.scripts: list[str] = []
+        self.headers = self.statuses = 0
+        self._in: str | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "title":
+            self._in = "title"
+        elif tag == "header":
+            self.headers += 1
+        elif tag == "a" and (a.get("data-testid") or "").startswith("nav-"):
+            current = a.get("aria-current") == "page"
+            self.nav.append((a["data-testid"] or "", a.get("href") or "", "", current))
+            self._in = "nav"
+        elif tag == "link" and a.get("rel") == "stylesheet":
+            self.styles.append(a.get("href") or "")
+        elif tag == "script":
+            self.scripts.append(a.get("src") or "inline")
+        if a.get("data-testid") == "status":
+            self.statuses += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in == "title":
+            self.title += data
+        elif self._in == "nav":
+            testid, href, text, current = self.nav[-1]
+            self.nav[-1] = (testid, href, text + data, current)
+
+
+@pytest.mark.parametrize(
+    ("route", "name", "title", "styles"),
+    [
+        ("/", "index", "searchlab", []),
+        ("/play", "play", "Play · searchlab", []),
+        ("/path", "path", "Path · searchlab", ["astar_exercise.css"]),
+        ("/trees", "trees", "Trees · searchlab", ["trees.css", "astar_exercise.css"]),
+        ("/mcts", "mcts", "Monte Carlo · searchlab", ["mcts.css"]),
+    ],
+)
+def test_every_page_has_the_one_frame_with_its_own_lab_marked(
+    client: Any, route: str, name: str, title: str, styles: list[str]
+) -> None:
+    answer = client.get(route)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html")
+    frame = PageFrame(answer.text)
+    assert frame.title == title
+    assert frame.headers == 1 and frame.statuses == 1
+    expected_nav = [
+        ("nav-play", "/play", "Play", name == "play"),
+        ("nav-path", "/path", "Path", name == "path"),
+        ("nav-trees", "/trees", "Trees", name == "trees"),
+        ("nav-mcts", "/mcts", "Monte Carlo", name == "mcts"),
+    ]
+    assert frame.nav == expected_nav
+    assert frame.styles == ["/static/style.css", *(f"/static/{css}" for css in styles)]
+    assert frame.scripts == (["inline"] if name == "index" else [f"/static/{name}.js"])
+    for asset in frame.styles + [src for src in frame.scripts if src != "inline"]:
+        assert client.get(asset).status_code == 200, asset
+
+
+def test_the_path_lab_offers_the_servers_heuristics_in_both_searches(client: Any) -> None:
+    text = client.get("/path").text
+    for select in ("heuristic", "heuristic-2"):
+        body = re.search(
+            rf'<select data-testid="{select}" id="{select}">(.*?)</select>', text, re.S
+        )
+        assert body, select
+        assert re.findall(r'<option value="(\w+)">\1</option>', body.group(1)) == list(
+            PATH_HEURISTICS
+        )
+    for suffix in ("", "-2"):  # the two run views' counters, as the browser tests find them
+        for counter in ("expanded", "generated", "reopened", "cost", "grid", "progress"):
+            assert text.count(f'data-testid="{counter}{suffix}"') == 1, counter + suffix
+
+
+def test_a_missing_page_template_is_a_404_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from searchlab.web import app as web_app
+
+    (tmp_path / "base.html").write_text("{% block main %}{% endblock %}")
+    monkeypatch.setattr(web_app, "TEMPLATES", tmp_path)
+    answer = TestClient(create_app(workers=1)).get("/play")  # no lifespan: no workers start
+    assert answer.status_code == 404
+    assert answer.json() == {"error": "page not available: play.html is missing"}
+
+
+def test_the_package_data_ships_every_page_file() -> None:
+    """A fresh ``pip install .`` carries what the server reads: every file under web/static and
+    web/templates matches one of the package-data patterns of pyproject.toml."""
+    with open(REPO / "pyproject.toml", "rb") as file:
+        patterns = tomllib.load(file)["tool"]["setuptools"]["package-data"]["searchlab"]
+    package = REPO / "src" / "searchlab"
+    files = [
+        path.relative_to(package).as_posix()
+        for folder in ("web/static", "web/templates")
+        for path in (package / folder).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    ]
+    assert any(name.endswith("base.html") for name in files)
+    unshipped = [name for name in files if not any(fnmatch(name, p) for p in patterns)]
+    assert unshipped == []
 
 
 def test_games_and_agents_list_the_registries(client: Any) -> None:
