@@ -163,7 +163,7 @@ def _pages(app: FastAPI) -> None:
             try:
                 return templates.TemplateResponse(request, f"{name}.html", context)
             except TemplateNotFound as missing:
-                return error_response(404, f"page not available: {missing} is missing")
+                return error_response(404, f"page not available: {missing.name} is missing")
 
         return serve_page
 
