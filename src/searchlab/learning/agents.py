@@ -112,30 +112,17 @@ def _network_agent(
     game: Game | None,
     *,
     name: str,
-    seed: int | None,
     checkpoint: str | None,
     device: str,
     symmetries: bool,
-    temperature: float,
-    limits: Limits,
-    network_only: bool,
-    **options: Any,
+    **agent: Any,
 ) -> MCTSAgent:
-    """The ``mcts`` agent guided by the network of ``checkpoint`` (see the module)."""
+    """The ``mcts`` agent guided by the network of ``checkpoint`` (see the module); ``agent``
+    holds the rest of its arguments (seed, budget, temperature, options)."""
     loaded = _load(checkpoint, game, device, name)
     evaluator = NetworkEvaluator(loaded.net, loaded.encoder, device, symmetries=symmetries)
     try:
-        return MCTSAgent(
-            name,
-            cast(Game, game),
-            limits=limits,
-            seed=seed,
-            temperature=temperature,
-            network_only=network_only,
-            checkpoint=loaded,
-            evaluator=evaluator,
-            **options,
-        )
+        return MCTSAgent(name, cast(Game, game), checkpoint=loaded, evaluator=evaluator, **agent)
     except InvalidParameterError as error:
         raise InvalidParameterError(f"agent {name!r}: {error}") from None
 
