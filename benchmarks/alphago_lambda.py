@@ -28,10 +28,10 @@ import torch
 
 from searchlab.agents.base import Agent
 from searchlab.agents.registry import make_agent
+from searchlab.agents.search import MCTSAgent
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.learning.alphago import AlphaGoConfig, load_alphago, run_alphago
-from searchlab.learning.alphago_agent import AlphaGoAgent
 from searchlab.learning.mistakes import wilson_interval
 
 PRESETS = {
@@ -54,7 +54,7 @@ PRESETS = {
 
 
 def play(
-    agent: AlphaGoAgent,
+    agent: MCTSAgent,
     opponent: Agent,
     *,
     alphago_first: bool,
@@ -73,7 +73,7 @@ def play(
         if ((state.num_moves - len(opening)) % 2 == 0) == alphago_first:
             state = state.apply(agent.act(state, limits))
             assert agent.last_result is not None
-            simulations.append(agent.last_result.nodes)
+            simulations.append(agent.last_result.stats["simulations"])
         else:
             state = state.apply(opponent.act(state))
     first = state.returns()[0 if len(opening) % 2 == 0 else 1]
@@ -112,7 +112,10 @@ def main() -> int:
     for text in args.lambdas.split(","):
         lambda_ = float(text)
         search = pipeline.search(lambda_=lambda_, seed=args.seed)
-        agent = AlphaGoAgent(f"alphago:lambda={lambda_}", search, limits=limits)
+        agent = MCTSAgent(
+            f"alphago:lambda={lambda_}", game, limits=limits, seed=args.seed,
+            options=search.options, algorithm="alphago",
+        )  # fmt: skip
         opponent = make_agent(f"{args.opponent}:time={args.time}", game, seed=args.seed)
         results: list[float] = []
         simulations: list[int] = []

@@ -16,7 +16,7 @@ side alike; the ratios are of the medians):
   channels-last) at the full batch, at the mean batch self-play sent, and at batch 1. The best
   of the batched rows is **the limit**;
 * **lock-step self-play** (:func:`searchlab.learning.selfplay.self_play` over
-  :mod:`searchlab.learning.puct_arrays`): one chunk of ``games_in_flight`` games, as
+  :mod:`searchlab.algorithms.mcts.puct`): one chunk of ``games_in_flight`` games, as
   ``searchlab train`` plays them (Dirichlet noise, temperature, one ``evaluate_batch`` per
   step: encoding, legal masks, masked softmax and the trees all counted), with the config's
   evaluation cache (``cache_size``, Connect Four's default: the evaluations of a chunk's last
@@ -63,13 +63,13 @@ import numpy as np
 import torch
 
 from searchlab.algorithms.mcts import mcts
+from searchlab.algorithms.mcts.puct import search
 from searchlab.core.limits import Limits
 from searchlab.domains.games.registry import make as make_game
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluation_cache import EvaluationCache
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.network import PolicyValueNet
-from searchlab.learning.puct_arrays import search
 from searchlab.learning.selfplay import GameRecord, SelfPlayConfig, self_play
 from searchlab.learning.train_config import TrainConfig, config_for
 
@@ -81,7 +81,7 @@ NET_FULL = "forward alone: the network, full batch"
 COPY_FULL = "forward alone: inference copy, full batch"
 COPY_MEAN = "forward alone: inference copy, mean batch"
 COPY_ONE = "forward alone: inference copy, batch 1"
-LOCK_STEP = "lock-step self-play (puct_arrays)"
+LOCK_STEP = "lock-step self-play (the array PUCT)"
 LOCK_STEP_BARE = "lock-step self-play, no cache"
 REFERENCE = "one at a time: reference PUCT (mcts)"
 ARRAYS_ONE = "one at a time: array PUCT, batch 1"
@@ -157,7 +157,7 @@ def first_moves(records: Sequence[GameRecord], moves: int) -> tuple[GameRecord, 
 
 def reference_searcher(run: Setup) -> Callable[[Any], Any]:
     """The reference PUCT with the network, one position per evaluation."""
-    simulations = run.selfplay.search.num_simulations
+    simulations = run.selfplay.simulations
     c_puct = run.selfplay.search.c_puct
 
     def searcher(state: Any) -> Any:
@@ -181,7 +181,10 @@ def array_searcher(run: Setup, cache_size: int = 0) -> Callable[[Any], Any]:
     evaluator: Any = EvaluationCache(run.evaluator, cache_size) if cache_size else run.evaluator
 
     def searcher(state: Any) -> Any:
-        return search(state, evaluator, base, batch_size=1, virtual_loss=0.0, dirichlet_alpha=None)
+        return search(
+            state, evaluator, base, num_simulations=run.selfplay.simulations, search_batch=1,
+            virtual_loss=0.0, dirichlet_alpha=None,
+        )  # fmt: skip
 
     return searcher
 
@@ -240,11 +243,11 @@ def measure(run: Setup, repeat: int, baseline_moves: int, seed: int, seconds: fl
     targets are met."""
     sp = run.selfplay
     chunk = sp.games_in_flight
-    full_batch = sp.games_in_flight * sp.search.batch_size
+    full_batch = sp.games_in_flight * sp.search.search_batch
     cache = sp.cache_size
     print(
-        f"\n== {run.name}: {run.net.describe()}; {sp.search.num_simulations} simulations a "
-        f"move, {sp.search.batch_size} leaves a search, {sp.games_in_flight} games in lock "
+        f"\n== {run.name}: {run.net.describe()}; {sp.simulations} simulations a "
+        f"move, {sp.search.search_batch} leaves a search, {sp.games_in_flight} games in lock "
         f"step (one chunk of {chunk} games, seed {seed}), "
         f"{f'an evaluation cache of {cache:,} positions' if cache else 'no evaluation cache'}; "
         f"one at a time: its first games, at least {baseline_moves} moves"

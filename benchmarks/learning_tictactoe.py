@@ -31,10 +31,11 @@ import torch
 torch.set_num_threads(1)
 
 from searchlab.algorithms.adversarial.solver import solve  # noqa: E402
+from searchlab.algorithms.mcts.options import MCTSOptions  # noqa: E402
+from searchlab.algorithms.mcts.puct import search  # noqa: E402
 from searchlab.domains.games.tictactoe import TicTacToe  # noqa: E402
 from searchlab.learning.checkpoint import load_checkpoint  # noqa: E402
 from searchlab.learning.evaluator import NetworkEvaluator  # noqa: E402
-from searchlab.learning.puct_arrays import PUCTConfig, search  # noqa: E402
 
 
 def positions(game: TicTacToe) -> list:
@@ -115,13 +116,15 @@ def main() -> int:
         print(f"  mistake: plays {state.action_to_string(choice)} in\n{state}")
 
     # 3. the network with search against the solver (every optimal reply) and any reply
-    config = PUCTConfig(num_simulations=args.simulations, batch_size=1)
+    config = MCTSOptions(search_batch=1)
     cache: dict = {}
 
     def az(state) -> int:
         key = state.key()
         if key not in cache:
-            cache[key] = search(state, evaluator, config).best_action()
+            cache[key] = search(
+                state, evaluator, config, num_simulations=args.simulations
+            ).best_action()
         return cache[key]
 
     def optimal_replies(state) -> list[int]:

@@ -12,7 +12,7 @@ CPU second from the initial position:
   (the ratios ``compiled / C++``, against the 12.2-13.9x and 66-86x of docs/benchmarks.md);
 * Snake Go (16 x 16, 512 rounds, seeded items), random and informed rollouts;
 * Connect Four with the MCTS-Solver;
-* PUCT on arrays (``searchlab.learning.puct_arrays``, AlphaZero's search) from the Connect
+* PUCT on arrays (``searchlab.algorithms.mcts.puct``, AlphaZero's search) from the Connect
   Four start with uniform priors and no network, leaves one at a time and 8 under virtual
   loss: the tree's own cost (selection, expansion, backup, the positions made in Python).
 
@@ -80,7 +80,12 @@ for name, (game, options, simulations, spiel) in CASES.items():
         sstate = sgame.new_initial_state()
         out[name]["openspiel_cpp"] = best(lambda: bot.step(sstate), simulations)
 import numpy as np
-from searchlab.learning.puct_arrays import search as puct_search
+try:  # the engine's PUCT (after PUCTConfig merged into MCTSOptions) or, before, learning's
+    from searchlab.algorithms.mcts.puct import search as puct_search
+    BATCH = "search_batch"
+except ImportError:
+    from searchlab.learning.puct_arrays import search as puct_search
+    BATCH = "batch_size"
 
 
 class _Cells:  # Connect Four's action index is the column itself
@@ -100,7 +105,7 @@ for batch in (1, 8):
     simulations = 2_000 if quick else 10_000
     def run_puct(batch=batch, simulations=simulations):
         outcome = puct_search(puct_state, _Uniform(), num_simulations=simulations,
-                              batch_size=batch)
+                              **{BATCH: batch})
         assert outcome.simulations == simulations
     out[f"puct batch {batch}"] = {"searchlab": best(run_puct, simulations)}
 print(json.dumps(out))

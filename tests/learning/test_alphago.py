@@ -392,7 +392,12 @@ def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:
     agent = registry.make(f"alphago:checkpoint={run[0]},simulations=40,lambda=0.5", game, seed=2)
     state = parse_moves("4433")
     assert agent.act(state) in state.legal_actions()
-    assert agent.last_result is not None and agent.last_result.nodes == 40
+    # the one result of the mcts agent with a network: simulations in stats (the alphago
+    # agent of its own put them in ``nodes``), nodes the tree's, the evaluator's lambda
+    result = agent.last_result
+    assert result is not None and result.stats["simulations"] == 40
+    assert result.algorithm == "alphago" and result.stats["lambda"] == 0.5
+    assert result.nodes > 40  # every child of an expanded node is a node
     children = agent.last_result.stats["children"]
     assert sum(child["visits"] for child in children) == 40
     assert agent.act(state, Limits(time=0.1)) in state.legal_actions()

@@ -389,7 +389,7 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
     assert calls == [("play_chunk", 1), ("play_chunk", 1), ("play_match_game", 9)]
     entry = json.loads((tmp_path / "a" / "progress.json").read_text())["generations"][0]
     encoder = encoder_for(TicTacToe())
-    search = config.puct(noise=False, simulations=config.eval_simulations)
+    search = config.puct(noise=False)
     players = [
         network_player(
             NetworkEvaluator(
@@ -397,6 +397,7 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
                 encoder,
             ),
             search,
+            config.eval_simulations,
         )
         for g in (1, 0)
     ]

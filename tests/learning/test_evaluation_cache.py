@@ -13,13 +13,13 @@ import pytest
 import torch
 from test_puct_arrays_fakes import KeyedEvaluator
 
+from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluation_cache import EvaluationCache
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
-from searchlab.learning.puct_arrays import PUCTConfig
 from searchlab.learning.selfplay import SelfPlayConfig, self_play
 
 torch.set_num_threads(1)
@@ -184,8 +184,8 @@ def test_an_evaluator_whose_encoder_cannot_encode_is_refused() -> None:
 
 
 def test_self_play_with_the_cache_plays_the_same_games_and_asks_fewer_positions() -> None:
-    search = PUCTConfig(num_simulations=32, batch_size=4, virtual_loss=1.0, dirichlet_alpha=0.5)
-    config = SelfPlayConfig(search=search, games_in_flight=4, temperature_plies=4)
+    search = MCTSOptions(search_batch=4, virtual_loss=1.0, dirichlet_alpha=0.5)
+    config = SelfPlayConfig(search=search, simulations=32, games_in_flight=4, temperature_plies=4)
     cached = dataclasses.replace(config, cache_size=5000)
     plain, inner = Counting(), Counting()
     without = self_play(Connect4(), plain, 6, config=config, seed=3)

@@ -18,17 +18,19 @@ import torch
 
 from searchlab.agents import AGENT_KINDS, make_agent
 from searchlab.agents.kinds import LAZY_KINDS
+from searchlab.agents.search import MCTSAgent
 from searchlab.agents.spec import AgentRegistry, LazyAgentKind
+from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.puct import PUCTTree
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.agents import AZ_KIND, POLICY_KIND, AZAgent, PolicyAgent
+from searchlab.learning.agents import AZ_KIND, POLICY_KIND
 from searchlab.learning.checkpoint import CheckpointError, save_checkpoint
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
-from searchlab.learning.puct_arrays import PUCTConfig, PUCTTree
 
 torch.set_num_threads(1)
 
@@ -80,7 +82,8 @@ def test_az_children_carry_the_networks_priors_and_the_visits_sum_to_the_budget(
 ) -> None:
     game = TicTacToe()
     agent = make_agent(f"az:checkpoint={ttt_checkpoint},simulations=40,batch=4", game, seed=1)
-    assert isinstance(agent, AZAgent)
+    assert isinstance(agent, MCTSAgent)  # az is the mcts agent with the network (one path)
+    assert agent.options.evaluator is agent.evaluator and agent.options.search_batch == 4
     state = game.initial_state().apply(4)
     action = agent.act(state)
     result = agent.last_result
@@ -110,7 +113,7 @@ def test_az_reports_its_trees_principal_variation_and_depth(ttt_checkpoint: Path
         assert move in position.legal_actions()
         position = position.apply(move)
     assert result.depth >= len(line)
-    tree = PUCTTree(state, PUCTConfig(num_simulations=1), agent.evaluator.encoder)
+    tree = PUCTTree(state, MCTSOptions(), agent.evaluator.encoder, budget=1)
     assert tree.principal_variation(action) == (action,)  # an unsearched tree: the move alone
     assert tree.depth() == 0
 
@@ -131,7 +134,7 @@ def test_policy_plays_the_argmax_prior_and_values_each_move_from_the_position_af
     game = Connect4()
     path = checkpoint_for(game, tmp_path, seed=5)
     agent = make_agent(f"policy:checkpoint={path}", game)
-    assert isinstance(agent, PolicyAgent)
+    assert isinstance(agent, MCTSAgent)
     state = game.initial_state()
     for move in (3, 3, 4, 2, 4):
         state = state.apply(move)

@@ -12,12 +12,13 @@ import torch
 from test_puct_arrays_fakes import KeyedEvaluator, PerfectTicTacToe, TakeAgain, ttt_value
 
 from searchlab.algorithms.mcts import mcts
+from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.puct import PUCTTree, SearchOutcome, search
 from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
 from searchlab.core.game import play
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.puct_arrays import PUCTConfig, PUCTTree, SearchOutcome, search
 
 torch.set_num_threads(1)
 
@@ -71,7 +72,7 @@ def test_batch_one_gives_the_reference_visits_exactly(
     evaluator = KeyedEvaluator(actions, uniform=uniform)
     expected = _reference(game, state, evaluator, simulations, c_puct=c_puct)
     outcome = search(
-        state, evaluator, num_simulations=simulations, c_puct=c_puct, batch_size=1,
+        state, evaluator, num_simulations=simulations, c_puct=c_puct, search_batch=1,
         virtual_loss=0.0,
     )  # fmt: skip
     assert _arrays(outcome) == expected  # visits and means, bit for bit
@@ -87,7 +88,7 @@ def test_same_visits_as_the_reference_when_a_player_moves_twice() -> None:
         expected = _reference(game, game.initial_state(), evaluator, simulations, c_puct=c_puct)
         outcome = search(
             game.initial_state(), evaluator, num_simulations=simulations, c_puct=c_puct,
-            batch_size=1,
+            search_batch=1,
         )  # fmt: skip
         assert _arrays(outcome) == expected
 
@@ -100,9 +101,9 @@ def test_same_visits_as_the_reference_with_dirichlet_noise() -> None:
     for seed in (3, 11):
         options = {"dirichlet_alpha": 0.5, "dirichlet_epsilon": 0.4, "c_puct": 1.25}
         expected = _reference(game, state, evaluator, 300, seed=seed, **options)
-        outcome = search(state, evaluator, num_simulations=300, batch_size=1, rng=seed, **options)
+        outcome = search(state, evaluator, num_simulations=300, search_batch=1, rng=seed, **options)
         assert _arrays(outcome) == expected
-        plain = search(state, evaluator, num_simulations=300, batch_size=1, c_puct=1.25)
+        plain = search(state, evaluator, num_simulations=300, search_batch=1, c_puct=1.25)
         assert not np.array_equal(plain.visits, outcome.visits)  # the noise mattered
 
 
@@ -111,8 +112,8 @@ def test_without_virtual_loss_a_batch_is_one_leaf() -> None:
     ends the batch; the search is then the sequential one."""
     state = Connect4().from_moves("44")
     sequential, batched = KeyedEvaluator(7), KeyedEvaluator(7)
-    one = search(state, sequential, num_simulations=200, batch_size=1)
-    many = search(state, batched, num_simulations=200, batch_size=16, virtual_loss=0.0)
+    one = search(state, sequential, num_simulations=200, search_batch=1)
+    many = search(state, batched, num_simulations=200, search_batch=16, virtual_loss=0.0)
     assert _arrays(one) == _arrays(many)
     assert max(batched.calls) == 1
 
@@ -120,21 +121,21 @@ def test_without_virtual_loss_a_batch_is_one_leaf() -> None:
 def test_virtual_loss_fills_batches_and_keeps_the_count_exact() -> None:
     state = Connect4().initial_state()
     evaluator = KeyedEvaluator(7)
-    outcome = search(state, evaluator, num_simulations=256, batch_size=16, virtual_loss=1.0)
+    outcome = search(state, evaluator, num_simulations=256, search_batch=16, virtual_loss=1.0)
     assert int(outcome.visits.sum()) == outcome.simulations == 256
     assert evaluator.calls[0] == 1  # the root alone first
     assert max(evaluator.calls) <= 16
     assert sum(evaluator.calls) - 1 <= 256  # each simulation evaluated at most once
     assert len(evaluator.calls) <= 1 + 256 // 8  # batches of at least 8 on average
-    again = search(state, KeyedEvaluator(7), num_simulations=256, batch_size=16)
+    again = search(state, KeyedEvaluator(7), num_simulations=256, search_batch=16)
     assert _arrays(again) == _arrays(outcome)  # deterministic
 
 
 def test_virtual_loss_spreads_the_batch_over_children() -> None:
     """With a strong virtual loss, the first batch from the root goes to distinct children."""
     state = Connect4().initial_state()
-    tree = PUCTTree(state, PUCTConfig(num_simulations=7, batch_size=7, virtual_loss=3.0),
-                    KeyedEvaluator(7).encoder)  # fmt: skip
+    tree = PUCTTree(state, MCTSOptions(search_batch=7, virtual_loss=3.0),
+                    KeyedEvaluator(7).encoder, budget=7)  # fmt: skip
     evaluator = KeyedEvaluator(7)
     tree.backup(*evaluator.evaluate_batch(tree.collect()))  # the root
     leaves = tree.collect()
@@ -168,7 +169,7 @@ def test_perfect_evaluator_plays_perfectly(
         state = positions[key]
         best = ttt_value(state)
         outcome = search(
-            state, evaluator, num_simulations=simulations, batch_size=batch_size,
+            state, evaluator, num_simulations=simulations, search_batch=batch_size,
             virtual_loss=virtual_loss,
         )  # fmt: skip
         chosen = state.apply(outcome.best_action())
@@ -180,7 +181,7 @@ def test_values_are_for_the_player_to_move() -> None:
     state = play(TicTacToe().initial_state(), "a1 a2 b1 b2 a3")  # X: a1 b1 a3; O: a2 b2
     assert state.current_player() == 1
     win = state.string_to_action("c2")  # O completes a2 b2 c2
-    outcome = search(state, KeyedEvaluator(9), num_simulations=100, batch_size=4)
+    outcome = search(state, KeyedEvaluator(9), num_simulations=100, search_batch=4)
     index = outcome.actions.index(win)
     assert outcome.values[index] == 1.0
     assert outcome.best_action() == win
@@ -256,7 +257,7 @@ def test_first_play_urgency_follows_the_formula(fpu: float, mode: str) -> None:
     state = Connect4().from_moves("43")
     evaluator = KeyedEvaluator(7)
     expected = _oracle_visits(state, evaluator, 200, 1.5, fpu, mode)
-    outcome = search(state, evaluator, num_simulations=200, batch_size=1, fpu=fpu, fpu_mode=mode)
+    outcome = search(state, evaluator, num_simulations=200, search_batch=1, fpu=fpu, fpu_mode=mode)
     assert dict(zip(outcome.actions, outcome.visits.tolist(), strict=True)) == expected
 
 
@@ -325,11 +326,12 @@ def test_bad_input_is_one_clear_line() -> None:
         search(finished, evaluator, num_simulations=10)
     with pytest.raises(UnknownNameError, match="unknown option 'simulations'"):
         search(TicTacToe().initial_state(), evaluator, simulations=10)
-    for field, value in (("c_puct", -1.0), ("batch_size", 0), ("virtual_loss", math.nan),
-                         ("dirichlet_alpha", 0.0), ("dirichlet_epsilon", 1.5),
-                         ("num_simulations", True)):  # fmt: skip
+    for field, value in (("c_puct", -1.0), ("search_batch", 0), ("virtual_loss", math.nan),
+                         ("dirichlet_alpha", 0.0), ("dirichlet_epsilon", 1.5)):  # fmt: skip
         with pytest.raises(InvalidParameterError, match=field):
-            PUCTConfig(**{field: value})
+            MCTSOptions(**{field: value})
+    with pytest.raises(InvalidParameterError, match="num_simulations"):
+        search(TicTacToe().initial_state(), evaluator, num_simulations=True)
     with pytest.raises(InvalidParameterError, match="rng must be"):
         search(TicTacToe().initial_state(), evaluator, num_simulations=5, dirichlet_alpha=0.3,
                rng=-1)  # fmt: skip
@@ -350,14 +352,14 @@ def test_with_the_network_batch_one_gives_the_reference_visits() -> None:
     evaluator = _network_evaluator(game)
     state = game.from_moves("4435")
     expected = _reference(game, state, evaluator, 120, c_puct=1.5)
-    outcome = search(state, evaluator, num_simulations=120, batch_size=1)
+    outcome = search(state, evaluator, num_simulations=120, search_batch=1)
     assert _arrays(outcome) == expected
 
 
 def test_with_the_network_batches_go_through_one_forward_pass_each() -> None:
     game = Connect4()
     evaluator = _network_evaluator(game)
-    outcome = search(game.initial_state(), evaluator, num_simulations=160, batch_size=16)
+    outcome = search(game.initial_state(), evaluator, num_simulations=160, search_batch=16)
     assert int(outcome.visits.sum()) == 160
     assert evaluator.positions <= 161
     assert evaluator.batches <= 1 + 160 // 8
@@ -369,11 +371,11 @@ def test_a_budget_given_to_the_tree_replaces_the_configs() -> None:
     """The tree's budget is its own argument (the az agent's ``Limits``): a given budget
     searches exactly that many simulations, the same tree as a config that says so; ``None``
     searches until the caller stops, the arrays growing from a small capacity."""
-    from searchlab.learning.puct_arrays import evaluate_step
+    from searchlab.algorithms.mcts.puct import evaluate_step
 
     state = Connect4().from_moves("44")
-    config = PUCTConfig(batch_size=4)
-    by_config = search(state, KeyedEvaluator(7), num_simulations=300, batch_size=4)
+    config = MCTSOptions(search_batch=4)
+    by_config = search(state, KeyedEvaluator(7), num_simulations=300, search_batch=4)
     tree = PUCTTree(state, config, KeyedEvaluator(7).encoder, budget=300, capacity=8)
     evaluator = KeyedEvaluator(7)
     while not tree.done:

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import torch
 
+from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
-from searchlab.learning.puct_arrays import PUCTConfig
 from searchlab.learning.replay import ReplayWindow, block_from_records, load_block, save_block
 from searchlab.learning.selfplay import SelfPlayConfig, self_play
 from searchlab.learning.trainer import Trainer, scheduled_learning_rate
@@ -38,7 +38,8 @@ def _records(game, games=6, first=0, seed=0):
     )
     net.eval()
     config = SelfPlayConfig(
-        search=PUCTConfig(num_simulations=8, batch_size=2, dirichlet_alpha=1.0),
+        search=MCTSOptions(search_batch=2, dirichlet_alpha=1.0),
+        simulations=8,
         games_in_flight=3,
         temperature_plies=3,
     )

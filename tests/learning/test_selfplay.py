@@ -11,10 +11,10 @@ import pytest
 import torch
 from test_puct_arrays_fakes import KeyedEvaluator, TakeAgain
 
+from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.puct_arrays import PUCTConfig
 from searchlab.learning.selfplay import GameRecord, SelfPlayConfig, self_play
 
 torch.set_num_threads(1)
@@ -22,8 +22,9 @@ torch.set_num_threads(1)
 
 def _config(**fields: Any) -> SelfPlayConfig:
     search = fields.pop("search", {})
-    base = {"num_simulations": 24, "batch_size": 4, "virtual_loss": 1.0, "dirichlet_alpha": 0.5}
-    return SelfPlayConfig(search=PUCTConfig(**{**base, **search}), **fields)
+    base = {"search_batch": 4, "virtual_loss": 1.0, "dirichlet_alpha": 0.5}
+    fields.setdefault("simulations", 24)
+    return SelfPlayConfig(search=MCTSOptions(**{**base, **search}), **fields)
 
 
 def _replay(game: Any, record: GameRecord) -> list[Any]:
@@ -151,7 +152,7 @@ def test_resignation_and_its_false_positive_check() -> None:
 def test_playout_cap_randomisation() -> None:
     game, evaluator = Connect4(), KeyedEvaluator(7)
     config = _config(full_search_probability=0.25, cheap_simulations=6, temperature_plies=4,
-                     search={"num_simulations": 40})  # fmt: skip
+                     simulations=40)  # fmt: skip
     result = self_play(game, evaluator, games=8, config=config, seed=4)
     flags = [flag for record in result.records for flag in record.full_searches]
     assert 0.1 <= sum(flags) / len(flags) <= 0.4
@@ -212,7 +213,8 @@ def test_a_random_opening_never_ends_the_game() -> None:
         ({"no_resign_fraction": -0.1}, "no_resign_fraction"),
         ({"full_search_probability": 0.5}, "needs cheap_simulations"),
         ({"full_search_probability": 0.5, "cheap_simulations": 100}, "must be fewer"),
-        ({"search": {"num_simulations": 10}}, "search must be a PUCTConfig"),
+        ({"search": {"c_puct": 1.0}}, "search must be an MCTSOptions"),
+        ({"simulations": 0}, "simulations must be an integer >= 1"),
         ({"random_opening_plies": -1}, "random_opening_plies must be an integer >= 0"),
         ({"random_opening_plies": 2.5}, "random_opening_plies must be an integer >= 0"),
     ],

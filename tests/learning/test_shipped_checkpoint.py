@@ -26,12 +26,13 @@ import torch
 
 from searchlab.agents import make_agent
 from searchlab.agents.kinds import LAZY_KINDS
+from searchlab.agents.search import MCTSAgent
 from searchlab.cli.main import main as searchlab
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
 from searchlab.learning import shipped
-from searchlab.learning.agents import AZ_KIND, AZAgent, PolicyAgent, resolve_checkpoint
+from searchlab.learning.agents import AZ_KIND, resolve_checkpoint
 from searchlab.learning.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.network import NetworkConfig, PolicyValueNet
@@ -83,7 +84,7 @@ def test_az_and_policy_without_a_checkpoint_load_the_shipped_network(shipped_dir
     assert resolve_checkpoint(None, game, "az") == target
     az = make_agent("az:simulations=16,batch=4", game, seed=1)
     policy = make_agent("policy", game)
-    assert isinstance(az, AZAgent) and isinstance(policy, PolicyAgent)
+    assert isinstance(az, MCTSAgent) and isinstance(policy, MCTSAgent)
     assert az.checkpoint.path == target == policy.checkpoint.path
     expected = tiny_net(seed=3).state_dict()
     for key, value in az.checkpoint.net.state_dict().items():

@@ -53,7 +53,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
 
-__all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS", "LAZY_KINDS"]
+__all__ = ["BUILTIN_KINDS", "DEFAULT_DEPTH", "DEFAULT_SIMULATIONS", "LAZY_KINDS", "option_param"]
 
 DEFAULT_DEPTH = 6
 DEFAULT_SIMULATIONS = 1000
@@ -147,16 +147,22 @@ def _human(game: Game | None, *, name: str, seed: int | None) -> Agent:
     return HumanAgent(name)
 
 
-def _option(name: str) -> Param:
+def option_param(name: str, *, positive: bool = False) -> Param:
     """The spec parameter of the :class:`~searchlab.algorithms.mcts.options.MCTSOptions`
-    field ``name``: its default, help and choices as the options declare them."""
+    field ``name``: its default, help and choices as the options declare them (every agent
+    that searches with those options, ``mcts``, ``az`` and ``alphago``, takes its parameters
+    from here).
+
+    >>> option_param("c_puct").default, option_param("c_puct").help
+    (1.5, 'PUCT exploration constant (with a network)')
+    """
     default, text, choices = option_help(name)
-    return Param(type(default), default, text, choices, positive=False)
+    return Param(type(default), default, text, choices, positive=positive)
 
 
 _TIME = Param(float, help="seconds per move")
 _SIMULATIONS = Param(int, help="playouts per move")
-_SCALE = _option("value_scale")
+_SCALE = option_param("value_scale")
 
 BUILTIN_KINDS: tuple[AgentKind, ...] = (
     AgentKind("random", _random, {}, "a uniformly random legal move"),
@@ -183,16 +189,16 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
         {
             "simulations": Param(int, help=f"playouts per move (default {DEFAULT_SIMULATIONS})"),
             "time": _TIME,
-            "c": _option("c"),
-            "rollout": _option("rollout"),
-            "final": _option("final_move"),
-            "solver": _option("solver"),
-            "transpositions": _option("transpositions"),
-            "exact": _option("exact_endgame"),
-            "rave": _option("rave"),
+            "c": option_param("c"),
+            "rollout": option_param("rollout"),
+            "final": option_param("final_move"),
+            "solver": option_param("solver"),
+            "transpositions": option_param("transpositions"),
+            "exact": option_param("exact_endgame"),
+            "rave": option_param("rave"),
             "reuse": Param(bool, False, "keep the tree between moves"),
-            "tier": _option("tier"),
-            "scale": _option("value_scale"),
+            "tier": option_param("tier"),
+            "scale": option_param("value_scale"),
         },
         "Monte Carlo tree search (UCT, RAVE, MCTS-Solver), compiled for every game with "
         "compiled rules",

@@ -113,7 +113,9 @@ class FlatMonteCarloAgent(_SeededSearchAgent):
 
 
 class MCTSAgent(_SeededSearchAgent):
-    """Monte Carlo tree search (UCT), compiled for the built-in games where the options allow.
+    """Monte Carlo tree search: UCT (RAVE, MCTS-Solver), compiled for every game with
+    compiled rules where the options allow; PUCT with a network when the options carry a
+    batch evaluator.
 
     The options (an :class:`~searchlab.algorithms.mcts.options.MCTSOptions` as ``options=``,
     and/or its fields as keywords) are made and checked once, here, and every move's search
@@ -122,6 +124,12 @@ class MCTSAgent(_SeededSearchAgent):
     ``CompiledSearcher`` for Connect Four, Othello, Snake Go and any game registered with
     compiled rules) unless ``tier="reference"`` or the options need the reference tier; else
     by the reference tier.
+
+    With a network (``options.evaluator`` has ``evaluate_batch``: the ``az``, ``policy`` and
+    ``alphago`` specs are this agent so), each move is the compiled PUCT of
+    :class:`~searchlab.algorithms.mcts.puct_search.PUCTSearcher`: ``temperature`` > 0 draws
+    the move from the visits, and ``network_only=True`` searches nothing (the move with the
+    highest prior, whatever budget the caller gives).
 
     >>> from searchlab.games import make
     >>> agent = MCTSAgent("mcts", make("othello"), limits=Limits(simulations=500), seed=1)
@@ -139,25 +147,48 @@ class MCTSAgent(_SeededSearchAgent):
         seed: int | None,
         reuse: bool = False,
         options: MCTSOptions | None = None,
+        temperature: float = 0.0,
+        network_only: bool = False,
+        algorithm: str = "puct",
+        checkpoint: Any = None,
         **overrides: Any,
     ) -> None:
         from searchlab.algorithms.mcts import MCTS
         from searchlab.algorithms.mcts.options import make_options
 
         super().__init__(name, game, limits=limits, seed=seed)
+        self._reuse = reuse
+        self._searcher: MCTS | None = None
+        self._compiled: Any = None
+        self._puct: Any = None
+        self._network_only = network_only
+        self.checkpoint = checkpoint
+        """Where the network came from (a checkpoint: the ``az`` and ``policy`` specs), or
+        ``None``."""
         try:
             self.options = make_options(options, overrides)
+            if self.options.is_batched:
+                from searchlab.algorithms.mcts.puct_search import PUCTSearcher
+
+                self._puct = PUCTSearcher(
+                    self.options, seed=seed, temperature=temperature, algorithm=algorithm
+                )
+                return
             # Fail at construction on an option the game cannot take, not at the first move.
             searcher = MCTS(game, seed=seed, options=self.options)
         except SearchlabError as error:
             raise type(error)(f"agent {name!r}: {error}") from None
-        self._reuse = reuse
-        self._searcher: MCTS | None = searcher if reuse else None
-        self._compiled: Any = _compiled_searcher(game, self.options, seed) if reuse else None
+        self._searcher = searcher if reuse else None
+        self._compiled = _compiled_searcher(game, self.options, seed) if reuse else None
 
     def act(self, state: State, limits: Limits | None = None) -> int:
         limits = limits or self._limits
-        if self._compiled is not None:
+        if self._puct is not None:
+            if self._network_only:
+                result = self._puct.network_move(state)
+            else:
+                result = self._puct.search(state, limits)
+        elif self._compiled is not None:
             result = self._compiled.search(state, limits)
         elif self._searcher is not None:
             result = self._searcher.search(state, limits)
@@ -169,6 +200,11 @@ class MCTSAgent(_SeededSearchAgent):
             )
         self.last_result = result
         return cast(int, result.action)  # a search from a non-terminal state has one
+
+    @property
+    def evaluator(self) -> Any:
+        """The evaluator the search is guided by (a network), or ``None`` (UCT)."""
+        return self.options.evaluator
 
     def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
         """The kept compiled tree of the last search as nested dicts (the compiled
@@ -186,7 +222,7 @@ class MCTSAgent(_SeededSearchAgent):
 
     def reset(self) -> None:
         super().reset()
-        if self._reuse:
+        if self._reuse and self._puct is None:
             from searchlab.algorithms.mcts import MCTS
 
             seed = self._next_seed()

@@ -140,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         return run_positions(args)
     from searchlab.agents import HumanAgent, make_agent
     from searchlab.agents.search import FlatMonteCarloAgent, MCTSAgent
+    from searchlab.agents.spec import parse_spec
     from searchlab.cli._analysis import children_rows, result_json
     from searchlab.cli._position import position_from_moves
     from searchlab.cli.perft import parse_param
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         state = position_from_moves(game, args.moves)
     if state.is_terminal():
         raise InvalidStateError(f"the game is already over after {where}: nothing to analyse")
-    spec = _tree_spec(args.agent) if tree_picture is not None else args.agent
+    spec = _tree_spec(args.agent) if tree_picture is not None else parse_spec(args.agent)
     agent = make_agent(spec, game, seed=args.seed)
     if isinstance(agent, HumanAgent):
         raise InvalidParameterError("analyse needs a search agent, not 'human'")

@@ -138,12 +138,14 @@ class GtpServer:
         from searchlab.agents.spec import parse_spec
         from searchlab.core.errors import InvalidParameterError
 
-        if parse_spec(agent_spec).kind == "human":
+        spec = parse_spec(agent_spec)  # parsed once: each new game's agent is made from it
+        if spec.kind == "human":
             raise InvalidParameterError(
                 "searchlab gtp: the human agent cannot play here (stdin carries the protocol); "
                 "use a GTP controller's own board for a person"
             )
         self.agent_spec = agent_spec
+        self._spec = spec
         self.superko = superko
         self.seed = seed
         self._make_agent = make_agent or default_make_agent
@@ -172,7 +174,7 @@ class GtpServer:
             )
         ):
             self._close_agent()
-            self._agent = self._make_agent(self.agent_spec, game, seed=self.seed)
+            self._agent = self._make_agent(self._spec, game, seed=self.seed)
         else:
             self._agent.reset()
         self.game = game

@@ -134,11 +134,12 @@ def run(args: argparse.Namespace) -> int:
         if args.load is not None:
             where = f"in {args.load}"
         raise InvalidStateError(f"the game is already over {where}: nothing to play")
-    if args.json and "human" in (parse_spec(args.first).kind, parse_spec(args.second).kind):
+    specs = [parse_spec(args.first), parse_spec(args.second)]  # parsed once, here
+    if args.json and "human" in (specs[0].kind, specs[1].kind):
         raise InvalidParameterError("--json plays agent against agent: give --first and --second")
     agents = [
-        make_agent(args.first, game, seed=args.seed),
-        make_agent(args.second, game, seed=args.seed + 1),
+        make_agent(specs[0], game, seed=args.seed),
+        make_agent(specs[1], game, seed=args.seed + 1),
     ]
     quiet = args.quiet or args.json
     go = None

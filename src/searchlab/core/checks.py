@@ -1,5 +1,5 @@
 """Checks of a number given as an option, written once: every options object and config of
-the searches (``MCTSOptions``, ``PUCTConfig``, self-play, the AlphaGo pipeline) checks its
+the searches (``MCTSOptions``, self-play, the AlphaGo pipeline) checks its
 numbers here, so a bad value reads the same everywhere: one
 :class:`~searchlab.core.errors.InvalidParameterError` line naming who asked, the option, the
 range and the value.

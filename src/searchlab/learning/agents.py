@@ -1,9 +1,13 @@
 """Agents that play with a trained network: ``az`` (PUCT search guided by the network) and
 ``policy`` (the network's policy alone, no search).
 
-Both are agent kinds (:data:`AZ_KIND`, :data:`POLICY_KIND`) that the default registry knows
-lazily (:data:`searchlab.agents.kinds.LAZY_KINDS`: this layer is above the agents and needs
-PyTorch), so they are specs everywhere -- ``play``, ``analyse``, ``arena``::
+Both are **the** ``mcts`` agent (:class:`~searchlab.agents.search.MCTSAgent`) with the
+checkpoint's network as its evaluator: one code path, the compiled PUCT of
+:class:`~searchlab.algorithms.mcts.puct_search.PUCTSearcher` on the engine's one tree; ``az``
+and ``policy`` are short specs for it that load the network. They are agent kinds
+(:data:`AZ_KIND`, :data:`POLICY_KIND`) that the default registry knows lazily
+(:data:`searchlab.agents.kinds.LAZY_KINDS`: this layer is above the agents and needs PyTorch),
+so they are specs everywhere -- ``play``, ``analyse``, ``arena``::
 
     searchlab play connect4 --second az:checkpoint=runs/c4,simulations=400
     searchlab analyse connect4 4453 --agent az:checkpoint=runs/c4/gen-0012.pt
@@ -11,20 +15,22 @@ PyTorch), so they are specs everywhere -- ``play``, ``analyse``, ``arena``::
 
 ``checkpoint=`` is a checkpoint file, or a training directory (its ``latest.pt``); left out, the
 checkpoint shipped inside the package for the game (Connect Four: a network searchlab trained
-itself, ``searchlab/learning/checkpoints/connect4.ckpt``; see
+on the exact solver's labels, ``searchlab/learning/checkpoints/connect4.ckpt``; see
 :mod:`~searchlab.learning.shipped`), and one clear line for a game that has none. The
 checkpoint must be for the game played (one clear line otherwise).
 
-* ``az`` searches with the array PUCT of :mod:`~searchlab.learning.puct_arrays` (leaves
-  evaluated ``batch`` at a time under virtual loss; no Dirichlet noise) for ``simulations``
-  (default 800) or ``time`` seconds per move, then plays the most visited move (``temperature``
-  > 0: a move drawn with probability proportional to ``N ** (1 / temperature)``). A per-move
-  budget from the caller (the arena's time control) replaces its own. ``last_result`` holds
-  the root's children with their visits, mean values **and the network's priors**, which
+* ``az`` searches with PUCT (leaves evaluated ``batch`` at a time under virtual loss; no
+  Dirichlet noise; ``c_puct`` and ``batch`` are the ``MCTSOptions`` fields ``c_puct`` and
+  ``search_batch``, their defaults and help written there once) for ``simulations`` (default
+  800) or ``time`` seconds per move, then plays the most visited move (``temperature`` > 0: a
+  move drawn with probability proportional to ``N ** (1 / temperature)``). A per-move budget
+  from the caller (the arena's time control) replaces its own. ``last_result`` holds the
+  root's children with their visits, mean values **and the network's priors**, which
   ``analyse`` shows side by side.
 * ``policy`` plays the legal move with the highest prior (``temperature`` > 0: drawn from the
-  priors sharpened by ``1 / temperature``); its ``last_result`` lists each move's prior and the
-  network's value of the position after it (one batched forward pass), for the mover.
+  priors sharpened by ``1 / temperature``) whatever budget a caller gives; its
+  ``last_result`` lists each move's prior and the network's value of the position after it
+  (one batched forward pass), for the mover.
 
 ``symmetries=true`` (either agent) averages the network over the board's symmetries (see
 :class:`~searchlab.learning.evaluator.NetworkEvaluator`).
@@ -48,22 +54,17 @@ checkpoint must be for the game played (one clear line otherwise).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-import numpy as np
-
-from searchlab.agents.base import AgentBase
+from searchlab.agents.kinds import option_param
+from searchlab.agents.search import MCTSAgent
 from searchlab.agents.spec import AgentKind, Param
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
 from searchlab.core.errors import InvalidParameterError
-from searchlab.core.game import Game, State
+from searchlab.core.game import Game
 from searchlab.core.limits import Limits
-from searchlab.core.search_result import SearchResult
 from searchlab.learning.checkpoint import Checkpoint, CheckpointError, load_checkpoint
 from searchlab.learning.evaluator import NetworkEvaluator
-from searchlab.learning.puct_arrays import PUCTConfig, PUCTTree, evaluate_step
 from searchlab.learning.shipped import missing_message, shipped_checkpoint
 
 __all__ = [
@@ -71,8 +72,6 @@ __all__ = [
     "DEFAULT_SIMULATIONS",
     "LATEST",
     "POLICY_KIND",
-    "AZAgent",
-    "PolicyAgent",
     "resolve_checkpoint",
 ]
 
@@ -81,8 +80,6 @@ DEFAULT_SIMULATIONS = 800
 
 LATEST = "latest.pt"
 """The checkpoint of a training directory that ``checkpoint=DIR`` means."""
-
-_START_CAPACITY = 1_000  # simulations the tree's arrays are first sized for (they grow)
 
 
 def resolve_checkpoint(path: str | Path | None, game: Game | None, agent: str) -> Path:
@@ -111,187 +108,55 @@ def _load(path: str | None, game: Game | None, device: str, agent: str) -> Check
     return load_checkpoint(resolve_checkpoint(path, game, agent), game, device=device)
 
 
-def _sample(weights: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
-    """An index drawn with probability proportional to ``weights ** (1 / temperature)``."""
-    scaled = np.asarray(weights, dtype=np.float64)
-    scaled = scaled / scaled.max()
-    scaled = scaled ** (1.0 / temperature)
-    cumulative = np.cumsum(scaled)
-    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-    return min(index, len(scaled) - 1)
+def _network_agent(
+    game: Game | None,
+    *,
+    name: str,
+    checkpoint: str | None,
+    device: str,
+    symmetries: bool,
+    **agent: Any,
+) -> MCTSAgent:
+    """The ``mcts`` agent guided by the network of ``checkpoint`` (see the module); ``agent``
+    holds the rest of its arguments (seed, budget, temperature, options)."""
+    loaded = _load(checkpoint, game, device, name)
+    evaluator = NetworkEvaluator(loaded.net, loaded.encoder, device, symmetries=symmetries)
+    try:
+        return MCTSAgent(name, cast(Game, game), checkpoint=loaded, evaluator=evaluator, **agent)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"agent {name!r}: {error}") from None
 
 
-class _NetworkAgent(AgentBase):
-    """Shared: the checkpoint's network behind an evaluator, a seeded generator."""
-
-    def __init__(
-        self,
-        name: str,
-        game: Game | None,
-        *,
-        checkpoint: str | None,
-        temperature: float,
-        device: str,
-        seed: int | None,
-        symmetries: bool = False,
-    ) -> None:
-        super().__init__(name)
-        self.checkpoint = _load(checkpoint, game, device, name)
-        self.evaluator = NetworkEvaluator(
-            self.checkpoint.net, self.checkpoint.encoder, device, symmetries=symmetries
-        )
-        self.temperature = float(temperature)
-        self._rng = np.random.default_rng(seed)
-
-    def _check(self, state: State) -> None:
-        if state.is_terminal():
-            raise InvalidParameterError(f"agent {self.name!r}: the game is already over")
+def _az(
+    game: Game | None,
+    *,
+    name: str,
+    seed: int | None,
+    simulations: int | None,
+    time: float | None,
+    c_puct: float,
+    batch: int,
+    **params: Any,
+) -> MCTSAgent:
+    if simulations is None and time is None:
+        simulations = DEFAULT_SIMULATIONS
+    return _network_agent(
+        game,
+        name=name,
+        seed=seed,
+        limits=Limits(simulations=simulations, time=time),  # the budget, held once
+        network_only=False,
+        c_puct=c_puct,
+        search_batch=batch,
+        **params,
+    )
 
 
-class AZAgent(_NetworkAgent):
-    """PUCT with the network, on tree arrays (see the module)."""
-
-    def __init__(
-        self,
-        name: str,
-        game: Game | None,
-        *,
-        checkpoint: str | None = None,
-        simulations: int | None = None,
-        time: float | None = None,
-        c_puct: float = DEFAULT_C_PUCT,
-        batch: int = DEFAULT_SEARCH_BATCH,
-        temperature: float = 0.0,
-        device: str = "cpu",
-        seed: int | None = None,
-        symmetries: bool = False,
-    ) -> None:
-        super().__init__(
-            name,
-            game,
-            checkpoint=checkpoint,
-            temperature=temperature,
-            device=device,
-            seed=seed,
-            symmetries=symmetries,
-        )
-        if simulations is None and time is None:
-            simulations = DEFAULT_SIMULATIONS
-        self.limits = Limits(simulations=simulations, time=time)  # the budget, held once
-        try:
-            self.config = PUCTConfig(c_puct=c_puct, batch_size=batch)  # how, not how much
-        except InvalidParameterError as error:
-            raise InvalidParameterError(f"agent {name!r}: {error}") from None
-
-    def act(self, state: State, limits: Limits | None = None) -> int:
-        self._check(state)
-        limits = limits or self.limits
-        simulations, seconds = limits.simulations, limits.time
-        if simulations is None and seconds is None:
-            simulations = self.limits.simulations or DEFAULT_SIMULATIONS
-        start = time.perf_counter()
-        deadline = None if seconds is None else start + seconds
-        capacity = min(simulations or _START_CAPACITY, _START_CAPACITY)  # the arrays grow
-        tree = PUCTTree(
-            state, self.config, self.evaluator.encoder, budget=simulations, capacity=capacity
-        )
-        evaluated = 0
-        while not tree.done:
-            if deadline is not None and tree.simulations > 0 and time.perf_counter() >= deadline:
-                break
-            evaluated += evaluate_step([tree], self.evaluator)
-        outcome = tree.outcome()
-        if self.temperature > 0:
-            index = _sample(np.maximum(outcome.visits, 0) + 1e-12, self.temperature, self._rng)
-        else:
-            index = outcome.best_index()
-        action = outcome.actions[index]
-        order = sorted(  # most visited first, ties as best_index breaks them
-            range(len(outcome.actions)),
-            key=lambda i: (-int(outcome.visits[i]), -float(outcome.values[i]), outcome.actions[i]),
-        )
-        children = [
-            {
-                "action": outcome.actions[i],
-                "visits": int(outcome.visits[i]),
-                "value": float(outcome.values[i]),
-                "prior": float(outcome.priors[i]),
-            }
-            for i in order
-        ]
-        value = float(outcome.values[index]) if outcome.visits[index] else outcome.root_value
-        self.last_result = SearchResult(
-            action=action,
-            value=value,
-            principal_variation=tree.principal_variation(action),
-            nodes=tree.nodes,
-            depth=tree.depth(),
-            elapsed=time.perf_counter() - start,
-            stopped_by="time" if deadline is not None and not tree.done else None,
-            algorithm="puct",
-            tier="compiled",
-            stats={
-                "simulations": outcome.simulations,
-                "children": children,
-                "root_value": outcome.root_value,
-                "network_value": outcome.network_value,
-                "positions_evaluated": evaluated,
-            },
-        )
-        return action
-
-
-class PolicyAgent(_NetworkAgent):
-    """The network's policy alone: the legal move with the highest prior (see the module)."""
-
-    def act(self, state: State, limits: Limits | None = None) -> int:
-        self._check(state)
-        start = time.perf_counter()
-        encoder = self.evaluator.encoder
-        actions = list(state.legal_actions())
-        children = [state.apply(action) for action in actions]
-        open_children = [child for child in children if not child.is_terminal()]
-        priors, values = self.evaluator.evaluate_batch([state, *open_children])
-        legal = np.array([priors[0, encoder.action_to_index(state, a)] for a in actions])
-        if self.temperature > 0:
-            index = _sample(legal + 1e-12, self.temperature, self._rng)
-        else:
-            index = int(np.argmax(legal))  # the first of equals: legal_actions() order
-        player = state.current_player()
-        rows = []
-        row = 1
-        for action, child, prior in zip(actions, children, legal, strict=True):
-            if child.is_terminal():
-                mover_return = child.returns()[player]
-                value = float((mover_return > 0) - (mover_return < 0))
-            else:
-                value = float(values[row])
-                if child.current_player() != player:
-                    value = -value
-                row += 1
-            rows.append({"action": action, "visits": 0, "value": value, "prior": float(prior)})
-        rows.sort(key=lambda r: -r["prior"])
-        action = actions[index]
-        self.last_result = SearchResult(
-            action=action,
-            value=float(values[0]),
-            principal_variation=(action,),
-            nodes=1 + len(open_children),
-            depth=1,
-            elapsed=time.perf_counter() - start,
-            algorithm="policy",
-            tier="compiled",
-            stats={"children": rows, "network_value": float(values[0])},
-        )
-        return action
-
-
-def _az(game: Game | None, *, name: str, seed: int | None, **params: Any) -> AZAgent:
-    return AZAgent(name, game, seed=seed, **params)
-
-
-def _policy(game: Game | None, *, name: str, seed: int | None, **params: Any) -> PolicyAgent:
-    return PolicyAgent(name, game, seed=seed, **params)
+def _policy(game: Game | None, *, name: str, seed: int | None, **params: Any) -> MCTSAgent:
+    # no simulations: the budget is never read (a caller's time control included)
+    return _network_agent(
+        game, name=name, seed=seed, limits=Limits(simulations=1), network_only=True, **params
+    )
 
 
 _CHECKPOINT = Param(
@@ -318,10 +183,8 @@ AZ_KIND = AgentKind(
         "checkpoint": _CHECKPOINT,
         "simulations": Param(int, help=f"simulations per move (default {DEFAULT_SIMULATIONS})"),
         "time": Param(float, help="seconds per move"),
-        "c_puct": Param(float, DEFAULT_C_PUCT, "PUCT exploration constant", positive=False),
-        "batch": Param(
-            int, DEFAULT_SEARCH_BATCH, "leaves evaluated per forward pass (virtual loss)"
-        ),
+        "c_puct": option_param("c_puct"),
+        "batch": option_param("search_batch", positive=True),
         "temperature": _TEMPERATURE,
         "device": _DEVICE,
         "symmetries": _SYMMETRIES,

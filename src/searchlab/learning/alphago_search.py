@@ -12,7 +12,7 @@ Monte Carlo search with learned priors); AlphaGo found ``lambda = 0.5`` the stro
 played is the **most visited** root move.
 
 :class:`AlphaGoEvaluator` is that leaf evaluation behind the batched evaluator interface, so
-the search itself is the array PUCT of :mod:`~searchlab.learning.puct_arrays` (a batch of
+the search itself is the compiled PUCT of :mod:`~searchlab.algorithms.mcts.puct` (a batch of
 leaves under virtual loss: one forward pass of each network and one compiled batch of rollouts
 per batch). The rollouts are seeded: the same seed and the same calls give the same values,
 so :class:`AlphaGoSearch` with a seed plays the same moves.
@@ -38,17 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
+from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH, MCTSOptions
+from searchlab.algorithms.mcts.puct import PUCTTree, SearchOutcome, run
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphago_nets import policy_probabilities, values
 from searchlab.learning.encoder import Encoder
 from searchlab.learning.network import PolicyValueNet
-from searchlab.learning.puct_arrays import (
-    PUCTConfig,
-    PUCTTree,
-    SearchOutcome,
-    evaluate_step,
-)
 from searchlab.learning.rollout_policy import RolloutPolicy
 
 __all__ = ["AlphaGoEvaluator", "AlphaGoSearch", "check_lambda"]
@@ -155,7 +150,8 @@ class AlphaGoSearch:
             rollouts=rollouts,
             seed=seed,
         )
-        self.config = PUCTConfig(num_simulations=simulations, c_puct=c_puct, batch_size=batch_size)
+        self.options = MCTSOptions(evaluator=self.evaluator, c_puct=c_puct, search_batch=batch_size)
+        self.simulations = simulations
 
     @property
     def lambda_(self) -> float:
@@ -170,19 +166,13 @@ class AlphaGoSearch:
         default 20,000, caps them; the clock is checked between batches)."""
         if seconds is not None and not seconds > 0:
             raise InvalidParameterError(f"alphago: seconds must be > 0, got {seconds!r}")
-        config = self.config
         if seconds is not None and simulations is None:
             simulations = 20_000
-        if simulations is not None:
-            config = PUCTConfig(
-                num_simulations=simulations, c_puct=config.c_puct, batch_size=config.batch_size
-            )
+        if simulations is None:
+            simulations = self.simulations
         deadline = None if seconds is None else time.perf_counter() + seconds
-        tree = PUCTTree(state, config, self.evaluator.encoder)
-        while not tree.done:
-            evaluate_step([tree], self.evaluator)
-            if deadline is not None and time.perf_counter() >= deadline and tree.simulations:
-                break
+        tree = PUCTTree(state, self.options, self.evaluator.encoder, budget=simulations)
+        run(tree, self.evaluator, deadline)
         return tree.outcome()
 
     def choose(

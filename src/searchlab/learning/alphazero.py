@@ -405,7 +405,7 @@ def _evaluate(
     """The new generation's figures: its games against the previous generation and the
     reference, played by the workers (one task a game, all at once), and, for a small game,
     the network's mistake rate (in this process)."""
-    search = config.puct(noise=False, simulations=config.eval_simulations)
+    search = config.puct(noise=False)
     entry: dict[str, Any] = {"generation": generation, "elo_gain": 0.0}
     seed = config.seed * 1_000_003 + generation
 
@@ -431,6 +431,7 @@ def _evaluate(
             number,
             match,
             worker_device,
+            config.eval_simulations,
         )
         for match, games in matches.items()
         for number in range(games)

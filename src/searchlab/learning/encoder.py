@@ -331,6 +331,12 @@ class BaseEncoder:
             return np.zeros((0, *self.shape), dtype=np.float32)
         return np.stack([self.encode(state) for state in states])
 
+    @property
+    def actions_are_indices(self) -> bool:
+        """The index of every action is the action itself (this class's
+        :meth:`action_to_index`, not overridden): a search may skip the call per action."""
+        return type(self).action_to_index is BaseEncoder.action_to_index
+
     def action_to_index(self, state: Any, action: int) -> int:
         """The action itself; ``IllegalMoveError`` outside ``0..num_actions-1``."""
         if not 0 <= action < self.num_actions:

@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.puct import BatchEvaluator, search
 from searchlab.core.game import Game, State
-from searchlab.learning.puct_arrays import BatchEvaluator, PUCTConfig, search
 
 __all__ = [
     "ExactEntry",
@@ -68,12 +69,12 @@ Player = Callable[[State, np.random.Generator, bool], int]
 """``(state, rng, opening) -> action``: ``opening`` asks for a varied (sampled) move."""
 
 
-def network_player(evaluator: BatchEvaluator, config: PUCTConfig) -> Player:
-    """PUCT with ``evaluator``: the most visited move, or in the opening one drawn from the
-    visits at temperature 1."""
+def network_player(evaluator: BatchEvaluator, options: MCTSOptions, simulations: int) -> Player:
+    """PUCT with ``evaluator`` (``options``' knobs, ``simulations`` a move): the most visited
+    move, or in the opening one drawn from the visits at temperature 1."""
 
     def choose(state: State, rng: np.random.Generator, opening: bool) -> int:
-        outcome = search(state, evaluator, config)
+        outcome = search(state, evaluator, options, num_simulations=simulations)
         return outcome.sample_action(1.0, rng) if opening else outcome.best_action()
 
     return choose

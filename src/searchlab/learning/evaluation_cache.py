@@ -4,7 +4,7 @@ Self-play asks for the same positions again and again: the subtree of the move j
 was evaluated by the previous move's search, games of one chunk share their openings, and a
 search meets transpositions. :class:`EvaluationCache` sits in front of a batch evaluator
 (``evaluate_batch(states) -> (priors, values)``, see
-:mod:`~searchlab.learning.puct_arrays`) and sends it only the positions it has not seen, each
+:mod:`~searchlab.algorithms.mcts.puct`) and sends it only the positions it has not seen, each
 once per batch; the rest are answered from the cache (Leela Zero's and KataGo's NN cache).
 
 The key of a position is its planes (the encoder's ``encode_batch``, the network's whole

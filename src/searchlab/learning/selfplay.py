@@ -1,13 +1,13 @@
 """Self-play: many games searched in lock step, their leaves evaluated in one batch per step.
 
-AlphaZero's data: the network plays itself with PUCT (:mod:`~searchlab.learning.puct_arrays`)
+AlphaZero's data: the network plays itself with PUCT (:mod:`~searchlab.algorithms.mcts.puct`)
 at every move, and every searched position becomes a training sample: the planes (from the
 mover's point of view), the search's visit distribution (the policy target) and the game's
 final outcome **for that position's player to move** (the value target ``z``: +1 won, 0
 drawn, -1 lost; read from the positions, so it is right where a player moves twice in a row).
 
 **Lock step.** ``games_in_flight`` games are played at once. At each step every game's search
-collects the positions it needs (its root first, then up to ``batch_size`` leaves under virtual
+collects the positions it needs (its root first, then up to ``search_batch`` leaves under virtual
 loss), all of them go to the evaluator in **one** ``evaluate_batch`` call, and the rows go back
 to their searches; a search that has spent its simulations plays its move, and a finished game
 makes room for the next one. Each game draws from its own generator, seeded by
@@ -46,7 +46,7 @@ The AlphaZero details, each a field of :class:`SelfPlayConfig`:
 ...     encoder = Cells()
 ...     def evaluate_batch(self, states):
 ...         return np.full((len(states), 9), 1 / 9), np.zeros(len(states))
->>> config = SelfPlayConfig(search=PUCTConfig(num_simulations=25, batch_size=1),
+>>> config = SelfPlayConfig(search=MCTSOptions(search_batch=1), simulations=25,
 ...                         games_in_flight=4, temperature_plies=2)
 >>> result = self_play(TicTacToe(), Uniform(), games=6, config=config, seed=1)
 >>> len(result.records), result.stats.evaluation_calls < result.stats.positions_evaluated
@@ -69,19 +69,19 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from searchlab.core.checks import check_integer, check_number
-from searchlab.core.errors import InvalidParameterError
-from searchlab.core.game import Game, State, check_capabilities
-from searchlab.learning.evaluation_cache import EvaluationCache
-from searchlab.learning.puct_arrays import (
+from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.puct import (
     ActionIndexer,
     BatchEvaluator,
-    PUCTConfig,
     PUCTTree,
     SearchOutcome,
     evaluate_step,
     indexer_of,
 )
+from searchlab.core.checks import check_integer, check_number
+from searchlab.core.errors import InvalidParameterError
+from searchlab.core.game import Game, State, check_capabilities
+from searchlab.learning.evaluation_cache import EvaluationCache
 
 __all__ = [
     "GameRecord",
@@ -103,8 +103,8 @@ class SampleEncoder(ActionIndexer, Protocol):
         ...
 
 
-def _default_search() -> PUCTConfig:
-    return PUCTConfig(num_simulations=100, batch_size=1, dirichlet_alpha=0.3)
+def _default_search() -> MCTSOptions:
+    return MCTSOptions(search_batch=1, dirichlet_alpha=0.3)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,10 +112,12 @@ class SelfPlayConfig:
     """How self-play plays; making one checks every field (one clear line each).
 
     Attributes:
-        search: the full search of a move (:class:`~searchlab.learning.puct_arrays.PUCTConfig`;
-            default 100 simulations, batch 1, Dirichlet alpha 0.3, epsilon 0.25).
+        search: how a move is searched: the PUCT knobs of an
+            :class:`~searchlab.algorithms.mcts.options.MCTSOptions` (default batch 1,
+            Dirichlet alpha 0.3, epsilon 0.25; the evaluator is self-play's own).
+        simulations: the simulations of a full search (>= 1; default 100).
         games_in_flight: games searched in lock step (>= 1): the evaluator sees up to
-            ``games_in_flight * search.batch_size`` positions per call.
+            ``games_in_flight * search.search_batch`` positions per call.
         temperature: the move temperature of the opening plies (finite, > 0).
         temperature_plies: plies played at ``temperature`` from the start of a game (>= 0);
             the most visited move afterwards.
@@ -136,7 +138,8 @@ class SelfPlayConfig:
             none, every leaf goes to the evaluator).
     """
 
-    search: PUCTConfig = field(default_factory=_default_search)
+    search: MCTSOptions = field(default_factory=_default_search)
+    simulations: int = 100
     games_in_flight: int = 16
     temperature: float = 1.0
     temperature_plies: int = 8
@@ -148,10 +151,11 @@ class SelfPlayConfig:
     cache_size: int = 0
 
     def __post_init__(self) -> None:
-        if not isinstance(self.search, PUCTConfig):
+        if not isinstance(self.search, MCTSOptions):
             raise InvalidParameterError(
-                f"{_NAME}: search must be a PUCTConfig, got {self.search!r}"
+                f"{_NAME}: search must be an MCTSOptions, got {self.search!r}"
             )
+        _integer(self.simulations, "simulations", low=1)
         _integer(self.games_in_flight, "games_in_flight", low=1)
         _number(self.temperature, "temperature", low=0.0, open_low=True)
         _integer(self.temperature_plies, "temperature_plies", low=0)
@@ -177,10 +181,10 @@ class SelfPlayConfig:
             )
         if cheap is not None:
             _integer(cheap, "cheap_simulations", low=1)
-            if cheap >= self.search.num_simulations:
+            if cheap >= self.simulations:
                 raise InvalidParameterError(
                     f"{_NAME}: cheap_simulations={cheap!r} must be fewer than the full "
-                    f"search's {self.search.num_simulations}"
+                    f"search's {self.simulations}"
                 )
 
 
@@ -375,9 +379,7 @@ class _Game:
         self._cheap = (
             None
             if config.cheap_simulations is None
-            else dataclasses.replace(
-                config.search, num_simulations=config.cheap_simulations, dirichlet_alpha=None
-            )
+            else dataclasses.replace(config.search, dirichlet_alpha=None)
         )
         self.tree = self._new_tree()
 
@@ -401,8 +403,13 @@ class _Game:
             self.rng.random() < config.full_search_probability
         )
         self.full.append(is_full)
-        search = config.search if is_full or self._cheap is None else self._cheap
-        return PUCTTree(self.state, search, self.indexer, self.rng)
+        if is_full or self._cheap is None:
+            return PUCTTree(
+                self.state, config.search, self.indexer, self.rng, budget=config.simulations
+            )
+        return PUCTTree(
+            self.state, self._cheap, self.indexer, self.rng, budget=config.cheap_simulations
+        )
 
     def play_move(self) -> None:
         """The search is done: record the position, check resignation, play the move."""
@@ -501,7 +508,7 @@ def self_play(
     Args:
         game: a two-player, zero-sum, deterministic, perfect-information game.
         evaluator: ``evaluate_batch(states) -> (priors, values)`` with an ``encoder`` (see
-            :mod:`~searchlab.learning.puct_arrays`); called once per step for every game's
+            :mod:`~searchlab.algorithms.mcts.puct`); called once per step for every game's
             positions.
         games: how many games (>= 1).
         config: a :class:`SelfPlayConfig` (default: ``SelfPlayConfig()``).

@@ -31,16 +31,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from searchlab.algorithms.mcts.options import (
-    DEFAULT_C_PUCT,
-    DEFAULT_DIRICHLET_EPSILON,
-    DEFAULT_FPU,
-    DEFAULT_SEARCH_BATCH,
-    DEFAULT_VIRTUAL_LOSS,
-)
+from searchlab.algorithms.mcts.options import FPU_MODES, MCTSOptions, option_help
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.network import KINDS, NetworkConfig
-from searchlab.learning.puct_arrays import FPU_MODES, PUCTConfig
 from searchlab.learning.selfplay import SelfPlayConfig
 from searchlab.learning.trainer import LR_SCHEDULES, OPTIMIZERS
 
@@ -53,6 +46,16 @@ def _knob(default: Any, text: str) -> Any:
     return dataclasses.field(default=default, metadata={"help": text})
 
 
+def _search_knob(name: str, **default: Any) -> Any:
+    """A knob of the search: the :class:`~searchlab.algorithms.mcts.options.MCTSOptions`
+    field ``name``, its default and help as the options declare them once (``default=``
+    where training starts elsewhere)."""
+    value, text, choices = option_help(name)
+    if choices:
+        text += f" ({', '.join(choices)})"
+    return _knob(default.get("default", value), text)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrainConfig:
     """The settings of a training run (see the ``help`` text of each field, or
@@ -63,16 +66,16 @@ class TrainConfig:
     chunk_games: int = _knob(32, "games per saved chunk (a kill loses at most one per worker)")
     max_generations: int = _knob(0, "stop after this many generations (0: until --time)")
     simulations: int = _knob(100, "PUCT simulations per self-play move")
-    c_puct: float = _knob(DEFAULT_C_PUCT, "PUCT exploration constant")
-    search_batch: int = _knob(
-        DEFAULT_SEARCH_BATCH, "leaves per search evaluated together (virtual loss)"
-    )
-    virtual_loss: float = _knob(DEFAULT_VIRTUAL_LOSS, "virtual loss of a leaf in flight")
-    fpu: float = _knob(DEFAULT_FPU, "first-play urgency (see fpu_mode)")
-    fpu_mode: str = _knob("absolute", "absolute (Q of unvisited = fpu) or reduction")
+    c_puct: float = _search_knob("c_puct")
+    search_batch: int = _search_knob("search_batch")
+    virtual_loss: float = _search_knob("virtual_loss")
+    fpu: float = _search_knob("fpu")
+    fpu_mode: str = _search_knob("fpu_mode")
     games_in_flight: int = _knob(32, "self-play games searched in lock step")
-    dirichlet_alpha: float = _knob(0.3, "root Dirichlet noise concentration (0: no noise)")
-    dirichlet_epsilon: float = _knob(DEFAULT_DIRICHLET_EPSILON, "weight of the root noise")
+    dirichlet_alpha: float = _knob(
+        0.3, "root Dirichlet noise concentration of self-play (0: no noise)"
+    )
+    dirichlet_epsilon: float = _search_knob("dirichlet_epsilon")
     temperature: float = _knob(1.0, "move temperature of the first temperature_plies plies")
     temperature_plies: int = _knob(8, "plies sampled at the temperature, then most visited")
     resign_threshold: float = _knob(-1.0, "resign below this value (-1: never resign)")
@@ -187,12 +190,13 @@ class TrainConfig:
         except InvalidParameterError as error:
             raise InvalidParameterError(f"config: {error}") from None
 
-    def puct(self, *, noise: bool = True, simulations: int | None = None) -> PUCTConfig:
-        """The search of self-play (``noise``) or of evaluation (no noise)."""
-        return PUCTConfig(
-            num_simulations=simulations if simulations is not None else self.simulations,
+    def puct(self, *, noise: bool = True) -> MCTSOptions:
+        """How self-play (``noise``: the root's Dirichlet noise) or evaluation (none)
+        searches: the one :class:`~searchlab.algorithms.mcts.options.MCTSOptions`, made from
+        these knobs (a TOML file has no ``None``: ``dirichlet_alpha = 0`` is no noise)."""
+        return MCTSOptions(
             c_puct=self.c_puct,
-            batch_size=self.search_batch,
+            search_batch=self.search_batch,
             virtual_loss=self.virtual_loss,
             fpu=self.fpu,
             fpu_mode=self.fpu_mode,  # type: ignore[arg-type]
@@ -204,6 +208,7 @@ class TrainConfig:
         """The :class:`~searchlab.learning.selfplay.SelfPlayConfig` of these knobs."""
         return SelfPlayConfig(
             search=self.puct(),
+            simulations=self.simulations,
             games_in_flight=self.games_in_flight,
             temperature=self.temperature,
             temperature_plies=self.temperature_plies,

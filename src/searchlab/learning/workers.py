@@ -116,10 +116,12 @@ class MatchGameTask:
         weights: the network's ``state_dict`` (CPU tensors); it plays first in even games.
         opponent_weights: the other network's, or ``None`` for the agent ``opponent_spec``
             (seeded by the match's seed and the game's number).
-        search: the :class:`~searchlab.learning.puct_arrays.PUCTConfig` of both networks.
+        search: how both networks search (an
+            :class:`~searchlab.algorithms.mcts.options.MCTSOptions`'s PUCT knobs).
         seed, number: the match's seed and the game's number in it.
         match: a label carried back with the result (which match the game belongs to).
         device: where the networks evaluate.
+        simulations: each network's simulations per move.
     """
 
     game_name: str
@@ -133,6 +135,7 @@ class MatchGameTask:
     number: int
     match: str
     device: str = "cpu"
+    simulations: int = 100
 
 
 def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
@@ -152,7 +155,9 @@ def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
     def player(weights: dict[str, Any]) -> Any:
         net = PolicyValueNet(encoder.shape, encoder.num_actions, config)
         net.load_state_dict(weights)
-        return network_player(NetworkEvaluator(net.eval(), encoder, task.device), task.search)
+        return network_player(
+            NetworkEvaluator(net.eval(), encoder, task.device), task.search, task.simulations
+        )
 
     if task.opponent_weights is not None:
         opponent = player(task.opponent_weights)

@@ -113,7 +113,7 @@ def summarise(result: Any, state: Any) -> Summary:
 
 
 def summarise_outcome(outcome: Any, state: Any) -> Summary:
-    """A ``puct_arrays.SearchOutcome``: its arrays, aligned with its actions."""
+    """A ``puct.SearchOutcome``: its arrays, aligned with its actions."""
     return _plain(
         {
             "best_action": outcome.best_action(),
@@ -567,12 +567,12 @@ def _() -> Summary:
     return _mcts(_connect4(), C4_MOVES, 300, 2, evaluator=KeyedEvaluator(7), tier="reference")
 
 
-# PUCT on arrays (learning/puct_arrays.py)
+# PUCT on arrays (algorithms/mcts/puct.py; learning/puct_arrays.py when recorded)
 
 
 def _arrays(game: Any, moves: str, evaluator: Any, **config: Any) -> Summary:
+    from searchlab.algorithms.mcts.puct import search
     from searchlab.core.game import play
-    from searchlab.learning.puct_arrays import search
 
     state = play(game.initial_state(), moves)
     outcome = search(state, evaluator, **config)
@@ -581,13 +581,13 @@ def _arrays(game: Any, moves: str, evaluator: Any, **config: Any) -> Summary:
 
 @case("puct_arrays_tictactoe_keyed_batch1")
 def _() -> Summary:
-    return _arrays(_tictactoe(), "b2 a1", KeyedEvaluator(9), num_simulations=400, batch_size=1)
+    return _arrays(_tictactoe(), "b2 a1", KeyedEvaluator(9), num_simulations=400, search_batch=1)
 
 
 @case("puct_arrays_connect4_keyed_batch8_dirichlet")
 def _() -> Summary:
     return _arrays(
-        _connect4(), C4_MOVES, KeyedEvaluator(7), num_simulations=400, batch_size=8,
+        _connect4(), C4_MOVES, KeyedEvaluator(7), num_simulations=400, search_batch=8,
         dirichlet_alpha=1.0, rng=11,
     )  # fmt: skip
 
@@ -613,12 +613,12 @@ def _network_evaluator(game: Any, seed: int = 0) -> Any:
 
 
 ARRAY_VARIANTS: dict[str, dict[str, Any]] = {
-    "batch1": {"batch_size": 1},
-    "batch8": {"batch_size": 8},
-    "batch8_fpu_reduction": {"batch_size": 8, "fpu": 0.25, "fpu_mode": "reduction"},
-    "batch8_fpu_absolute": {"batch_size": 8, "fpu": -0.5},
-    "batch8_virtual_loss3": {"batch_size": 8, "virtual_loss": 3.0},
-    "batch8_virtual_loss0": {"batch_size": 8, "virtual_loss": 0.0},
+    "batch1": {"search_batch": 1},
+    "batch8": {"search_batch": 8},
+    "batch8_fpu_reduction": {"search_batch": 8, "fpu": 0.25, "fpu_mode": "reduction"},
+    "batch8_fpu_absolute": {"search_batch": 8, "fpu": -0.5},
+    "batch8_virtual_loss3": {"search_batch": 8, "virtual_loss": 3.0},
+    "batch8_virtual_loss0": {"search_batch": 8, "virtual_loss": 0.0},
 }
 
 
@@ -646,7 +646,7 @@ for _game_name in ("tictactoe", "connect4"):
 def _() -> Summary:
     evaluator = _network_evaluator(_connect4(), seed=3)
     return _arrays(
-        _connect4(), "4", evaluator, num_simulations=300, batch_size=4, c_puct=1.0,
+        _connect4(), "4", evaluator, num_simulations=300, search_batch=4, c_puct=1.0,
         dirichlet_alpha=0.5, dirichlet_epsilon=0.25, rng=7,
     )  # fmt: skip
 
@@ -654,14 +654,15 @@ def _() -> Summary:
 @case("puct_arrays_lockstep_two_trees", torch=True)
 def _() -> Summary:
     # self-play's lock step: two trees, one evaluate_batch call per step for both
+    from searchlab.algorithms.mcts.options import MCTSOptions
+    from searchlab.algorithms.mcts.puct import PUCTTree, evaluate_step
     from searchlab.core.game import play
-    from searchlab.learning.puct_arrays import PUCTConfig, PUCTTree, evaluate_step
 
     game = _connect4()
     evaluator = _network_evaluator(game, seed=1)
-    config = PUCTConfig(num_simulations=200, batch_size=8)
+    options = MCTSOptions(search_batch=8)
     states = [play(game.initial_state(), moves) for moves in ("4", C4_MOVES)]
-    trees = [PUCTTree(state, config, evaluator.encoder) for state in states]
+    trees = [PUCTTree(state, options, evaluator.encoder, budget=200) for state in states]
     steps = evaluated = 0
     while not all(tree.done for tree in trees):
         evaluated += evaluate_step(trees, evaluator)

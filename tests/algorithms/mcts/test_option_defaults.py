@@ -4,13 +4,13 @@ literal beside an option's name fails it."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
 from searchlab.algorithms.mcts import options
-from searchlab.learning.puct_arrays import PUCTConfig
 from searchlab.learning.train_config import TrainConfig
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "searchlab"
@@ -58,14 +58,36 @@ def test_a_default_is_written_once(name: str, constant: str, literal: str) -> No
 
 
 def test_every_search_takes_the_one_default() -> None:
-    assert options.MCTSOptions().c_puct == options.DEFAULT_C_PUCT == PUCTConfig().c_puct
-    assert TrainConfig().c_puct == options.DEFAULT_C_PUCT
-    assert PUCTConfig().batch_size == TrainConfig().search_batch == options.DEFAULT_SEARCH_BATCH
-    assert PUCTConfig().virtual_loss == TrainConfig().virtual_loss == options.DEFAULT_VIRTUAL_LOSS
-    assert PUCTConfig().fpu == TrainConfig().fpu == options.DEFAULT_FPU
-    assert (
-        options.MCTSOptions().dirichlet_epsilon
-        == PUCTConfig().dirichlet_epsilon
-        == TrainConfig().dirichlet_epsilon
-        == options.DEFAULT_DIRICHLET_EPSILON
-    )
+    made = options.MCTSOptions()
+    train = TrainConfig()
+    assert made.c_puct == train.c_puct == options.DEFAULT_C_PUCT
+    assert made.search_batch == train.search_batch == options.DEFAULT_SEARCH_BATCH
+    assert made.virtual_loss == train.virtual_loss == options.DEFAULT_VIRTUAL_LOSS
+    assert made.fpu == train.fpu == options.DEFAULT_FPU
+    assert made.fpu_mode == train.fpu_mode
+    assert made.dirichlet_epsilon == train.dirichlet_epsilon == options.DEFAULT_DIRICHLET_EPSILON
+    # and what training searches with is the one options object, made from its knobs
+    assert train.puct(noise=False) == dataclasses.replace(made, dirichlet_alpha=None)
+
+
+@pytest.mark.parametrize("name", ["c_puct", "search_batch", "virtual_loss", "fpu", "fpu_mode"])
+def test_a_knobs_help_is_written_once(name: str) -> None:
+    """The training config's knob and the agents' spec parameter read the option's own
+    declaration: its default and its line of help."""
+    from searchlab.agents.kinds import option_param
+
+    default, text, _ = options.option_help(name)
+    knob = {field.name: field for field in dataclasses.fields(TrainConfig)}[name]
+    assert knob.default == default and knob.metadata["help"].startswith(text)
+    param = option_param(name)
+    assert (param.default, param.help) == (default, text)
+
+
+def test_the_network_agents_take_their_parameters_from_the_options() -> None:
+    from searchlab.learning.agents import AZ_KIND
+    from searchlab.learning.alphago_agent import ALPHAGO_KIND
+
+    for kind in (AZ_KIND, ALPHAGO_KIND):
+        assert kind.params["c_puct"].default == options.DEFAULT_C_PUCT
+        assert kind.params["batch"].default == options.DEFAULT_SEARCH_BATCH
+        assert kind.params["batch"].help == options.option_help("search_batch")[1]

@@ -1,7 +1,7 @@
 """PUCT with leaves batched for an evaluator, on the one tree of arrays
 (:class:`~searchlab.algorithms.mcts._kernel_loop.Tree`, the layout UCT and RAVE use): the
 compiled selection, collection under virtual loss, expansion and backup that
-:class:`searchlab.learning.puct_arrays.PUCTTree` drives (``collect()`` hands the leaves out,
+:class:`searchlab.algorithms.mcts.puct.PUCTTree` drives (``collect()`` hands the leaves out,
 ``receive()`` takes their evaluations back).
 
 Every function takes the tree's four blocks (``i32, i16, i8, f64``: :attr:`Tree.blocks`, each

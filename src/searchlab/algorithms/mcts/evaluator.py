@@ -30,7 +30,14 @@ from searchlab.algorithms.mcts.rollout import playout, random_policy
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import State
 
-__all__ = ["Evaluator", "UniformEvaluator", "check_value", "prior_list"]
+__all__ = [
+    "ActionIndexer",
+    "BatchEvaluator",
+    "Evaluator",
+    "UniformEvaluator",
+    "check_value",
+    "prior_list",
+]
 
 
 @runtime_checkable
@@ -39,6 +46,29 @@ class Evaluator(Protocol):
 
     def evaluate(self, state: Any) -> tuple[Mapping[int, float] | Sequence[float], float]:
         """Priors over ``state.legal_actions()`` and a value in ``[-1, 1]`` for the mover."""
+        ...
+
+
+class ActionIndexer(Protocol):
+    """Where an action's prior lies in a row of ``evaluate_batch``'s priors (an encoder)."""
+
+    def action_to_index(self, state: Any, action: int) -> int:
+        """The column of ``action`` (legal in ``state``) in the priors."""
+        ...
+
+
+class BatchEvaluator(Protocol):
+    """``evaluate_batch(states) -> (priors [B, num_actions], values [B])``, and its encoder:
+    a network's way to evaluate many leaves at once (the compiled PUCT of
+    :mod:`~searchlab.algorithms.mcts.puct` collects them under virtual loss)."""
+
+    @property
+    def encoder(self) -> ActionIndexer:
+        """Maps a legal action to its column in the priors."""
+        ...
+
+    def evaluate_batch(self, states: Sequence[Any]) -> tuple[Any, Any]:
+        """Priors over the action indices and values for the player to move, one row each."""
         ...
 
 

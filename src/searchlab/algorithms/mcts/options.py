@@ -40,13 +40,13 @@ import dataclasses
 import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from searchlab.algorithms.kernels import KERNELS, MCTS_FEATURES, mcts_features, mcts_rollouts
-from searchlab.algorithms.mcts.evaluator import Evaluator
+from searchlab.algorithms.mcts.evaluator import BatchEvaluator, Evaluator
 from searchlab.algorithms.mcts.rollout import ROLLOUT_POLICIES, RolloutPolicy, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import VALUE_SCALES, ValueScale, check_value_scale
-from searchlab.core.checks import check_number
+from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Observer
@@ -60,6 +60,8 @@ __all__ = [
     "DEFAULT_SEARCH_BATCH",
     "DEFAULT_VIRTUAL_LOSS",
     "FINAL_MOVES",
+    "FPU_MODES",
+    "FPUMode",
     "MCTSOptions",
     "check_budget",
     "check_compiled",
@@ -90,6 +92,12 @@ DEFAULT_VIRTUAL_LOSS = 1.0
 DEFAULT_FPU = 0.0
 """First-play urgency: the ``Q`` of an unvisited child (``fpu_mode="absolute"``, the
 default), or what the parent's mean loses (``"reduction"``)."""
+
+FPUMode = Literal["absolute", "reduction"]
+"""``"absolute"``: an unvisited child's ``Q`` is ``fpu``; ``"reduction"``: the parent's mean
+for its player to move, minus ``fpu`` (Leela Zero's)."""
+
+FPU_MODES: tuple[str, ...] = get_args(FPUMode)
 
 FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
@@ -183,11 +191,29 @@ class MCTSOptions:
         default=0, metadata=_about("solve exactly at leaves this close to the end")
     )
     rave: float = field(default=0.0, metadata=_about("RAVE equivalence parameter k (0: plain UCT)"))
-    evaluator: Evaluator | None = None
-    c_puct: float = DEFAULT_C_PUCT
+    evaluator: Evaluator | BatchEvaluator | None = None
+    c_puct: float = field(
+        default=DEFAULT_C_PUCT, metadata=_about("PUCT exploration constant (with a network)")
+    )
     lambda_: float = 1.0
-    dirichlet_alpha: float | None = None
-    dirichlet_epsilon: float = DEFAULT_DIRICHLET_EPSILON
+    dirichlet_alpha: float | None = field(
+        default=None, metadata=_about("root Dirichlet noise concentration (none: no noise)")
+    )
+    dirichlet_epsilon: float = field(
+        default=DEFAULT_DIRICHLET_EPSILON, metadata=_about("weight of the root noise")
+    )
+    search_batch: int = field(
+        default=DEFAULT_SEARCH_BATCH,
+        metadata=_about("leaves evaluated per forward pass (under virtual loss)"),
+    )
+    virtual_loss: float = field(
+        default=DEFAULT_VIRTUAL_LOSS, metadata=_about("virtual loss of a leaf in flight")
+    )
+    fpu: float = field(default=DEFAULT_FPU, metadata=_about("first-play urgency (see fpu_mode)"))
+    fpu_mode: FPUMode = field(
+        default="absolute",
+        metadata=_about("absolute (Q of unvisited = fpu) or reduction", FPU_MODES),
+    )
     value_scale: ValueScale = field(
         default="outcome",
         metadata=_about(
@@ -223,24 +249,17 @@ class MCTSOptions:
                 f"{_ALGORITHM}: rave={self.rave!r} mixes AMAF values into UCT; it does not "
                 "combine with an evaluator (PUCT)"
             )
-        if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
+        if evaluator is not None and not (
+            callable(getattr(evaluator, "evaluate", None)) or self.is_batched
+        ):
             raise InvalidParameterError(
                 f"{_ALGORITHM}: evaluator must have a method evaluate(state) -> "
-                f"(priors, value), got {evaluator!r}"
+                "(priors, value), or evaluate_batch(states) -> (priors, values) and an "
+                f"encoder, got {evaluator!r}"
             )
         _number(self.c_puct, "c_puct", low=0.0)
         _number(self.lambda_, "lambda_", low=0.0, high=1.0)
-        if evaluator is None and self.lambda_ != 1.0:
-            raise InvalidParameterError(
-                f"{_ALGORITHM}: lambda_={self.lambda_!r} mixes an evaluator's value with the "
-                "rollout; it needs an evaluator"
-            )
         if self.dirichlet_alpha is not None:
-            if evaluator is None:
-                raise InvalidParameterError(
-                    f"{_ALGORITHM}: dirichlet_alpha={self.dirichlet_alpha!r} adds noise to "
-                    "the root priors; it needs an evaluator"
-                )
             alpha = self.dirichlet_alpha
             if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not alpha > 0:
                 raise InvalidParameterError(
@@ -248,6 +267,13 @@ class MCTSOptions:
                 )
             _number(alpha, "dirichlet_alpha", low=0.0)  # and finite
         _number(self.dirichlet_epsilon, "dirichlet_epsilon", low=0.0, high=1.0)
+        check_integer(self.search_batch, "search_batch", owner=_ALGORITHM, low=1)
+        _number(self.virtual_loss, "virtual_loss", low=0.0)
+        _number(self.fpu, "fpu", low=-2.0, high=2.0)
+        if self.fpu_mode not in FPU_MODES:
+            raise UnknownNameError(
+                f"{_ALGORITHM}: unknown fpu_mode {self.fpu_mode!r}; known: {', '.join(FPU_MODES)}"
+            )
         check_value_scale(self.value_scale, _ALGORITHM)
         check_tier(self.tier, _ALGORITHM)
         if self.observer is not None and not callable(self.observer):
@@ -263,6 +289,34 @@ class MCTSOptions:
             reason = self.why_not_plain(_COMPILED_ROLLOUTS, features)
             if reason is not None:
                 raise _compiled_error(f"{reason} needs the reference tier")
+
+    @property
+    def is_batched(self) -> bool:
+        """The evaluator evaluates leaves in batches (``evaluate_batch`` and an ``encoder``:
+        a network): the search is the compiled PUCT of :mod:`~searchlab.algorithms.mcts.puct`
+        on the one tree, its leaves collected under virtual loss."""
+        evaluator = self.evaluator
+        return callable(getattr(evaluator, "evaluate_batch", None)) and callable(
+            getattr(getattr(evaluator, "encoder", None), "action_to_index", None)
+        )
+
+    def check_evaluator_knobs(self) -> None:
+        """``InvalidParameterError`` when a knob that only means something with an evaluator
+        (``lambda_``, ``dirichlet_alpha``) is set without one: a search without an evaluator
+        (UCT) would silently ignore it. The PUCT knobs themselves may be set in options made
+        before their evaluator (training's), so this is asked where a search starts."""
+        if self.evaluator is not None:
+            return
+        if self.lambda_ != 1.0:
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: lambda_={self.lambda_!r} mixes an evaluator's value with the "
+                "rollout; it needs an evaluator"
+            )
+        if self.dirichlet_alpha is not None:
+            raise InvalidParameterError(
+                f"{_ALGORITHM}: dirichlet_alpha={self.dirichlet_alpha!r} adds noise to "
+                "the root priors; it needs an evaluator"
+            )
 
     @property
     def is_plain(self) -> bool:
@@ -321,12 +375,15 @@ def make_options(options: MCTSOptions | None, overrides: Mapping[str, Any]) -> M
             f"{_ALGORITHM}: unknown option {unknown[0]!r}; known: {', '.join(OPTION_NAMES)}"
         )
     if options is None:
-        return MCTSOptions(**overrides)
-    if not isinstance(options, MCTSOptions):
+        made = MCTSOptions(**overrides)
+    elif not isinstance(options, MCTSOptions):
         raise InvalidParameterError(
             f"{_ALGORITHM}: options must be an MCTSOptions, got {options!r}"
         )
-    return dataclasses.replace(options, **overrides) if overrides else options
+    else:
+        made = dataclasses.replace(options, **overrides) if overrides else options
+    made.check_evaluator_knobs()
+    return made
 
 
 def check_compiled(options: MCTSOptions, game: object) -> None:

@@ -40,11 +40,11 @@ import math
 import random
 import time
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.mcts.endgame import ProofSearch
-from searchlab.algorithms.mcts.evaluator import check_value, prior_list
+from searchlab.algorithms.mcts.evaluator import Evaluator, check_value, prior_list
 from searchlab.algorithms.mcts.final_move import child_value, choose_final
 from searchlab.algorithms.mcts.options import (
     MCTSOptions,
@@ -71,6 +71,7 @@ from searchlab.algorithms.mcts.selection import (
 )
 from searchlab.algorithms.mcts.tree import Node, path_actions, reachable_nodes
 from searchlab.algorithms.mcts.value_scale import returns_scale
+from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
 from searchlab.core.game_events import Backup, Playout, Select, Visit
 from searchlab.core.limits import Limits
@@ -115,6 +116,13 @@ class MCTS:
     ) -> None:
         check_capabilities(game, "mcts")
         self.options: MCTSOptions = make_options(options, overrides)
+        evaluator = self.options.evaluator
+        if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
+            raise InvalidParameterError(
+                "mcts: this search evaluates one position at a time and needs an evaluator "
+                "with evaluate(state); a batch evaluator (evaluate_batch only) runs in the "
+                "compiled PUCT (algorithms.mcts.puct, the mcts agent)"
+            )
         check_compiled(self.options, game)  # tier="compiled": options the game's kernel runs
         self.game = game
         self.limits = None if limits is None else check_budget(limits, "mcts")
@@ -236,8 +244,7 @@ class MCTS:
 
     def _evaluate(self, node: Node) -> float:
         """The evaluator's value of ``node`` for its player to move; sets its priors."""
-        evaluator = self.options.evaluator
-        assert evaluator is not None
+        evaluator = cast(Evaluator, self.options.evaluator)  # checked: it has evaluate()
         priors, value = evaluator.evaluate(node.state)
         if node.priors is None:
             node.priors = prior_list(priors, node.actions, self.algorithm)

@@ -12,7 +12,7 @@ sees many positions per call:
   (``fpu_mode="reduction"``, Leela Zero's);
 * **virtual loss**: a leaf on its way to the evaluator counts, on every node of its path, as
   ``virtual_loss`` extra visits lost by their mover, so the next selections of the same batch
-  look elsewhere; ``batch_size`` leaves (at most) are collected, then evaluated by **one**
+  look elsewhere; ``search_batch`` leaves (at most) are collected, then evaluated by **one**
   ``evaluate_batch`` call. A selection that reaches a leaf already in the batch (a
   *collision*) ends the batch early: the simulations stay exact, none is counted twice;
 * **expansion** of an evaluated leaf: one child per legal action with the prior the network
@@ -30,9 +30,12 @@ end the **most visited** root action is the move (ties: the better mean, then th
 action), or one is **sampled** with probability proportional to ``N ** (1 / temperature)``
 (self-play's first plies).
 
-With ``batch_size=1`` and no noise the root visits are those of the reference PUCT
+With ``search_batch=1`` and no noise the root visits are those of the reference PUCT
 (``mcts(game, state, evaluator=E, lambda_=0, ...)``) exactly, bit for bit
 (``tests/learning/test_puct_arrays.py`` checks it).
+
+The knobs are the PUCT fields of :class:`~searchlab.algorithms.mcts.options.MCTSOptions`
+(written once there, with their defaults and help); the budget is the tree's own ``budget``.
 
 The evaluator is any object with ``evaluate_batch(states) -> (priors, values)``: ``priors``
 an array ``[B, num_actions]`` over the encoder's action indices, ``values`` an array ``[B]``
@@ -49,7 +52,7 @@ in ``[-1, 1]`` for the player to move in each state; and an ``encoder`` whose
 ...     def evaluate_batch(self, states):
 ...         return np.full((len(states), 9), 1 / 9), np.zeros(len(states))
 >>> state = TicTacToe().initial_state()
->>> outcome = search(state, Uniform(), num_simulations=200, batch_size=8)
+>>> outcome = search(state, Uniform(), num_simulations=200, search_batch=8)
 >>> int(outcome.visits.sum()), outcome.simulations
 (200, 200)
 >>> state = state.apply(0).apply(3).apply(1).apply(4)  # X to move: c1 wins at once
@@ -59,12 +62,12 @@ in ``[-1, 1]`` for the player to move in each state; and an ``encoder`` whose
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast, get_args
+from typing import Any, cast
 
 import numpy as np
 
@@ -78,144 +81,29 @@ from searchlab.algorithms.mcts.batched import (
     expand_backup,
     expand_backup_many,
 )
-from searchlab.algorithms.mcts.options import (
-    DEFAULT_C_PUCT,
-    DEFAULT_DIRICHLET_EPSILON,
-    DEFAULT_FPU,
-    DEFAULT_SEARCH_BATCH,
-    DEFAULT_VIRTUAL_LOSS,
-)
+from searchlab.algorithms.mcts.evaluator import ActionIndexer, BatchEvaluator
+from searchlab.algorithms.mcts.options import MCTSOptions, make_options
 from searchlab.core.checks import check_integer, check_number
-from searchlab.core.errors import InvalidParameterError, InvalidStateError, UnknownNameError
+from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.game import State
-from searchlab.learning.encoder import BaseEncoder
 
 __all__ = [
-    "FPU_MODES",
     "ActionIndexer",
     "BatchEvaluator",
-    "PUCTConfig",
     "PUCTTree",
     "SearchOutcome",
     "evaluate_step",
-    "make_config",
+    "run",
     "search",
 ]
 
 _NAME = "puct"
 _TIME_ONLY_CAPACITY = 1_000
+"""Simulations a tree without a simulation budget is first sized for (its arrays grow)."""
 _MAX_ACTION = 32767
 """Actions are ``int16`` in the tree."""
-"""Simulations a tree without a simulation budget is first sized for (its arrays grow)."""
 
-FPUMode = Literal["absolute", "reduction"]
-"""``"absolute"``: an unvisited child's ``Q`` is ``fpu``; ``"reduction"``: the parent's mean
-for its player to move, minus ``fpu``."""
-
-FPU_MODES: tuple[str, ...] = get_args(FPUMode)
-
-
-class ActionIndexer(Protocol):
-    """Where an action's prior lies in a row of ``evaluate_batch``'s priors (an encoder)."""
-
-    def action_to_index(self, state: Any, action: int) -> int:
-        """The column of ``action`` (legal in ``state``) in the priors."""
-        ...
-
-
-class BatchEvaluator(Protocol):
-    """``evaluate_batch(states) -> (priors [B, num_actions], values [B])``, and its encoder."""
-
-    @property
-    def encoder(self) -> ActionIndexer:
-        """Maps a legal action to its column in the priors."""
-        ...
-
-    def evaluate_batch(self, states: Sequence[Any]) -> tuple[Any, Any]:
-        """Priors over the action indices and values for the player to move, one row each."""
-        ...
-
-
-# --- the options, checked once --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PUCTConfig:
-    """How the array PUCT searches; making one checks every field (one clear line each).
-
-    Attributes:
-        num_simulations: simulations per search (>= 1; the root's own evaluation is not one).
-        c_puct: exploration constant in ``Q + c_puct * P * sqrt(N_parent) / (1 + N)``
-            (finite, >= 0; default ``DEFAULT_C_PUCT``, as the reference's).
-        batch_size: leaves collected (under virtual loss) per ``evaluate_batch`` call
-            (>= 1); 1 is the sequential search.
-        virtual_loss: visits, each lost for its mover, that a leaf in flight adds to every node
-            of its path (finite, >= 0; 0: none, and then a batch ends at its first collision).
-        fpu: first-play urgency, see ``fpu_mode`` (finite, in ``[-2, 2]``).
-        fpu_mode: ``"absolute"`` (an unvisited child's ``Q`` is ``fpu``; the reference is
-            ``fpu=0``) or ``"reduction"`` (the parent's mean for its player minus ``fpu``).
-        dirichlet_alpha: ``None`` (no noise), or the concentration (> 0) of the Dirichlet noise
-            mixed into the root's priors: ``(1 - epsilon) * P + epsilon * Dir(alpha)``.
-        dirichlet_epsilon: the noise's weight (in ``[0, 1]``).
-
-    >>> PUCTConfig(num_simulations=0)
-    Traceback (most recent call last):
-    ...
-    searchlab.core.errors.InvalidParameterError: puct: num_simulations must be an integer >= 1, \
-got 0
-    >>> PUCTConfig(fpu_mode="parent")
-    Traceback (most recent call last):
-    ...
-    searchlab.core.errors.UnknownNameError: puct: unknown fpu_mode 'parent'; known: absolute, \
-reduction
-    """
-
-    num_simulations: int = 100
-    c_puct: float = DEFAULT_C_PUCT
-    batch_size: int = DEFAULT_SEARCH_BATCH
-    virtual_loss: float = DEFAULT_VIRTUAL_LOSS
-    fpu: float = DEFAULT_FPU
-    fpu_mode: FPUMode = "absolute"
-    dirichlet_alpha: float | None = None
-    dirichlet_epsilon: float = DEFAULT_DIRICHLET_EPSILON
-
-    def __post_init__(self) -> None:
-        _integer(self.num_simulations, "num_simulations", low=1)
-        _number(self.c_puct, "c_puct", low=0.0)
-        _integer(self.batch_size, "batch_size", low=1)
-        _number(self.virtual_loss, "virtual_loss", low=0.0)
-        _number(self.fpu, "fpu", low=-2.0, high=2.0)
-        if self.fpu_mode not in FPU_MODES:
-            raise UnknownNameError(
-                f"{_NAME}: unknown fpu_mode {self.fpu_mode!r}; known: {', '.join(FPU_MODES)}"
-            )
-        alpha = self.dirichlet_alpha
-        if alpha is not None:
-            _number(alpha, "dirichlet_alpha", low=0.0)
-            if alpha == 0:
-                raise InvalidParameterError(
-                    f"{_NAME}: dirichlet_alpha must be > 0 (or None for no noise), got {alpha!r}"
-                )
-        _number(self.dirichlet_epsilon, "dirichlet_epsilon", low=0.0, high=1.0)
-
-
-CONFIG_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PUCTConfig))
-"""The fields of :class:`PUCTConfig`, the keywords :func:`search` takes."""
-
-
-def make_config(config: PUCTConfig | None, overrides: Mapping[str, Any]) -> PUCTConfig:
-    """``config`` (default: ``PUCTConfig()``) with the fields in ``overrides`` replaced; an
-    unknown name is an ``UnknownNameError`` listing the known ones."""
-    unknown = [name for name in overrides if name not in CONFIG_NAMES]
-    if unknown:
-        raise UnknownNameError(
-            f"{_NAME}: unknown option {unknown[0]!r}; known: {', '.join(CONFIG_NAMES)}"
-        )
-    if config is None:
-        return PUCTConfig(**overrides)
-    if not isinstance(config, PUCTConfig):
-        raise InvalidParameterError(f"{_NAME}: config must be a PUCTConfig, got {config!r}")
-    return dataclasses.replace(config, **overrides) if overrides else config
+# --- the numbers, checked once ------------------------------------------------------------
 
 
 def _integer(value: Any, name: str, *, low: int) -> None:
@@ -319,18 +207,21 @@ class PUCTTree:
     """One search in progress, stepped by its caller so that many can share a batch.
 
     :meth:`collect` returns the positions to evaluate now (the root alone first, then up to
-    ``batch_size`` leaves under virtual loss); the caller evaluates them (possibly with other
+    ``search_batch`` leaves under virtual loss); the caller evaluates them (possibly with other
     trees' positions, in one ``evaluate_batch`` call) and hands the rows back, in the same
     order, to :meth:`backup`; until :attr:`done`. :func:`search` is that loop for one tree;
     :func:`~searchlab.learning.selfplay.self_play` runs it for many games in lock step.
 
     Args:
         state: the root position (not terminal).
-        config: a checked :class:`PUCTConfig`.
+        options: a checked :class:`~searchlab.algorithms.mcts.options.MCTSOptions`: its PUCT
+            knobs (``c_puct``, ``search_batch``, ``virtual_loss``, ``fpu``, ``fpu_mode``,
+            ``dirichlet_alpha``, ``dirichlet_epsilon``) say how to search; the evaluator is
+            the caller's (it evaluates what :meth:`collect` hands out).
         indexer: the evaluator's encoder (``action_to_index``).
-        rng: draws the root's Dirichlet noise (used only when ``config.dirichlet_alpha``).
-        budget: the simulations to run (default ``config.num_simulations``; ``None``: no
-            limit, the caller stops on its clock).
+        rng: draws the root's Dirichlet noise (used only when ``options.dirichlet_alpha``).
+        budget: the simulations to run (>= 1), or ``None``: no limit, the caller stops on
+            its clock.
         capacity: the simulations the arrays are first sized for (default the budget, else
             1,000); they grow as needed.
     """
@@ -338,28 +229,28 @@ class PUCTTree:
     def __init__(
         self,
         state: State,
-        config: PUCTConfig,
+        options: MCTSOptions,
         indexer: ActionIndexer,
         rng: np.random.Generator | None = None,
         *,
-        budget: int | Literal["config"] | None = "config",
+        budget: int | None,
         capacity: int | None = None,
     ) -> None:
         if state.is_terminal():
             raise InvalidStateError(f"{_NAME}: cannot search a finished game:\n{state}")
-        self.config = config
-        self.budget: int | None = config.num_simulations if budget == "config" else budget
+        self.options = options
+        self.budget: int | None = budget
         if self.budget is not None:
             _integer(self.budget, "budget", low=1)
         self._indexer = indexer
-        # BaseEncoder's index of an action is the action itself (range-checked by the
+        # an encoder whose index of an action is the action itself (range-checked by the
         # expansion): no call per action
-        self._identity = type(indexer).action_to_index is BaseEncoder.action_to_index
+        self._identity = bool(getattr(indexer, "actions_are_indices", False))
         self._rng = rng
-        self._c_puct = float(config.c_puct)
-        self._fpu = float(config.fpu)
-        self._relative = config.fpu_mode == "reduction"
-        self._virtual = float(config.virtual_loss)
+        self._c_puct = float(options.c_puct)
+        self._fpu = float(options.fpu)
+        self._relative = options.fpu_mode == "reduction"
+        self._virtual = float(options.virtual_loss)
         if capacity is None:
             capacity = self.budget if self.budget is not None else _TIME_ONLY_CAPACITY
         capacity = 1 + 8 * (capacity + 1)
@@ -373,7 +264,7 @@ class PUCTTree:
         tree.mover[0], tree.player[0], tree.status[0] = 1 - player, player, WAITING
         tree.is_proven[0], tree.proven[0] = False, 0.0
         self._states: list[State | None] = [state]
-        self._out = np.zeros(config.batch_size, dtype=np.int64)
+        self._out = np.zeros(options.search_batch, dtype=np.int64)
         self._in_flight: list[int] = []
         self._root_priors: np.ndarray | None = None
         self._network_value = 0.0
@@ -403,7 +294,7 @@ class PUCTTree:
         if self._root_priors is None:
             self._in_flight = [0]
             return [self.root_state]
-        batch = self.config.batch_size
+        batch = self.options.search_batch
         tree, out = self._tree, self._out
         states = self._states
         leaves = self._in_flight
@@ -522,11 +413,11 @@ class PUCTTree:
         priors = self._tree.prior[first : first + count]
         self._root_priors = priors.copy()
         self._network_value = value
-        alpha = self.config.dirichlet_alpha
+        alpha = self.options.dirichlet_alpha
         if alpha is not None:
             rng = self._rng if self._rng is not None else np.random.default_rng()
             noise = rng.dirichlet([alpha] * count)
-            epsilon = self.config.dirichlet_epsilon
+            epsilon = self.options.dirichlet_epsilon
             priors[:] = (1.0 - epsilon) * priors + epsilon * noise
 
     def _reserve(self, count: int) -> None:
@@ -660,8 +551,9 @@ def as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
 def search(
     state: State,
     evaluator: BatchEvaluator,
-    config: PUCTConfig | None = None,
+    options: MCTSOptions | None = None,
     *,
+    num_simulations: int = 100,
     rng: np.random.Generator | int | None = None,
     **overrides: Any,
 ) -> SearchOutcome:
@@ -670,23 +562,37 @@ def search(
     Args:
         state: a non-terminal position (``InvalidStateError`` otherwise).
         evaluator: ``evaluate_batch(states) -> (priors, values)`` and an ``encoder`` (see the
-            module); called once per batch of up to ``batch_size`` positions.
-        config: a :class:`PUCTConfig`; its fields may also be given (or overridden) as
-            keywords: ``num_simulations``, ``c_puct``, ``batch_size``, ``virtual_loss``,
-            ``fpu``, ``fpu_mode``, ``dirichlet_alpha``, ``dirichlet_epsilon``.
+            module); called once per batch of up to ``search_batch`` positions.
+        options: an :class:`~searchlab.algorithms.mcts.options.MCTSOptions`; its PUCT fields
+            may also be given (or overridden) as keywords: ``c_puct``, ``search_batch``,
+            ``virtual_loss``, ``fpu``, ``fpu_mode``, ``dirichlet_alpha``,
+            ``dirichlet_epsilon``.
+        num_simulations: simulations to run (>= 1; the root's own evaluation is not one).
         rng: the Dirichlet noise's generator (or an integer seed): the same seed, the same
             search.
 
     Returns:
         A :class:`SearchOutcome`; ``best_action()`` is the move to play.
     """
-    config = make_config(config, overrides)
+    _integer(num_simulations, "num_simulations", low=1)
     indexer = indexer_of(evaluator)
-    noise_rng = as_rng(rng) if config.dirichlet_alpha is not None else None
-    tree = PUCTTree(state, config, indexer, noise_rng)
-    while not tree.done:
-        evaluate_step([tree], evaluator)
+    options = make_options(options, {"evaluator": evaluator, **overrides})
+    noise_rng = as_rng(rng) if options.dirichlet_alpha is not None else None
+    tree = PUCTTree(state, options, indexer, noise_rng, budget=num_simulations)
+    run(tree, evaluator)
     return tree.outcome()
+
+
+def run(tree: PUCTTree, evaluator: BatchEvaluator, deadline: float | None = None) -> int:
+    """Step ``tree`` with ``evaluator`` until its budget is spent, or (``deadline``, a
+    ``time.perf_counter()`` reading) the clock passes it after at least one simulation (read
+    between batches); the positions evaluated. The loop of every one-tree PUCT search."""
+    evaluated = 0
+    while not tree.done:
+        if deadline is not None and tree.simulations > 0 and time.perf_counter() >= deadline:
+            break
+        evaluated += evaluate_step([tree], evaluator)
+    return evaluated
 
 
 def evaluate_step(trees: Sequence[PUCTTree], evaluator: BatchEvaluator) -> int:
