@@ -49,11 +49,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from urllib.parse import quote
 
 from searchlab.arena.matches import MatchRecord, decide_records
 from searchlab.arena.worker import RESULTS, GameRecord
+from searchlab.core.closing import Closing
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ArenaDatabaseError", "ArenaStore"]
@@ -137,7 +137,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class ArenaStore:
+class ArenaStore(Closing):
     """The games of one arena file. Use :meth:`open`; close it (or use ``with``) when done."""
 
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
@@ -367,16 +367,6 @@ class ArenaStore:
         """Close the file (every game is already committed)."""
         self._connection.close()
 
-    def __enter__(self) -> ArenaStore:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _connect(file: Path) -> sqlite3.Connection:
