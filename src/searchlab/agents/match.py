@@ -52,7 +52,6 @@ RESULTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 """A game's results, and player 0's score for each."""
 
 
-
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     """One finished game.

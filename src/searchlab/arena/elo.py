@@ -55,6 +55,7 @@ __all__ = [
     "match_score",
 ]
 
+
 def _z(confidence: float) -> float:
     if not 0 < confidence < 1:
         raise InvalidParameterError(f"confidence must be between 0 and 1, got {confidence!r}")

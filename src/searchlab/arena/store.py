@@ -368,7 +368,6 @@ class ArenaStore(Closing):
         self._connection.close()
 
 
-
 def _connect(file: Path) -> sqlite3.Connection:
     try:
         connection = sqlite3.connect(file)
