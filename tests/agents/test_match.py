@@ -54,8 +54,8 @@ def test_the_agents_move_in_turn_after_the_opening() -> None:
     first, second = Scripted("all", take_all), Scripted("one", take_one)
     played = play_game(NIM, [first, second], opening=[0])  # the opening takes one: 4 left
     assert played.opening == ("1:1",)
-    assert played.moves == ("1:1", "1:3") and played.movers == (1, 0)
-    assert len(played.move_times) == 2 and all(t >= 0 for t in played.move_times)
+    assert [(m.action, m.notation, m.mover) for m in played.moves] == [(0, "1:1", 1), (2, "1:3", 0)]
+    assert all(move.seconds >= 0 for move in played.moves)
     assert (played.result, played.termination, played.error) == ("1-0", "end", None)
     assert played.state.is_terminal() and played.forfeit is None
     assert (played.outcome(0), played.outcome(1), played.first_score) == (1, -1, 1.0)
@@ -101,7 +101,7 @@ def test_strict_raises_instead_of_forfeiting_but_a_resignation_still_resigns() -
 
 def test_a_draw_and_the_results_of_returns() -> None:
     assert [result_of(r) for r in ((1, -1), (0, 0), (-1, 1))] == ["1-0", "1/2-1/2", "0-1"]
-    drawn = PlayedGame(NIM.initial_state(), (), (), (), (), "1/2-1/2", "end")
+    drawn = PlayedGame(NIM.initial_state(), (), (), "1/2-1/2")
     assert drawn.outcome(0) == drawn.outcome(1) == 0 and drawn.first_score == 0.5
     with pytest.raises(InvalidParameterError, match="player must be 0 or 1"):
         drawn.outcome(2)

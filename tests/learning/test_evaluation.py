@@ -46,7 +46,7 @@ def games_of(evaluators: list[NetworkEvaluator], seed: int, games: int) -> list[
         rng = game_generator(seed, number)
         first, second = (NetworkAgent(e, SEARCH, SIMULATIONS, rng=rng) for e in evaluators)
         seats = (first, second) if number % 2 == 0 else (second, first)
-        lines.append(play_game(GAME, seats, strict=True).moves)
+        lines.append(tuple(move.notation for move in play_game(GAME, seats, strict=True).moves))
     return lines
 
 

@@ -3,8 +3,8 @@
 :func:`play_game` plays a game between two :class:`~searchlab.agents.base.Agent` objects
 (``agents[0]`` moves for player 0): an optional opening (actions played by nobody), then each
 agent's ``act(state, limits)`` in turn, timed, until the game ends. What happened is a
-:class:`PlayedGame`: the moves in the game's notation, who made them, how long each took, the
-result (``"1-0"``, ``"1/2-1/2"``, ``"0-1"``) and how the game ended:
+:class:`PlayedGame`: each :class:`Move` (the action, in the game's notation too, who made it,
+how long it took), the result (``"1-0"``, ``"1/2-1/2"``, ``"0-1"``) and how the game ended:
 
 * ``"end"``: the rules ended it;
 * ``"resign"``: the agent to move raised :class:`~searchlab.agents.human.Resign` (a person, or
@@ -27,8 +27,8 @@ engine) when its owner is done with it.
 >>> played = play_game(game, agents, opening=[4])
 >>> played.opening, played.result in ("1-0", "1/2-1/2"), played.termination
 (('b2',), True, 'end')
->>> len(played.moves) == len(played.movers) == len(played.move_times), played.movers[:2]
-(True, (1, 0))
+>>> [move.mover for move in played.moves[:2]], played.moves[0].seconds >= 0
+([1, 0], True)
 >>> played.outcome(0) >= 0, played.first_score >= 0.5
 (True, True)
 """
@@ -46,10 +46,21 @@ from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
 
-__all__ = ["RESULTS", "PlayedGame", "close_agent", "play_game", "result_of"]
+__all__ = ["RESULTS", "Move", "PlayedGame", "close_agent", "play_game", "result_of"]
 
 RESULTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 """A game's results, and player 0's score for each."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One agent's move: the ``action``, its ``notation`` in the position it was played in,
+    the ``mover`` (0 or 1) and the ``seconds`` it took (``perf_counter`` around ``act``)."""
+
+    action: int
+    notation: str
+    mover: int
+    seconds: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,22 +71,18 @@ class PlayedGame:
         state: the last position: the end of the game, or, when the agent to move resigned or
             forfeited, the position it failed in.
         opening: the opening's moves in the game's notation (played by nobody).
-        moves: the agents' moves in notation, in order.
-        movers: the player (0 or 1) who made each of ``moves``.
-        move_times: seconds each of ``moves`` took (``perf_counter`` around ``act``).
-        result: ``"1-0"`` (player 0 won), ``"0-1"`` or ``"1/2-1/2"``.
-        termination: ``"end"``, ``"resign"``, ``"illegal move"`` or ``"error"`` (see the
-            module docstring).
-        error: what went wrong for a forfeit (who resigned, for a resignation), else ``None``.
+        moves: the agents' moves, in order.
+        result: ``"1-0"`` (player 0 won), ``"0-1"`` or ``"1/2-1/2"``; how the game ended:
+            ``termination``, ``"end"``, ``"resign"``, ``"illegal move"`` or ``"error"`` (see
+            the module docstring), and for a forfeit, ``error``, what went wrong (who resigned,
+            for a resignation).
     """
 
     state: State
     opening: tuple[str, ...]
-    moves: tuple[str, ...]
-    movers: tuple[int, ...]
-    move_times: tuple[float, ...]
+    moves: tuple[Move, ...]
     result: str
-    termination: str
+    termination: str = "end"
     error: str | None = None
 
     @property
@@ -126,21 +133,10 @@ def play_game(
     for action in opening:
         notation.append(state.action_to_string(action))
         state = state.apply(action)
-    moves: list[str] = []
-    movers: list[int] = []
-    move_times: list[float] = []
+    moves: list[Move] = []
 
     def played(result: str, termination: str = "end", error: str | None = None) -> PlayedGame:
-        return PlayedGame(
-            state,
-            tuple(notation),
-            tuple(moves),
-            tuple(movers),
-            tuple(move_times),
-            result,
-            termination,
-            error,
-        )
+        return PlayedGame(state, tuple(notation), tuple(moves), result, termination, error)
 
     while not state.is_terminal():
         mover = state.current_player()
@@ -158,14 +154,12 @@ def play_game(
             return played(forfeit, "error", f"{agent.name}: {type(error).__name__}: {error}")
         elapsed = time.perf_counter() - start
         if action not in state.legal_actions():
-            line = " ".join([*notation, *moves]) or "(start)"
+            line = " ".join([*notation, *(move.notation for move in moves)]) or "(start)"
             message = f"{agent.name} answered {action!r}, not legal after {line!r}"
             if strict:
                 raise IllegalMoveError(message)
             return played(forfeit, "illegal move", message)
-        moves.append(state.action_to_string(action))
-        movers.append(mover)
-        move_times.append(elapsed)
+        moves.append(Move(action, state.action_to_string(action), mover, elapsed))
         state = state.apply(action)
     return played(result_of(state.returns()))
 

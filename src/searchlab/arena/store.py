@@ -47,6 +47,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -118,7 +119,7 @@ _MATCH_SCHEMA = (
 )
 
 _HALF_COLUMNS = "match_key, half, game_seed, final"
-_MATCH_COLUMNS = (
+_MATCH_COLUMNS = (  # MatchRecord's fields in order (its tuples stored as JSON lists)
     "match_key, game, first, second, first_half, second_half, winner, reason, halves_won, "
     "total_scores"
 )
@@ -229,22 +230,11 @@ class ArenaStore(Closing):
             match = decide_records(halves[0], halves[1])
         except InvalidParameterError as problem:
             raise ArenaDatabaseError(f"arena database {self.path}: {problem}") from None
+        row = [json.dumps(list(v)) if isinstance(v, tuple) else v for v in astuple(match)]
         self._connection.execute(
             f"INSERT OR IGNORE INTO matches ({_MATCH_COLUMNS}, created) "
             f"VALUES ({', '.join('?' * 11)})",
-            (
-                match.key,
-                match.game,
-                match.first,
-                match.second,
-                match.first_half,
-                match.second_half,
-                match.winner,
-                match.reason,
-                json.dumps(list(match.halves_won)),
-                json.dumps(list(match.total_scores)),
-                _now(),
-            ),
+            (*row, _now()),
         )
 
     # -- reading -----------------------------------------------------------------------------
