@@ -91,6 +91,9 @@ class NetworkAgent(AgentBase):
     """PUCT with ``evaluator`` (``options``' knobs; ``simulations`` a move, or a caller's
     ``limits.simulations``): the most visited move; the first ``opening_moves`` moves of each
     game (since :meth:`reset`) are drawn at temperature 1 from the root's visits with ``rng``.
+    (The ``az`` spec's agent draws every move at its ``temperature`` from a generator of its
+    own; here a game's two networks share the game's generator for their first moves, which
+    keeps the evaluation games what they were before they went through the match loop.)
 
     >>> from searchlab.domains.games.tictactoe import TicTacToe
     >>> from searchlab.learning.encoders import encoder_for
