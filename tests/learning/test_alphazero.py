@@ -369,7 +369,7 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
     against the previous generation is play_match's over the same games, and local worker
     processes give the same figures as this process."""
     from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluation import network_player, play_match
+    from searchlab.learning.evaluation import NetworkAgent, play_match
     from searchlab.learning.evaluator import NetworkEvaluator
     from searchlab.learning.workers import InlinePool, make_pool
 
@@ -390,16 +390,18 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
     entry = json.loads((tmp_path / "a" / "progress.json").read_text())["generations"][0]
     encoder = encoder_for(TicTacToe())
     search = config.puct(noise=False)
-    players = [
-        network_player(
-            NetworkEvaluator(
-                load_checkpoint(tmp_path / "a" / "checkpoints" / f"gen-000{g}.pt", TicTacToe()).net,
-                encoder,
-            ),
-            search,
-            config.eval_simulations,
+    evaluators = [
+        NetworkEvaluator(
+            load_checkpoint(tmp_path / "a" / "checkpoints" / f"gen-000{g}.pt", TicTacToe()).net,
+            encoder,
         )
         for g in (1, 0)
+    ]
+    players = [
+        lambda rng, evaluator=evaluator: NetworkAgent(
+            evaluator, search, config.eval_simulations, rng=rng
+        )
+        for evaluator in evaluators
     ]
     expected = play_match(TicTacToe(), *players, games=6, seed=config.seed * 1_000_003 + 1)
     assert entry["score_vs_previous"] == round(expected.score, 4)

@@ -49,9 +49,9 @@ import time
 import weakref
 from contextlib import suppress
 from dataclasses import dataclass
-from types import TracebackType
 from typing import IO
 
+from searchlab.core.closing import Closing
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 __all__ = [
@@ -173,7 +173,7 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=5)
 
 
-class GtpEngine:
+class GtpEngine(Closing):
     """An external GTP engine run as a child process (see the module docstring).
 
     Args:
@@ -250,17 +250,6 @@ class GtpEngine:
             self._stderr.close()
         self._process = self._stderr = self._finalizer = None
         self._broken = self._batch = None
-
-    def __enter__(self) -> GtpEngine:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = f"pid {self.pid}" if self.is_running else "not running"

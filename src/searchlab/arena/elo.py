@@ -1,7 +1,8 @@
 """Elo ratings from game results, with confidence intervals.
 
 **Model.** The logistic Elo model (Bradley-Terry): an agent rated ``d`` Elo above another is
-expected to score ``1 / (1 + 10**(-d / 400))`` against it. A draw counts as half a win and half
+expected to score ``1 / (1 + 10**(-d / 400))`` against it (the formula is
+:mod:`searchlab.core.elo`'s, which the training loop uses too). A draw counts as half a win and half
 a loss. :func:`elo_ratings` finds the ratings of maximum likelihood by Newton's method; they are
 *anchored so that the mean rating is 0* (only differences have a meaning). Two agents, one
 scoring a fraction ``p`` of the points: their ratings differ by ``400 log10(p / (1 - p))``.
@@ -42,6 +43,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from searchlab.core.elo import ELO_PER_NAT, elo_difference, expected_score
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = [
@@ -52,18 +54,6 @@ __all__ = [
     "expected_score",
     "match_score",
 ]
-
-ELO_PER_NAT = 400.0 / math.log(10.0)
-"""Elo points per unit of the natural logit: ``elo = ELO_PER_NAT * theta``."""
-
-
-def expected_score(elo_difference: float) -> float:
-    """The expected score of an agent rated ``elo_difference`` above its opponent.
-
-    >>> expected_score(0.0), round(expected_score(400.0), 4)
-    (0.5, 0.9091)
-    """
-    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
 
 
 def _z(confidence: float) -> float:
@@ -207,7 +197,8 @@ class MatchScore:
         games: games played.
         score: points per game (a win 1, a draw 1/2), in ``[0, 1]``.
         score_ci: half-width of the score's confidence interval.
-        elo: the Elo difference the score implies (``inf`` for a perfect score).
+        elo: the Elo difference the score implies (:func:`searchlab.core.elo.elo_difference`:
+            ``inf`` for a perfect score).
         elo_low, elo_high: the interval's ends in Elo.
     """
 
@@ -217,14 +208,6 @@ class MatchScore:
     elo: float
     elo_low: float
     elo_high: float
-
-
-def _elo_of(score: float) -> float:
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def match_score(wins: int, draws: int, losses: int, *, confidence: float = 0.95) -> MatchScore:
@@ -247,7 +230,7 @@ def match_score(wins: int, draws: int, losses: int, *, confidence: float = 0.95)
         games=games,
         score=score,
         score_ci=half,
-        elo=_elo_of(score),
-        elo_low=_elo_of(max(score - half, 0.0)),
-        elo_high=_elo_of(min(score + half, 1.0)),
+        elo=elo_difference(score),
+        elo_low=elo_difference(max(score - half, 0.0)),
+        elo_high=elo_difference(min(score + half, 1.0)),
     )

@@ -26,7 +26,9 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
-from types import FrameType, TracebackType
+from types import FrameType
+
+from searchlab.core.closing import Closing
 
 __all__ = ["STOP_SIGNALS", "SignalReceived", "StopSignals", "exit_code", "signal_name"]
 
@@ -67,7 +69,7 @@ class SignalReceived(KeyboardInterrupt):
         self.signal_number = signal_number
 
 
-class StopSignals:
+class StopSignals(Closing):
     """While active (``with``), SIGINT and SIGTERM are recorded instead of acted on.
 
     * ``received``: the first stop signal's number, or ``None``.
@@ -128,19 +130,13 @@ class StopSignals:
             for number in self.signals:
                 self._previous[number] = signal.signal(number, self._handle)
         except BaseException:
-            self._restore()
+            self.close()
             raise
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self._restore()
-
-    def _restore(self) -> None:
+    def close(self) -> None:
+        """Restore the previous handlers and close the wake-up pipe (leaving the ``with`` block
+        does it)."""
         for number, previous in self._previous.items():
             signal.signal(number, previous)  # type: ignore[arg-type]
         self._previous.clear()

@@ -33,12 +33,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from types import TracebackType
 from typing import Any
 
 from searchlab.arena.interrupts import STOP_SIGNALS, SignalReceived, signal_name
 from searchlab.arena.schedule import GameJob
 from searchlab.arena.worker import GameRecord, play_game
+from searchlab.core.closing import Closing
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 __all__ = ["ArenaWorkerError", "WorkerPool"]
@@ -90,7 +90,7 @@ def _serve(
             return
 
 
-class WorkerPool:
+class WorkerPool(Closing):
     """``size`` worker processes; use as a context manager (leaving it ends every worker).
 
     :meth:`submit` gives a job to an idle worker; :meth:`finished` waits for games to end and
@@ -245,16 +245,11 @@ class WorkerPool:
             worker.job = None
         self._workers.clear()
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if kind is None:
-            self.close()
-        else:
+    def _leave(self, *, failed: bool) -> None:
+        if failed:
             self.terminate()
+        else:
+            self.close()
 
     def __repr__(self) -> str:
         return f"WorkerPool(size={self.size}, busy={self.busy}, pid={os.getpid()})"

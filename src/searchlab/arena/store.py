@@ -47,13 +47,14 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from urllib.parse import quote
 
 from searchlab.arena.matches import MatchRecord, decide_records
 from searchlab.arena.worker import RESULTS, GameRecord
+from searchlab.core.closing import Closing
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ArenaDatabaseError", "ArenaStore"]
@@ -118,7 +119,7 @@ _MATCH_SCHEMA = (
 )
 
 _HALF_COLUMNS = "match_key, half, game_seed, final"
-_MATCH_COLUMNS = (
+_MATCH_COLUMNS = (  # MatchRecord's fields in order (its tuples stored as JSON lists)
     "match_key, game, first, second, first_half, second_half, winner, reason, halves_won, "
     "total_scores"
 )
@@ -137,7 +138,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class ArenaStore:
+class ArenaStore(Closing):
     """The games of one arena file. Use :meth:`open`; close it (or use ``with``) when done."""
 
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
@@ -229,22 +230,11 @@ class ArenaStore:
             match = decide_records(halves[0], halves[1])
         except InvalidParameterError as problem:
             raise ArenaDatabaseError(f"arena database {self.path}: {problem}") from None
+        row = [json.dumps(list(v)) if isinstance(v, tuple) else v for v in astuple(match)]
         self._connection.execute(
             f"INSERT OR IGNORE INTO matches ({_MATCH_COLUMNS}, created) "
             f"VALUES ({', '.join('?' * 11)})",
-            (
-                match.key,
-                match.game,
-                match.first,
-                match.second,
-                match.first_half,
-                match.second_half,
-                match.winner,
-                match.reason,
-                json.dumps(list(match.halves_won)),
-                json.dumps(list(match.total_scores)),
-                _now(),
-            ),
+            (*row, _now()),
         )
 
     # -- reading -----------------------------------------------------------------------------
@@ -366,17 +356,6 @@ class ArenaStore:
     def close(self) -> None:
         """Close the file (every game is already committed)."""
         self._connection.close()
-
-    def __enter__(self) -> ArenaStore:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _connect(file: Path) -> sqlite3.Connection:

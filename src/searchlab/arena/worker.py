@@ -3,7 +3,9 @@
 ``play_game(job) -> GameRecord`` is a pure top-level function of picklable values: it builds
 the game and two fresh agents from the job's specs inside the worker (so no agent keeps
 anything from one game to the next, and nothing unpicklable crosses a process boundary), plays
-the opening and then the agents' moves, and returns what happened. The same function runs
+the opening and then the agents' moves through the one match loop
+(:func:`searchlab.agents.match.play_game`, which the training loop's evaluation games use too),
+and returns what happened. The same function runs
 in-process, in a ``concurrent.futures.ProcessPoolExecutor`` worker, or as a Ray task
 (``ray.remote(play_game)``): the parent alone writes the results to the store.
 
@@ -25,20 +27,16 @@ engine) are closed when the game ends, however it ends, so no engine process out
 
 from __future__ import annotations
 
-import time
-from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
-from searchlab.agents import Agent, Resign, make_agent
+from searchlab.agents import Agent, make_agent, match
+from searchlab.agents.match import RESULTS
 from searchlab.arena.match_rules import MATCH_RULES
 from searchlab.arena.schedule import GameJob, derive_seed
 from searchlab.core.limits import Limits
 
 __all__ = ["RESULTS", "GameRecord", "play_game"]
-
-RESULTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
-"""Results as stored, and the first player's score for each."""
 
 _AGENT_SEED_MASK = 2**31 - 1  # the agents draw per-move seeds below 2**31 themselves
 
@@ -95,15 +93,6 @@ class GameRecord:
         return RESULTS[self.result]
 
 
-def _result(returns: tuple[float, ...] | list[float]) -> str:
-    difference = float(returns[0]) - float(returns[1])
-    if difference > 0:
-        return "1-0"
-    if difference < 0:
-        return "0-1"
-    return "1/2-1/2"
-
-
 def play_game(job: GameJob) -> GameRecord:
     """Play ``job`` to the end and return its record (see the module docstring)."""
     from searchlab.games import make
@@ -121,73 +110,27 @@ def play_game(job: GameJob) -> GameRecord:
         return _play(job, game, agents, rule)
     finally:
         for agent in agents:
-            _close(agent)
-
-
-def _close(agent: Agent) -> None:
-    """Stop what ``agent`` runs (an external engine), if it has a ``close()``."""
-    close = getattr(agent, "close", None)
-    if callable(close):
-        with suppress(Exception):  # the game's record matters more than a failed clean-up
-            close()
+            match.close_agent(agent)
 
 
 def _play(job: GameJob, game: Any, agents: list[Agent], rule: Any) -> GameRecord:
-    for agent in agents:
-        agent.reset()
     limits = Limits(time=job.move_time) if job.move_time is not None else None
-
-    state = game.initial_state()
-    opening = []
-    for action in job.opening:
-        opening.append(state.action_to_string(action))
-        state = state.apply(action)
-
-    moves: list[str] = []
-    movers: list[int] = []
-    move_times: list[float] = []
-
-    def record(result: str, termination: str = "end", error: str | None = None) -> GameRecord:
-        forfeit = None if termination == "end" else state.current_player()
-        return GameRecord(
-            key=job.key,
-            game=job.game_id,
-            first=job.first_label,
-            second=job.second_label,
-            seed=job.seed,
-            opening=tuple(opening),
-            moves=tuple(moves),
-            movers=tuple(movers),
-            move_times=tuple(move_times),
-            result=result,
-            termination=termination,
-            error=error,
-            game_seed=job.game_seed,
-            match_key=job.match_key,
-            half=job.half,
-            final=None if rule is None else rule.summarize(state, forfeit),
-        )
-
-    while not state.is_terminal():
-        mover = state.current_player()
-        forfeit = "0-1" if mover == 0 else "1-0"
-        start = time.perf_counter()
-        try:
-            action = agents[mover].act(state, limits)
-        except Resign as resigned:
-            why = f" ({resigned})" if str(resigned) else ""
-            return record(forfeit, "resign", f"{agents[mover].name} resigned{why}")
-        except Exception as error:  # an agent's crash loses its game, not the tournament
-            return record(
-                forfeit, "error", f"{agents[mover].name}: {type(error).__name__}: {error}"
-            )
-        elapsed = time.perf_counter() - start
-        if action not in state.legal_actions():
-            line = " ".join([*opening, *moves]) or "(start)"
-            message = f"{agents[mover].name} answered {action!r}, not legal after {line!r}"
-            return record(forfeit, "illegal move", message)
-        moves.append(state.action_to_string(action))
-        movers.append(mover)
-        move_times.append(elapsed)
-        state = state.apply(action)
-    return record(_result(tuple(state.returns())))
+    played = match.play_game(game, agents, opening=job.opening, limits=limits)
+    return GameRecord(
+        job.key,
+        job.game_id,
+        job.first_label,
+        job.second_label,
+        job.seed,
+        played.opening,
+        tuple(move.notation for move in played.moves),
+        tuple(move.mover for move in played.moves),
+        tuple(move.seconds for move in played.moves),
+        played.result,
+        played.termination,
+        played.error,
+        job.game_seed,
+        job.match_key,
+        job.half,
+        None if rule is None else rule.summarize(played.state, played.forfeit),
+    )

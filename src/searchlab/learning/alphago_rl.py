@@ -38,6 +38,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4, Connect4State
 from searchlab.learning.alphago_nets import policy_probabilities
 from searchlab.learning.encoder import Encoder
+from searchlab.learning.evaluation import MatchResult, tally
 from searchlab.learning.network import PolicyValueNet, masked_log_softmax
 
 __all__ = [
@@ -139,39 +140,17 @@ def play_games(
     return [GameLine(lines[g], actions[g], float(states[g].returns()[0])) for g in range(count)]
 
 
-@dataclass(frozen=True)
-class MatchResult:
-    """Wins, draws and losses of the first policy of a :func:`match`."""
-
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """(wins + draws / 2) / games."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
-
-
 def match(a: Policy, b: Policy, *, games: int, seed: int) -> MatchResult:
     """``games`` games of ``a`` against ``b``, ``a`` moving first in the even-numbered ones;
-    moves sampled, seeded."""
+    moves sampled, seeded; ``a``'s tally (the evaluation games' :class:`MatchResult`)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidParameterError(f"match: games must be an integer >= 1, got {games!r}")
     lines = play_games(
         games, lambda g, ply: a if (ply + g) % 2 == 0 else b, np.random.default_rng(seed)
     )
-    wins = draws = 0
-    for g, line in enumerate(lines):
-        result = line.result if g % 2 == 0 else -line.result
-        wins += result > 0
-        draws += result == 0
-    return MatchResult(wins, draws, games - wins - draws)
+    return tally(
+        [int(np.sign(line.result if g % 2 == 0 else -line.result)) for g, line in enumerate(lines)]
+    )
 
 
 @dataclass(frozen=True)

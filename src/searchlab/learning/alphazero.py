@@ -50,16 +50,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from searchlab.core.elo import elo_difference
 from searchlab.core.game import Game
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoders import encoder_for
-from searchlab.learning.evaluation import (
-    elo_difference,
-    exact_table,
-    mistake_rate,
-    policy_chooser,
-    tally,
-)
+from searchlab.learning.evaluation import exact_table, mistake_rate, policy_chooser, tally
 from searchlab.learning.evaluator import NetworkEvaluator, check_device
 from searchlab.learning.network import PolicyValueNet
 from searchlab.learning.replay import ReplayWindow, block_from_records
@@ -442,7 +437,7 @@ def _evaluate(
     if config.eval_games:
         result = tally([o for _, o in sorted(outcomes["previous"])])
         entry["score_vs_previous"] = round(result.score, 4)
-        entry["elo_gain"] = elo_difference(result.score, result.games)
+        entry["elo_gain"] = elo_difference(result.score, games=result.games)
     if config.reference:
         result = tally([o for _, o in sorted(outcomes["reference"])])
         entry["reference"] = config.reference

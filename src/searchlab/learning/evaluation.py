@@ -1,24 +1,43 @@
 """Measuring a generation: games against the previous one and a reference, Elo, mistakes.
 
-* :func:`play_match` plays games between two players (colours alternate; the first
-  ``opening_plies`` moves of each game are drawn at temperature 1 from a searching player's
-  visits, with a generator seeded by the game's number, so the games differ) and returns the
-  first player's score (win 1, draw 1/2, loss 0); :func:`play_game` is one of its games (the
-  training loop hands them to its workers) and :func:`tally` sums them.
-* :func:`elo_difference`: the Elo gap a score stands for, ``400 log10(s / (1 - s))``, with the
-  score kept half a game off 0 and 1 so that a clean sweep stays finite.
+* :class:`NetworkAgent`: PUCT with a network's evaluator as an
+  :class:`~searchlab.agents.base.Agent`: the most visited move, except that its first move of
+  a game is drawn at temperature 1 from the root's visits with the game's generator (so the
+  games of a match differ).
+* :func:`evaluation_game` plays game ``number`` of a match through the one match loop
+  (:func:`searchlab.agents.match.play_game`, the arena's): colours alternate (``first`` takes
+  player 0 in the even-numbered games); :func:`game_generator` is the generator a game's
+  network agents draw their opening moves from, seeded by the match's seed and the game's
+  number, so any worker can play any game and get the same one. :func:`play_match` plays a
+  whole match in this process and :func:`tally` sums its outcomes into a :class:`MatchResult`.
+* The Elo gain of a score is :func:`searchlab.core.elo.elo_difference` (the arena's formula),
+  the score kept half a game off 0 and 1 so that a clean sweep stays finite.
 * :func:`exact_table` and :func:`mistake_rate`: for a game small enough to enumerate
   (tic-tac-toe's 4,520 non-terminal positions), every position's optimal moves by memoised
   negamax, and the fraction of positions where a chooser (the network alone) picks a move
   that is not one of them (AlphaZero.jl's definition: another move has a strictly better
   game-theoretic outcome).
 
+The opening's meaning: the first two plies of a game (each side's first move) are drawn from
+a searching side's visits at temperature 1; a reference agent plays its own moves throughout.
+
+>>> from searchlab.agents import make_agent
 >>> from searchlab.domains.games.tictactoe import TicTacToe
 >>> table = exact_table(TicTacToe())
->>> len(table), round(elo_difference(0.5), 6), round(elo_difference(0.75), 1)
-(4520, 0.0, 190.8)
+>>> len(table)
+4520
 >>> mistake_rate(table, lambda state: min(state.legal_actions())) > 0.1
 True
+>>> game = TicTacToe()
+>>> result = play_match(
+...     game,
+...     lambda rng: make_agent("alphabeta:depth=9", game),
+...     lambda rng: make_agent("random", game, seed=int(rng.integers(1000))),
+...     games=4,
+...     seed=0,
+... )
+>>> result.games, result.losses, result.score >= 0.5
+(4, 0, True)
 """
 
 from __future__ import annotations
@@ -30,20 +49,23 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.agents.base import Agent, AgentBase
+from searchlab.agents.match import play_game
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.puct import BatchEvaluator, search
 from searchlab.core.game import Game, State
+from searchlab.core.limits import Limits
+from searchlab.core.search_result import SearchResult
 
 __all__ = [
+    "AgentMaker",
     "ExactEntry",
     "MatchResult",
-    "Player",
-    "agent_player",
-    "elo_difference",
+    "NetworkAgent",
+    "evaluation_game",
     "exact_table",
+    "game_generator",
     "mistake_rate",
-    "network_player",
-    "play_game",
     "play_match",
     "policy_chooser",
     "tally",
@@ -65,48 +87,85 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
 
-Player = Callable[[State, np.random.Generator, bool], int]
-"""``(state, rng, opening) -> action``: ``opening`` asks for a varied (sampled) move."""
+class NetworkAgent(AgentBase):
+    """PUCT with ``evaluator`` (``options``' knobs; ``simulations`` a move, or a caller's
+    ``limits.simulations``): the most visited move; the first ``opening_moves`` moves of each
+    game (since :meth:`reset`) are drawn at temperature 1 from the root's visits with ``rng``.
+    (The ``az`` spec's agent draws every move at its ``temperature`` from a generator of its
+    own; here a game's two networks share the game's generator for their first moves, which
+    keeps the evaluation games what they were before they went through the match loop.)
+
+    >>> from searchlab.domains.games.tictactoe import TicTacToe
+    >>> from searchlab.learning.encoders import encoder_for
+    >>> from searchlab.learning.evaluator import NetworkEvaluator
+    >>> from searchlab.learning.network import PolicyValueNet
+    >>> encoder = encoder_for(TicTacToe())
+    >>> net = PolicyValueNet(encoder.shape, encoder.num_actions, seed=0).eval()
+    >>> agent = NetworkAgent(
+    ...     NetworkEvaluator(net, encoder), MCTSOptions(), 20, rng=game_generator(0, 0)
+    ... )
+    >>> state = TicTacToe().initial_state()
+    >>> agent.act(state) in state.legal_actions(), agent.last_result.stats["simulations"]
+    (True, 20)
+    """
+
+    def __init__(
+        self,
+        evaluator: BatchEvaluator,
+        options: MCTSOptions,
+        simulations: int,
+        *,
+        rng: np.random.Generator,
+        opening_moves: int = 1,
+        name: str = "network",
+    ) -> None:
+        super().__init__(name)
+        self.evaluator, self.options, self.simulations = evaluator, options, simulations
+        self.rng = rng
+        self.opening_moves = opening_moves
+        self._moves = 0
+
+    def reset(self) -> None:
+        super().reset()
+        self._moves = 0
+
+    def act(self, state: State, limits: Limits | None = None) -> int:
+        simulations = self.simulations
+        if limits is not None and limits.simulations is not None:
+            simulations = limits.simulations
+        outcome = search(state, self.evaluator, self.options, num_simulations=simulations)
+        opening = self._moves < self.opening_moves
+        action = outcome.sample_action(1.0, self.rng) if opening else outcome.best_action()
+        self._moves += 1
+        self.last_result = SearchResult(
+            action=action,
+            value=outcome.root_value,
+            algorithm="puct",
+            tier="compiled",
+            stats={"simulations": outcome.simulations, "sampled": opening},
+        )
+        return action
 
 
-def network_player(evaluator: BatchEvaluator, options: MCTSOptions, simulations: int) -> Player:
-    """PUCT with ``evaluator`` (``options``' knobs, ``simulations`` a move): the most visited
-    move, or in the opening one drawn from the visits at temperature 1."""
-
-    def choose(state: State, rng: np.random.Generator, opening: bool) -> int:
-        outcome = search(state, evaluator, options, num_simulations=simulations)
-        return outcome.sample_action(1.0, rng) if opening else outcome.best_action()
-
-    return choose
+AgentMaker = Callable[[np.random.Generator], Agent]
+"""Makes one side's agent for one game from the game's generator (:func:`game_generator`): a
+:class:`NetworkAgent` draws its opening move from it; an agent with a seed of its own may
+ignore it."""
 
 
-def agent_player(agent: Any) -> Player:
-    """An :class:`~searchlab.agents.base.Agent` as a player (its own moves throughout; the
-    opening's variety comes from the other side)."""
-
-    def choose(state: State, rng: np.random.Generator, opening: bool) -> int:
-        return int(agent.act(state))
-
-    return choose
+def game_generator(seed: int, number: int) -> np.random.Generator:
+    """The generator of game ``number`` of the match seeded by ``seed``: the game's network
+    agents share it (each draws its opening move from it, in the order they move)."""
+    return np.random.default_rng(np.random.SeedSequence([seed, number, 11]))
 
 
-def play_game(
-    game: Game, first: Player, second: Player, *, number: int, seed: int, opening_plies: int = 2
-) -> int:
-    """Game ``number`` of a match: ``first`` takes player 0 when ``number`` is even, moves are
-    drawn from a generator seeded by ``(seed, number)``; ``+1``, ``0`` or ``-1``: ``first``
-    won, drew or lost. The games of a match are independent: any worker can play any one."""
-    rng = np.random.default_rng(np.random.SeedSequence([seed, number, 11]))
-    seats = (first, second) if number % 2 == 0 else (second, first)
-    mine = 0 if number % 2 == 0 else 1
-    state = game.initial_state()
-    ply = 0
-    while not state.is_terminal():
-        player = seats[state.current_player()]
-        state = state.apply(player(state, rng, ply < opening_plies))
-        ply += 1
-    returns = state.returns()
-    return (returns[mine] > returns[1 - mine]) - (returns[mine] < returns[1 - mine])
+def evaluation_game(game: Game, first: Agent, second: Agent, *, number: int) -> int:
+    """Game ``number`` of a match through the one match loop: ``first`` takes player 0 when
+    ``number`` is even; ``+1``, ``0`` or ``-1``: ``first`` won, drew or lost (a resignation
+    loses; a crash or an illegal move raises: it is a bug here, not a result)."""
+    seat = number % 2
+    agents = (first, second) if seat == 0 else (second, first)
+    return play_game(game, agents, strict=True).outcome(seat)
 
 
 def tally(outcomes: Sequence[int]) -> MatchResult:
@@ -117,24 +176,16 @@ def tally(outcomes: Sequence[int]) -> MatchResult:
 
 
 def play_match(
-    game: Game, first: Player, second: Player, *, games: int, seed: int, opening_plies: int = 2
+    game: Game, first: AgentMaker, second: AgentMaker, *, games: int, seed: int
 ) -> MatchResult:
-    """``games`` games (:func:`play_game` numbers ``0 .. games - 1``), ``first`` taking player
-    0 in the even-numbered ones; the tally is ``first``'s."""
-    return tally(
-        [
-            play_game(game, first, second, number=n, seed=seed, opening_plies=opening_plies)
-            for n in range(games)
-        ]
-    )
-
-
-def elo_difference(score: float, games: int = 0) -> float:
-    """The Elo difference that ``score`` (in ``[0, 1]``) stands for; with ``games`` the score is
-    kept within half a game of the ends."""
-    low = 0.5 / games if games else 1e-3
-    clipped = min(max(score, low), 1.0 - low)
-    return 400.0 * math.log10(clipped / (1.0 - clipped))
+    """``games`` games in this process (:func:`evaluation_game` numbers ``0 .. games - 1``,
+    each side made afresh for each game from the game's :func:`game_generator`), ``first``
+    taking player 0 in the even-numbered ones; the tally is ``first``'s."""
+    outcomes = []
+    for number in range(games):
+        rng = game_generator(seed, number)
+        outcomes.append(evaluation_game(game, first(rng), second(rng), number=number))
+    return tally(outcomes)
 
 
 @dataclass(frozen=True, slots=True)

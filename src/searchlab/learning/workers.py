@@ -108,7 +108,7 @@ class MatchGameTask:
     """One evaluation game for a worker (plain, picklable data): a network searching with
     PUCT against another network's weights (``opponent_weights``) or an agent
     (``opponent_spec``), game ``number`` of the match seeded by ``seed``
-    (:func:`searchlab.learning.evaluation.play_game`).
+    (:func:`searchlab.learning.evaluation.evaluation_game`).
 
     Attributes:
         game_name, game_params: the game, by its registry name and parameters.
@@ -142,31 +142,35 @@ def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
     """Play ``task``'s game; returns ``(task, outcome)``, ``+1``/``0``/``-1`` for the network."""
     import numpy as np
 
+    from searchlab.agents import Agent, make_agent
+    from searchlab.agents.match import close_agent
     from searchlab.domains.games.registry import make
     from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluation import agent_player, network_player, play_game
+    from searchlab.learning.evaluation import NetworkAgent, evaluation_game, game_generator
     from searchlab.learning.evaluator import NetworkEvaluator
     from searchlab.learning.network import NetworkConfig, PolicyValueNet
 
     game = make(task.game_name, **task.game_params)
     encoder = encoder_for(game)
     config = NetworkConfig.from_dict(task.network)
+    rng = game_generator(task.seed, task.number)
 
-    def player(weights: dict[str, Any]) -> Any:
+    def network(weights: dict[str, Any], name: str) -> NetworkAgent:
         net = PolicyValueNet(encoder.shape, encoder.num_actions, config)
         net.load_state_dict(weights)
-        return network_player(
-            NetworkEvaluator(net.eval(), encoder, task.device), task.search, task.simulations
-        )
+        evaluator = NetworkEvaluator(net.eval(), encoder, task.device)
+        return NetworkAgent(evaluator, task.search, task.simulations, rng=rng, name=name)
 
+    opponent: Agent
     if task.opponent_weights is not None:
-        opponent = player(task.opponent_weights)
+        opponent = network(task.opponent_weights, "previous")
     else:
-        from searchlab.agents import make_agent
-
         agent_seed = int(np.random.SeedSequence([task.seed, task.number, 13]).generate_state(1)[0])
-        opponent = agent_player(make_agent(task.opponent_spec, game, seed=agent_seed))
-    outcome = play_game(game, player(task.weights), opponent, number=task.number, seed=task.seed)
+        opponent = make_agent(task.opponent_spec, game, seed=agent_seed)
+    try:
+        outcome = evaluation_game(game, network(task.weights, "new"), opponent, number=task.number)
+    finally:
+        close_agent(opponent)  # a reference that runs an external engine stops with its game
     return task, outcome
 
 
