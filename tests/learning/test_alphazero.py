@@ -369,7 +369,7 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
     against the previous generation is play_match's over the same games, and local worker
     processes give the same figures as this process."""
     from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluation import NetworkAgent, play_match
+    from searchlab.learning.evaluation import network_agent, play_match
     from searchlab.learning.evaluator import NetworkEvaluator
     from searchlab.learning.workers import InlinePool, make_pool
 
@@ -398,7 +398,7 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
         for g in (1, 0)
     ]
     players = [
-        lambda rng, evaluator=evaluator: NetworkAgent(
+        lambda rng, evaluator=evaluator: network_agent(
             evaluator, search, config.eval_simulations, rng=rng
         )
         for evaluator in evaluators

@@ -16,9 +16,9 @@ from searchlab.core.limits import Limits
 from searchlab.domains.games.tictactoe import TicTacToe
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluation import (
-    NetworkAgent,
     evaluation_game,
     game_generator,
+    network_agent,
     play_match,
     tally,
 )
@@ -44,7 +44,7 @@ def games_of(evaluators: list[NetworkEvaluator], seed: int, games: int) -> list[
     lines = []
     for number in range(games):
         rng = game_generator(seed, number)
-        first, second = (NetworkAgent(e, SEARCH, SIMULATIONS, rng=rng) for e in evaluators)
+        first, second = (network_agent(e, SEARCH, SIMULATIONS, rng=rng) for e in evaluators)
         seats = (first, second) if number % 2 == 0 else (second, first)
         lines.append(tuple(move.notation for move in play_game(GAME, seats, strict=True).moves))
     return lines
@@ -57,20 +57,20 @@ def test_the_same_seed_plays_the_same_games_and_the_openings_vary(
     assert games_of(evaluators, seed=7, games=6) == once
     assert len({line[:2] for line in once}) > 1  # the first two plies are drawn, so they vary
     assert games_of(evaluators, seed=8, games=6) != once
-    makers = [lambda rng, e=e: NetworkAgent(e, SEARCH, SIMULATIONS, rng=rng) for e in evaluators]
+    makers = [lambda rng, e=e: network_agent(e, SEARCH, SIMULATIONS, rng=rng) for e in evaluators]
     result = play_match(GAME, *makers, games=6, seed=7)
     assert play_match(GAME, *makers, games=6, seed=7) == result
     assert result.games == 6 and result.wins + result.draws + result.losses == 6
 
 
 def test_only_the_first_move_of_a_game_is_drawn(evaluators: list[NetworkEvaluator]) -> None:
-    agent = NetworkAgent(evaluators[0], SEARCH, SIMULATIONS, rng=np.random.default_rng(0))
+    agent = network_agent(evaluators[0], SEARCH, SIMULATIONS, rng=np.random.default_rng(0))
     state = GAME.initial_state()
     best = search(state, evaluators[0], SEARCH, num_simulations=SIMULATIONS).best_action()
     drawn = [agent.act(state)]
-    assert agent.last_result is not None and agent.last_result.stats["sampled"]
+    assert agent.last_result is not None and agent.last_result.stats["temperature"] == 1.0
     assert [agent.act(state) for _ in range(3)] == [best] * 3
-    assert not agent.last_result.stats["sampled"]
+    assert agent.last_result.stats["temperature"] == 0.0
     for _ in range(20):
         agent.reset()
         drawn.append(agent.act(state))

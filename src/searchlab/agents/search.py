@@ -22,7 +22,7 @@ import numpy as np
 
 from searchlab.agents.base import AgentBase
 from searchlab.agents.evaluations import search_position
-from searchlab.core.errors import SearchlabError
+from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.core.game import Evaluation, Game, State
 from searchlab.core.limits import Limits
 
@@ -128,8 +128,10 @@ class MCTSAgent(_SeededSearchAgent):
     With a network (``options.evaluator`` has ``evaluate_batch``: the ``az``, ``policy`` and
     ``alphago`` specs are this agent so), each move is the compiled PUCT of
     :class:`~searchlab.algorithms.mcts.puct_search.PUCTSearcher`: ``temperature`` > 0 draws
-    the move from the visits, and ``network_only=True`` searches nothing (the move with the
-    highest prior, whatever budget the caller gives).
+    the move from the visits (the first ``temperature_moves`` moves of a game only, when
+    given; with ``rng``, a generator the caller shares, instead of one seeded by ``seed``),
+    and ``network_only=True`` searches nothing (the move with the highest prior, whatever
+    budget the caller gives).
 
     >>> from searchlab.games import make
     >>> agent = MCTSAgent("mcts", make("othello"), limits=Limits(simulations=500), seed=1)
@@ -141,13 +143,15 @@ class MCTSAgent(_SeededSearchAgent):
     def __init__(
         self,
         name: str,
-        game: Game,
+        game: Game | None,
         *,
         limits: Limits,
         seed: int | None,
         reuse: bool = False,
         options: MCTSOptions | None = None,
         temperature: float = 0.0,
+        temperature_moves: int | None = None,
+        rng: np.random.Generator | None = None,
         network_only: bool = False,
         algorithm: str = "puct",
         checkpoint: Any = None,
@@ -156,7 +160,7 @@ class MCTSAgent(_SeededSearchAgent):
         from searchlab.algorithms.mcts import MCTS
         from searchlab.algorithms.mcts.options import make_options
 
-        super().__init__(name, game, limits=limits, seed=seed)
+        super().__init__(name, cast(Game, game), limits=limits, seed=seed)  # checked below
         self._reuse = reuse
         self._searcher: MCTS | None = None
         self._compiled: Any = None
@@ -171,9 +175,18 @@ class MCTSAgent(_SeededSearchAgent):
                 from searchlab.algorithms.mcts.puct_search import PUCTSearcher
 
                 self._puct = PUCTSearcher(
-                    self.options, seed=seed, temperature=temperature, algorithm=algorithm
+                    self.options,
+                    seed=seed if rng is None else rng,
+                    temperature=temperature,
+                    temperature_moves=temperature_moves,
+                    algorithm=algorithm,
                 )
                 return
+            if game is None:
+                raise InvalidParameterError(
+                    "mcts needs the game (only PUCT with a network "
+                    "reads nothing but the positions it is given)"
+                )
             # Fail at construction on an option the game cannot take, not at the first move.
             searcher = MCTS(game, seed=seed, options=self.options)
         except SearchlabError as error:
@@ -222,7 +235,9 @@ class MCTSAgent(_SeededSearchAgent):
 
     def reset(self) -> None:
         super().reset()
-        if self._reuse and self._puct is None:
+        if self._puct is not None:
+            self._puct.reset()
+        elif self._reuse:
             from searchlab.algorithms.mcts import MCTS
 
             seed = self._next_seed()

@@ -1,9 +1,8 @@
 """Measuring a generation: games against the previous one and a reference, Elo, mistakes.
 
-* :class:`NetworkAgent`: PUCT with a network's evaluator as an
-  :class:`~searchlab.agents.base.Agent`: the most visited move, except that its first move of
-  a game is drawn at temperature 1 from the root's visits with the game's generator (so the
-  games of a match differ).
+* :func:`network_agent`: the ``mcts`` agent with a network's evaluator (the ``az`` spec's
+  agent): the most visited move, except that its first move of a game is drawn at temperature
+  1 from the root's visits with the game's generator (so the games of a match differ).
 * :func:`evaluation_game` plays game ``number`` of a match through the one match loop
   (:func:`searchlab.agents.match.play_game`, the arena's): colours alternate (``first`` takes
   player 0 in the even-numbered games); :func:`game_generator` is the generator a game's
@@ -42,6 +41,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,23 +49,23 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.agents.base import Agent, AgentBase
+from searchlab.agents.base import Agent
 from searchlab.agents.match import play_game
+from searchlab.agents.search import MCTSAgent
 from searchlab.algorithms.mcts.options import MCTSOptions
-from searchlab.algorithms.mcts.puct import BatchEvaluator, search
+from searchlab.algorithms.mcts.puct import BatchEvaluator
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
-from searchlab.core.search_result import SearchResult
 
 __all__ = [
     "AgentMaker",
     "ExactEntry",
     "MatchResult",
-    "NetworkAgent",
     "evaluation_game",
     "exact_table",
     "game_generator",
     "mistake_rate",
+    "network_agent",
     "play_match",
     "policy_chooser",
     "tally",
@@ -87,13 +87,21 @@ class MatchResult:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
 
-class NetworkAgent(AgentBase):
-    """PUCT with ``evaluator`` (``options``' knobs; ``simulations`` a move, or a caller's
-    ``limits.simulations``): the most visited move; the first ``opening_moves`` moves of each
-    game (since :meth:`reset`) are drawn at temperature 1 from the root's visits with ``rng``.
-    (The ``az`` spec's agent draws every move at its ``temperature`` from a generator of its
-    own; here a game's two networks share the game's generator for their first moves, which
-    keeps the evaluation games what they were before they went through the match loop.)
+def network_agent(
+    evaluator: BatchEvaluator,
+    options: MCTSOptions,
+    simulations: int,
+    *,
+    rng: np.random.Generator,
+    opening_moves: int = 1,
+    name: str = "network",
+) -> MCTSAgent:
+    """The ``mcts`` agent with ``evaluator`` (``options``' knobs; ``simulations`` a move, or
+    a caller's ``limits``): the most visited move, except the first ``opening_moves`` moves of
+    each game (since ``reset()``), drawn at temperature 1 from the root's visits with ``rng``.
+    The ``az`` spec's agent is the same agent; here a game's two networks share the game's
+    generator for their first moves (:func:`game_generator`), so that the games of a match
+    differ and each is the same whichever worker plays it.
 
     >>> from searchlab.domains.games.tictactoe import TicTacToe
     >>> from searchlab.learning.encoders import encoder_for
@@ -101,55 +109,28 @@ class NetworkAgent(AgentBase):
     >>> from searchlab.learning.network import PolicyValueNet
     >>> encoder = encoder_for(TicTacToe())
     >>> net = PolicyValueNet(encoder.shape, encoder.num_actions, seed=0).eval()
-    >>> agent = NetworkAgent(
+    >>> agent = network_agent(
     ...     NetworkEvaluator(net, encoder), MCTSOptions(), 20, rng=game_generator(0, 0)
     ... )
     >>> state = TicTacToe().initial_state()
     >>> agent.act(state) in state.legal_actions(), agent.last_result.stats["simulations"]
     (True, 20)
     """
-
-    def __init__(
-        self,
-        evaluator: BatchEvaluator,
-        options: MCTSOptions,
-        simulations: int,
-        *,
-        rng: np.random.Generator,
-        opening_moves: int = 1,
-        name: str = "network",
-    ) -> None:
-        super().__init__(name)
-        self.evaluator, self.options, self.simulations = evaluator, options, simulations
-        self.rng = rng
-        self.opening_moves = opening_moves
-        self._moves = 0
-
-    def reset(self) -> None:
-        super().reset()
-        self._moves = 0
-
-    def act(self, state: State, limits: Limits | None = None) -> int:
-        simulations = self.simulations
-        if limits is not None and limits.simulations is not None:
-            simulations = limits.simulations
-        outcome = search(state, self.evaluator, self.options, num_simulations=simulations)
-        opening = self._moves < self.opening_moves
-        action = outcome.sample_action(1.0, self.rng) if opening else outcome.best_action()
-        self._moves += 1
-        self.last_result = SearchResult(
-            action=action,
-            value=outcome.root_value,
-            algorithm="puct",
-            tier="compiled",
-            stats={"simulations": outcome.simulations, "sampled": opening},
-        )
-        return action
+    return MCTSAgent(
+        name,
+        None,
+        limits=Limits(simulations=simulations),
+        seed=None,
+        rng=rng,
+        temperature=1.0,
+        temperature_moves=opening_moves,
+        options=dataclasses.replace(options, evaluator=evaluator),
+    )
 
 
 AgentMaker = Callable[[np.random.Generator], Agent]
 """Makes one side's agent for one game from the game's generator (:func:`game_generator`): a
-:class:`NetworkAgent` draws its opening move from it; an agent with a seed of its own may
+:func:`network_agent` draws its opening move from it; an agent with a seed of its own may
 ignore it."""
 
 

@@ -146,7 +146,7 @@ def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
     from searchlab.agents.match import close_agent
     from searchlab.domains.games.registry import make
     from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluation import NetworkAgent, evaluation_game, game_generator
+    from searchlab.learning.evaluation import evaluation_game, game_generator, network_agent
     from searchlab.learning.evaluator import NetworkEvaluator
     from searchlab.learning.network import NetworkConfig, PolicyValueNet
 
@@ -155,11 +155,11 @@ def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
     config = NetworkConfig.from_dict(task.network)
     rng = game_generator(task.seed, task.number)
 
-    def network(weights: dict[str, Any], name: str) -> NetworkAgent:
+    def network(weights: dict[str, Any], name: str) -> Any:
         net = PolicyValueNet(encoder.shape, encoder.num_actions, config)
         net.load_state_dict(weights)
         evaluator = NetworkEvaluator(net.eval(), encoder, task.device)
-        return NetworkAgent(evaluator, task.search, task.simulations, rng=rng, name=name)
+        return network_agent(evaluator, task.search, task.simulations, rng=rng, name=name)
 
     opponent: Agent
     if task.opponent_weights is not None:

@@ -92,9 +92,11 @@ __all__ = [
     "BatchEvaluator",
     "PUCTTree",
     "SearchOutcome",
+    "draw",
     "evaluate_step",
     "run",
     "search",
+    "sharpened",
 ]
 
 _NAME = "puct"
@@ -180,24 +182,36 @@ class SearchOutcome:
         temperature 0, all on :meth:`best_index` (AlphaZero's policy target is temperature 1,
         the visit counts themselves)."""
         _number(temperature, "temperature", low=0.0)
-        probabilities = np.zeros(len(self.actions), dtype=np.float64)
         if temperature == 0.0:
+            probabilities = np.zeros(len(self.actions), dtype=np.float64)
             probabilities[self.best_index()] = 1.0
             return probabilities
-        counts = self.visits.astype(np.float64)
-        counts /= counts.max()
-        weights: np.ndarray = np.power(counts, 1.0 / temperature)
-        probabilities[:] = weights / weights.sum()
-        return probabilities
+        return sharpened(self.visits, temperature)
 
     def sample_action(self, temperature: float, rng: np.random.Generator) -> int:
         """An action drawn from :meth:`policy` with ``rng`` (temperature 0: the best one,
         drawing nothing)."""
         if temperature == 0.0:
             return self.best_action()
-        cumulative = np.cumsum(self.policy(temperature))
-        index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-        return self.actions[min(index, len(self.actions) - 1)]
+        return self.actions[draw(self.policy(temperature), rng)]
+
+
+def sharpened(weights: np.ndarray, temperature: float) -> np.ndarray:
+    """``weights ** (1 / temperature)`` normalised to probabilities (``temperature`` > 0;
+    the weights are scaled by their largest first, so a low temperature cannot overflow).
+    The move temperature of every PUCT search: over the visits (self-play, the agents), or
+    over the priors (the network alone)."""
+    scaled = np.asarray(weights, dtype=np.float64)
+    scaled = scaled / scaled.max()
+    powered: np.ndarray = np.power(scaled, 1.0 / temperature)
+    return powered / powered.sum()
+
+
+def draw(probabilities: np.ndarray, rng: np.random.Generator) -> int:
+    """An index drawn from ``probabilities`` with one ``rng.random()``."""
+    cumulative = np.cumsum(probabilities)
+    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+    return min(index, len(probabilities) - 1)
 
 
 # --- one game's tree, stepped from outside -----------------------------------------------------

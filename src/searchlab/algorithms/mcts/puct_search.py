@@ -47,26 +47,23 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.mcts.options import MCTSOptions, check_budget
-from searchlab.algorithms.mcts.puct import PUCTTree, SearchOutcome, indexer_of, run
+from searchlab.algorithms.mcts.puct import (
+    PUCTTree,
+    SearchOutcome,
+    draw,
+    indexer_of,
+    run,
+    sharpened,
+)
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.game import State
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 
-__all__ = ["PUCTSearcher", "sample_index"]
+__all__ = ["PUCTSearcher"]
 
 _START_CAPACITY = 1_000
 """Simulations the tree's arrays are first sized for at most (they grow)."""
-
-
-def sample_index(weights: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
-    """An index drawn with probability proportional to ``weights ** (1 / temperature)``."""
-    scaled = np.asarray(weights, dtype=np.float64)
-    scaled = scaled / scaled.max()
-    scaled = scaled ** (1.0 / temperature)
-    cumulative = np.cumsum(scaled)
-    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-    return min(index, len(scaled) - 1)
 
 
 class PUCTSearcher:
@@ -76,9 +73,13 @@ class PUCTSearcher:
         options: checked options whose ``evaluator`` has ``evaluate_batch`` and an
             ``encoder`` (:attr:`MCTSOptions.is_batched`).
         seed: seeds the generator of the temperature's draws and of the root's Dirichlet
-            noise (when ``options.dirichlet_alpha``): the same seed, the same moves.
+            noise (when ``options.dirichlet_alpha``): the same seed, the same moves; or that
+            generator itself (a match's games can share one).
         temperature: 0 plays the most visited move (the highest prior with no search); > 0
-            draws it (see the module).
+            draws it (see the module) as self-play does
+            (:meth:`~searchlab.algorithms.mcts.puct.SearchOutcome.sample_action`).
+        temperature_moves: the first so many moves of a game (since :meth:`reset`) are drawn
+            at ``temperature``, the rest are the best (``None``: every move).
         algorithm: the name the results carry (``"puct"``; ``"alphago"`` for AlphaGo's mix).
     """
 
@@ -86,8 +87,9 @@ class PUCTSearcher:
         self,
         options: MCTSOptions,
         *,
-        seed: int | None = None,
+        seed: int | np.random.Generator | None = None,
         temperature: float = 0.0,
+        temperature_moves: int | None = None,
         algorithm: str = "puct",
     ) -> None:
         if not options.is_batched:
@@ -99,8 +101,20 @@ class PUCTSearcher:
         self.evaluator: Any = options.evaluator
         self._indexer = indexer_of(self.evaluator)
         self.temperature = float(temperature)
+        self.temperature_moves = temperature_moves
         self.algorithm = algorithm
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed)  # a Generator given is used as it is
+        self._moves = 0
+
+    def reset(self) -> None:
+        """A new game: the moves counted for ``temperature_moves`` start again."""
+        self._moves = 0
+
+    def _temperature(self) -> float:
+        """This move's temperature (0 once ``temperature_moves`` moves have been chosen)."""
+        moves, self._moves = self._moves, self._moves + 1
+        limit = self.temperature_moves
+        return self.temperature if limit is None or moves < limit else 0.0
 
     def _check(self, state: State) -> None:
         if state.is_terminal():
@@ -120,11 +134,9 @@ class PUCTSearcher:
         )
         evaluated = run(tree, self.evaluator, deadline)
         outcome = tree.outcome()
-        if self.temperature > 0:
-            index = sample_index(np.maximum(outcome.visits, 0) + 1e-12, self.temperature, self._rng)
-        else:
-            index = outcome.best_index()
-        action = outcome.actions[index]
+        temperature = self._temperature()
+        action = outcome.sample_action(temperature, self._rng)
+        index = outcome.actions.index(action)
         value = float(outcome.values[index]) if outcome.visits[index] else outcome.root_value
         return SearchResult(
             action=action,
@@ -142,6 +154,7 @@ class PUCTSearcher:
                 "root_value": outcome.root_value,
                 "network_value": outcome.network_value,
                 "positions_evaluated": evaluated,
+                "temperature": temperature,
                 **self._extra(),
             },
         )
@@ -158,8 +171,9 @@ class PUCTSearcher:
         priors, values = self.evaluator.evaluate_batch([state, *open_children])
         index_of = self._indexer.action_to_index
         legal = np.array([priors[0, index_of(state, a)] for a in actions])
-        if self.temperature > 0:
-            index = sample_index(legal + 1e-12, self.temperature, self._rng)
+        temperature = self._temperature()
+        if temperature > 0:
+            index = draw(sharpened(legal, temperature), self._rng)
         else:
             index = int(np.argmax(legal))  # the first of equals: legal_actions() order
         player = state.current_player()
