@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from starlette.responses import Response
 
 from searchlab.agents import AGENT_KINDS
+from searchlab.algorithms.mcts.options import DEFAULT_C
 from searchlab.domains.games import GAMES
 from searchlab.domains.games.registry import game_parameters
 from searchlab.web.lab import LabState
@@ -145,7 +146,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
             raise JobError(
                 400, f"simulations must be in 1..{MAX_MCTS_STEPS} here, got {simulations}"
             )
-        c = get(body, "c", "number", 1.0)
+        c = get(body, "c", "number", DEFAULT_C)  # UCT's c, or PUCT's c_puct with "puct"
         if not 0 <= c <= 100:
             raise JobError(400, f"c must be a number in 0..100, got {c}")
         seed = get(body, "seed", "int", 0)
