@@ -241,6 +241,73 @@ def heap_update(heap, pos, size, i, k0, k1, k2, cell_mask):  # pragma: no cover 
 
 
 @njit(cache=True)
+def load_counters(counters):  # pragma: no cover - compiled
+    """The counters of a resumed search, in slot order: heap size, pushes, expanded, generated,
+    reopened, open cells, most open cells, logged events (slots ``C_HEAP`` to ``C_LOG``)."""
+    return (
+        counters[C_HEAP], counters[C_PUSHES], counters[C_EXPANDED], counters[C_GENERATED],
+        counters[C_REOPENED], counters[C_OPEN], counters[C_MAX_OPEN], counters[C_LOG],
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def store_counters(counters, size, pushes, expanded, generated, reopened, n_open, max_open, n_log):
+    # pragma: no cover - compiled
+    """Write the counters back (the order of :func:`load_counters`) for the driver and for the
+    next call of a paused search."""
+    counters[C_HEAP] = size
+    counters[C_PUSHES] = pushes
+    counters[C_EXPANDED] = expanded
+    counters[C_GENERATED] = generated
+    counters[C_REOPENED] = reopened
+    counters[C_OPEN] = n_open
+    counters[C_MAX_OPEN] = max_open
+    counters[C_LOG] = n_log
+
+
+@njit(cache=True)
+def push_start(tag, gval, parent, heap, pos, start, goal, f_start, base, cell_mask):
+    # pragma: no cover - compiled
+    """Open the start cell of a fresh query (g 0, its own parent, priority ``f_start``);
+    returns the heap size, 1."""
+    tag[start] = base + OPEN
+    gval[start] = 0.0
+    parent[start] = start
+    k0, k1 = entry_keys(f_start, 0.0, start == goal)
+    return heap_push(heap, pos, 0, k0, k1, start, cell_mask)
+
+
+@njit(cache=True)
+def stop_code(cell, goal, expanded, max_expansions, room, log_full):  # pragma: no cover
+    """Why the search ends or pauses before expanding ``cell`` (the best open cell): ``SOLVED``
+    at the goal, ``LIMIT`` at ``max_expansions``, ``PAUSE_GROW`` when the expansion-order array
+    (``room`` entries) is full, ``PAUSE_LOG`` when the event log is; -1 to go on."""
+    if cell == goal:
+        return SOLVED
+    if expanded >= max_expansions:
+        return LIMIT
+    if expanded >= room:
+        return PAUSE_GROW
+    if log_full:
+        return PAUSE_LOG
+    return -1
+
+
+@njit(cache=True)
+def log_event(log, n_log, kind, cell, parent, a, b):  # pragma: no cover - compiled
+    """Append one event (``EV_EXPAND``: g, h; ``EV_GENERATE``: g, h and the parent;
+    ``EV_REOPEN``: old g, new g) at slot ``n_log`` of ``log``, the tuple ``(log_kind,
+    log_cell, log_parent, log_a, log_b)`` of event-log arrays; returns the new event count."""
+    log_kind, log_cell, log_parent, log_a, log_b = log
+    log_kind[n_log] = kind
+    log_cell[n_log] = cell
+    log_parent[n_log] = parent
+    log_a[n_log] = a
+    log_b[n_log] = b
+    return n_log + 1
+
+
+@njit(cache=True)
 def trace_path(parent, start, goal):  # pragma: no cover - compiled
     """Cells from ``start`` to ``goal`` following ``parent`` links (padded indices)."""
     length = 1

@@ -56,36 +56,11 @@ TIME_CHECK_EXPANSIONS = 4096
 
 @njit(cache=True)
 def _best_first_kernel(  # pragma: no cover - compiled
-    free,
-    offsets,
-    dxs,
-    dys,
-    n_dirs,
-    padded_width,
-    cell_shift,
-    start,
-    goal,
-    f_start,
-    g_weight,
-    h_weight,
-    unit_cost,
-    reopen,
-    base,
-    tag,
-    gval,
-    parent,
-    heap,
-    pos,
-    order,
-    counters,
-    max_expansions,
-    record,
-    log_kind,
-    log_cell,
-    log_parent,
-    log_a,
-    log_b,
-):
+    free, offsets, dxs, dys, n_dirs, padded_width, cell_shift,  # the map
+    start, goal, f_start, g_weight, h_weight, unit_cost, reopen,  # the query
+    base, tag, gval, parent, heap, pos, order, counters, max_expansions,  # the search's state
+    record, log_kind, log_cell, log_parent, log_a, log_b,  # the event log
+):  # fmt: skip
     cell_mask = (1 << cell_shift) - 1
     goal_x = goal % padded_width
     goal_y = goal // padded_width
@@ -94,23 +69,13 @@ def _best_first_kernel(  # pragma: no cover - compiled
     open_tag = base + 1
     closed_tag = base + 2
     reopened_tag = base + 3
-    size = counters[0]
-    pushes = counters[1]
-    expanded = counters[2]
-    generated = counters[3]
-    reopened = counters[4]
-    n_open = counters[5]
-    max_open = counters[6]
-    n_log = counters[7]
+    size, pushes, expanded, generated, reopened, n_open, max_open, n_log = K.load_counters(counters)
     log_room = log_kind.size - 2 * n_dirs - 2
     w = padded_width
     inv_w = 1.0 / padded_width
+    log = (log_kind, log_cell, log_parent, log_a, log_b)
     if pushes == 0:  # a fresh query: put the start on the open list
-        tag[start] = open_tag
-        gval[start] = 0.0
-        parent[start] = start
-        k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
-        size = K.heap_push(heap, pos, 0, k0, k1, start, cell_mask)
+        size = K.push_start(tag, gval, parent, heap, pos, start, goal, f_start, base, cell_mask)
         pushes = n_open = max_open = 1
     code = 1  # no path
     # The "held" entry: the best entry created by the last expansion, kept out of the heap.
@@ -132,18 +97,12 @@ def _best_first_kernel(  # pragma: no cover - compiled
             break
         c = (held2 if from_held else heap[0, 2]) & cell_mask
         # 2. Goal test on selection: the search ends, the goal is not counted as expanded.
-        if c == goal:
-            code = 0
-            break
         # 3. Budgets and room: stop or pause *before* taking it, so a later call resumes here.
-        if expanded >= max_expansions:
-            code = 2
-            break
-        if expanded >= order.size:
-            code = 4
-            break
-        if record and n_log > log_room:
-            code = 3
+        stop = K.stop_code(
+            c, goal, expanded, max_expansions, order.size, record and n_log > log_room
+        )
+        if stop >= 0:
+            code = stop
             break
         cu = np.uintp(c)
         g = gval[cu]
@@ -167,11 +126,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
             h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady) if octile else float(adx + ady)
             if not use_h:
                 h = 0.0  # h_weight == 0: h is not evaluated (reported as 0.0, like the reference)
-            log_kind[n_log] = 0
-            log_cell[n_log] = c
-            log_a[n_log] = g
-            log_b[n_log] = h
-            n_log += 1
+            n_log = K.log_event(log, n_log, 0, c, c, g, h)
         north = free[c - w]
         east = free[c + 1]
         south = free[c + w]
@@ -199,12 +154,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
             if not use_h:
                 h = 0.0  # h_weight == 0: h is not evaluated (reported as 0.0, like the reference)
             if record:
-                log_kind[n_log] = 1
-                log_cell[n_log] = s
-                log_parent[n_log] = c
-                log_a[n_log] = ng
-                log_b[n_log] = h
-                n_log += 1
+                n_log = K.log_event(log, n_log, 1, s, c, ng, h)
             if t < base:
                 # never seen in this query: record g and parent, push
                 tag[su] = open_tag
@@ -224,11 +174,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
                     if n_open > max_open:
                         max_open = n_open
                     if record:
-                        log_kind[n_log] = 2
-                        log_cell[n_log] = s
-                        log_a[n_log] = old
-                        log_b[n_log] = ng
-                        n_log += 1
+                        n_log = K.log_event(log, n_log, 2, s, c, old, ng)
             gval[su] = ng
             parent[su] = c
             k0, k1 = K.entry_keys(g_weight * ng + h_weight * h, ng, s == goal)
@@ -246,14 +192,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
                 size = K.heap_push(heap, pos, size, k0, k1, k2, cell_mask)
     if has_held:  # leave every open cell in the heap, so a later call can resume
         size = K.heap_push(heap, pos, size, held0, held1, held2, cell_mask)
-    counters[0] = size
-    counters[1] = pushes
-    counters[2] = expanded
-    counters[3] = generated
-    counters[4] = reopened
-    counters[5] = n_open
-    counters[6] = max_open
-    counters[7] = n_log
+    K.store_counters(counters, size, pushes, expanded, generated, reopened, n_open, max_open, n_log)
     return code
 
 

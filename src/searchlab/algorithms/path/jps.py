@@ -101,65 +101,31 @@ def _jump_diagonal(free, c, horizontal, vertical, goal):  # pragma: no cover - c
 
 @njit(cache=True)
 def _jps_kernel(  # pragma: no cover - compiled
-    free,
-    padded_width,
-    cell_shift,
-    start,
-    goal,
-    f_start,
-    base,
-    tag,
-    gval,
-    parent,
-    heap,
-    pos,
-    order,
-    counters,
-    max_expansions,
-    record,
-    log_kind,
-    log_cell,
-    log_parent,
-    log_a,
-    log_b,
-):
+    free, padded_width, cell_shift, start, goal, f_start,  # the map and the query
+    base, tag, gval, parent, heap, pos, order, counters, max_expansions,  # the search's state
+    record, log_kind, log_cell, log_parent, log_a, log_b,  # the event log
+):  # fmt: skip
     w = padded_width
     cell_mask = (1 << cell_shift) - 1
     goal_x = goal % w
     goal_y = goal // w
     closed_tag = base + 2
-    size = counters[0]
-    pushes = counters[1]
-    expanded = counters[2]
-    generated = counters[3]
-    reopened = counters[4]
-    n_open = counters[5]
-    max_open = counters[6]
-    n_log = counters[7]
+    size, pushes, expanded, generated, reopened, n_open, max_open, n_log = K.load_counters(counters)
     log_room = log_kind.size - 20
+    log = (log_kind, log_cell, log_parent, log_a, log_b)
     if pushes == 0:  # a fresh query: put the start on the open list
-        tag[start] = base + 1
-        gval[start] = 0.0
-        parent[start] = start
-        k0, k1 = K.entry_keys(f_start, 0.0, start == goal)
-        size = K.heap_push(heap, pos, 0, k0, k1, start, cell_mask)
+        size = K.push_start(tag, gval, parent, heap, pos, start, goal, f_start, base, cell_mask)
         pushes = n_open = max_open = 1
     jx = np.empty(8, dtype=np.int64)  # horizontal part of each direction to scan
     jy = np.empty(8, dtype=np.int64)  # vertical part (-1, 0, +1)
     code = 1
     while size > 0:
         c = heap[0, 2] & cell_mask
-        if c == goal:
-            code = 0
-            break
-        if expanded >= max_expansions:
-            code = 2
-            break
-        if expanded >= order.size:
-            code = 4
-            break
-        if record and n_log > log_room:
-            code = 3
+        stop = K.stop_code(
+            c, goal, expanded, max_expansions, order.size, record and n_log > log_room
+        )
+        if stop >= 0:
+            code = stop
             break
         g = gval[c]
         size = K.heap_pop(heap, pos, size, cell_mask)
@@ -172,11 +138,8 @@ def _jps_kernel(  # pragma: no cover - compiled
         if record:
             adx = abs(x - goal_x)
             ady = abs(y - goal_y)
-            log_kind[n_log] = 0
-            log_cell[n_log] = c
-            log_a[n_log] = g
-            log_b[n_log] = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady)
-            n_log += 1
+            h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady)
+            n_log = K.log_event(log, n_log, 0, c, c, g, h)
         # Directions to scan: all eight from the start, else the natural and forced ones.
         p = parent[c]
         n_dirs = 0
@@ -231,12 +194,7 @@ def _jps_kernel(  # pragma: no cover - compiled
             ady = abs(sy - goal_y)
             h = (SQRT2 - 1.0) * min(adx, ady) + max(adx, ady)
             if record:
-                log_kind[n_log] = 1
-                log_cell[n_log] = j
-                log_parent[n_log] = c
-                log_a[n_log] = ng
-                log_b[n_log] = h
-                n_log += 1
+                n_log = K.log_event(log, n_log, 1, j, c, ng, h)
             t = tag[j]
             if t < base:
                 tag[j] = base + 1
@@ -254,11 +212,7 @@ def _jps_kernel(  # pragma: no cover - compiled
                     if n_open > max_open:
                         max_open = n_open
                     if record:
-                        log_kind[n_log] = 2
-                        log_cell[n_log] = j
-                        log_a[n_log] = old
-                        log_b[n_log] = ng
-                        n_log += 1
+                        n_log = K.log_event(log, n_log, 2, j, c, old, ng)
             gval[j] = ng
             parent[j] = c
             k0, k1 = K.entry_keys(ng + h, ng, j == goal)
@@ -268,14 +222,7 @@ def _jps_kernel(  # pragma: no cover - compiled
             else:
                 size = K.heap_push(heap, pos, size, k0, k1, k2, cell_mask)
             pushes += 1
-    counters[0] = size
-    counters[1] = pushes
-    counters[2] = expanded
-    counters[3] = generated
-    counters[4] = reopened
-    counters[5] = n_open
-    counters[6] = max_open
-    counters[7] = n_log
+    K.store_counters(counters, size, pushes, expanded, generated, reopened, n_open, max_open, n_log)
     return code
 
 
