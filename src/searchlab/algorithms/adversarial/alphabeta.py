@@ -27,7 +27,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from searchlab.algorithms.adversarial._common import max_value_of, prepare_search, result_of
+from searchlab.algorithms.adversarial._common import TextbookEngine, prepare_search, result_of
 from searchlab.core.game import Evaluation, Game, State
 from searchlab.core.game_events import Backup, Prune, Visit
 from searchlab.core.observer import Observer, TraceRecorder
@@ -36,59 +36,45 @@ from searchlab.core.search_result import SearchResult
 __all__ = ["TraceEntry", "alphabeta", "alphabeta_trace", "pruned_leaves"]
 
 
-class _AlphaBeta:
+class _AlphaBeta(TextbookEngine):
     def __init__(
         self, depth: int | None, evaluate: Evaluation | None, observer: Observer | None
     ) -> None:
-        self.depth_limit = depth
-        self.evaluate = evaluate
-        self.observer = observer
-        self.nodes = 0
+        super().__init__(depth, evaluate, observer)
         self.cutoffs = 0
         self.pruned = 0
-        self.hit_horizon = False
 
     def search(
         self, state: State, alpha: float, beta: float, path: tuple[int, ...], ply: int
     ) -> tuple[float, list[int]]:
-        self.nodes += 1
-        observer = self.observer
-        if observer is not None:
-            observer(Visit(path, state.key(), alpha, beta, ply))
-        line: list[int]
-        if state.is_terminal():
-            value, line = float(state.returns()[0]), []
-        elif self.depth_limit is not None and ply >= self.depth_limit:
-            self.hit_horizon = True
-            value, line = max_value_of(state, self.evaluate), []  # type: ignore[arg-type]
-        else:
-            maximizing = state.current_player() == 0
-            value = -math.inf if maximizing else math.inf
-            line = []
-            actions = state.legal_actions()
-            for index, action in enumerate(actions):
-                child_value, child_line = self.search(
-                    state.apply(action), alpha, beta, (*path, action), ply + 1
-                )
-                if maximizing:
-                    if child_value > value:
-                        value, line = child_value, [action, *child_line]
-                    alpha = max(alpha, value)
-                else:
-                    if child_value < value:
-                        value, line = child_value, [action, *child_line]
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    rest = tuple(actions[index + 1 :])
-                    if rest:
-                        self.cutoffs += 1
-                        self.pruned += len(rest)
-                        if observer is not None:
-                            observer(Prune(path, state.key(), alpha, beta, rest))
-                    break
-        if observer is not None:
-            observer(Backup(path, state.key(), value, line[0] if line else None))
-        return value, line
+        leaf = self.enter(state, path, ply, alpha, beta)
+        if leaf is not None:
+            return self.leave(state, path, *leaf)
+        maximizing = state.current_player() == 0
+        value = -math.inf if maximizing else math.inf
+        line: list[int] = []
+        actions = state.legal_actions()
+        for index, action in enumerate(actions):
+            child_value, child_line = self.search(
+                state.apply(action), alpha, beta, (*path, action), ply + 1
+            )
+            if maximizing:
+                if child_value > value:
+                    value, line = child_value, [action, *child_line]
+                alpha = max(alpha, value)
+            else:
+                if child_value < value:
+                    value, line = child_value, [action, *child_line]
+                beta = min(beta, value)
+            if alpha >= beta:
+                rest = tuple(actions[index + 1 :])
+                if rest:
+                    self.cutoffs += 1
+                    self.pruned += len(rest)
+                    if self.observer is not None:
+                        self.observer(Prune(path, state.key(), alpha, beta, rest))
+                break
+        return self.leave(state, path, value, line)
 
 
 def alphabeta(

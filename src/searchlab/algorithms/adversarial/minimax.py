@@ -22,47 +22,27 @@ from __future__ import annotations
 import math
 import time
 
-from searchlab.algorithms.adversarial._common import max_value_of, prepare_search, result_of
+from searchlab.algorithms.adversarial._common import TextbookEngine, prepare_search, result_of
 from searchlab.core.game import Evaluation, Game, State
-from searchlab.core.game_events import Backup, Visit
 from searchlab.core.observer import Observer
 from searchlab.core.search_result import SearchResult
 
 __all__ = ["minimax"]
 
 
-class _Minimax:
-    def __init__(
-        self, depth: int | None, evaluate: Evaluation | None, observer: Observer | None
-    ) -> None:
-        self.depth_limit = depth
-        self.evaluate = evaluate
-        self.observer = observer
-        self.nodes = 0
-        self.hit_horizon = False
-
+class _Minimax(TextbookEngine):
     def search(self, state: State, path: tuple[int, ...], ply: int) -> tuple[float, list[int]]:
-        self.nodes += 1
-        observer = self.observer
-        if observer is not None:
-            observer(Visit(path, state.key(), -math.inf, math.inf, ply))
-        line: list[int]
-        if state.is_terminal():
-            value, line = float(state.returns()[0]), []
-        elif self.depth_limit is not None and ply >= self.depth_limit:
-            self.hit_horizon = True
-            value, line = max_value_of(state, self.evaluate), []  # type: ignore[arg-type]
-        else:
-            maximizing = state.current_player() == 0
-            value = -math.inf if maximizing else math.inf
-            line = []
-            for action in state.legal_actions():
-                child_value, child_line = self.search(state.apply(action), (*path, action), ply + 1)
-                if (child_value > value) if maximizing else (child_value < value):
-                    value, line = child_value, [action, *child_line]
-        if observer is not None:
-            observer(Backup(path, state.key(), value, line[0] if line else None))
-        return value, line
+        leaf = self.enter(state, path, ply, -math.inf, math.inf)
+        if leaf is not None:
+            return self.leave(state, path, *leaf)
+        maximizing = state.current_player() == 0
+        value = -math.inf if maximizing else math.inf
+        line: list[int] = []
+        for action in state.legal_actions():
+            child_value, child_line = self.search(state.apply(action), (*path, action), ply + 1)
+            if (child_value > value) if maximizing else (child_value < value):
+                value, line = child_value, [action, *child_line]
+        return self.leave(state, path, value, line)
 
 
 def minimax(
