@@ -17,13 +17,14 @@ searchlab.core.errors.NoPathError: astar: no path exists (search space exhausted
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from searchlab.core.errors import NoPathError, SearchlabError
 
-__all__ = ["PathResult", "SearchStatus"]
+__all__ = ["PathResult", "SearchStatus", "finished_search"]
 
 SearchStatus = Literal["solved", "no_path", "limit"]
 """``solved``: a goal was reached; ``no_path``: the space was exhausted without one (the goal
@@ -89,3 +90,36 @@ class PathResult:
                 f"and {self.elapsed:.3f} s without reaching a goal"
             )
         return self
+
+
+def finished_search(
+    status: str,
+    path: Sequence[Any] | None,
+    cost: float | None,
+    counts: tuple[int, int, int, int],
+    started: float,
+    algorithm: str,
+    stats: dict[str, Any] | None = None,
+) -> PathResult:
+    """The result of a plain-Python search that ends now: ``counts`` is ``(expanded,
+    generated, reopened, max_open)`` and ``elapsed`` the time since ``started``, a
+    :func:`time.perf_counter` reading.
+
+    >>> result = finished_search("no_path", None, None, (3, 5, 0, 2), time.perf_counter(), "bfs")
+    >>> result.status, result.expanded, result.max_open, result.tier
+    ('no_path', 3, 2, 'reference')
+    """
+    expanded, generated, reopened, max_open = counts
+    return PathResult(
+        status=status,  # type: ignore[arg-type]
+        path=path,
+        cost=cost,
+        expanded=expanded,
+        generated=generated,
+        reopened=reopened,
+        max_open=max_open,
+        elapsed=time.perf_counter() - started,
+        algorithm=algorithm,
+        tier="reference",
+        stats={} if stats is None else stats,
+    )

@@ -37,7 +37,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer, Reopen
 from searchlab.core.problem import Problem, ReversibleProblem, zero_heuristic
-from searchlab.core.results import PathResult
+from searchlab.core.results import PathResult, finished_search
 from searchlab.core.tier import Tier, check_tier
 
 _KEEP_BELOW = 1.0 - SAME_COST
@@ -383,21 +383,35 @@ def _reference_best_first(
             )
 
     path, cost = path_from_parents(parents, goal) if status == "solved" else (None, None)
-    return PathResult(
-        status=status,  # type: ignore[arg-type]
-        path=path,
-        cost=cost,
-        expanded=expanded,
-        generated=generated,
-        reopened=reopened,
-        max_open=max_open,
-        elapsed=time.perf_counter() - started,
-        algorithm=algorithm,
-        tier="reference",
-    )
+    counts = (expanded, generated, reopened, max_open)
+    return finished_search(status, path, cost, counts, started, algorithm)
 
 
 # --- the named algorithms ----------------------------------------------------------------
+
+_NAMED_SETTINGS: dict[str, dict[str, Any]] = {
+    "astar": {"g_weight": 1.0, "h_weight": 1.0},
+    "weighted_astar": {"g_weight": 1.0},
+    "dijkstra": {"g_weight": 1.0, "h_weight": 0.0},
+    "breadth_first": {"g_weight": 1.0, "h_weight": 0.0, "unit_cost": True},
+    "greedy_best_first": {"g_weight": 0.0, "h_weight": 1.0, "reopen": False},
+}
+"""The fixed settings of each named algorithm below (the caller's own come on top)."""
+
+
+def _run_named(
+    algorithm: str,
+    problem: Problem[Any],
+    limits: Limits | None,
+    observer: Observer | None,
+    tier: Tier,
+    settings: dict[str, Any],
+) -> PathResult:
+    """:func:`best_first_search` named ``algorithm``, with its fixed settings and ``settings``."""
+    return best_first_search(
+        problem, limits=limits, observer=observer, tier=tier, algorithm=algorithm,
+        **_NAMED_SETTINGS[algorithm], **settings,
+    )  # fmt: skip
 
 
 def astar(
@@ -433,17 +447,8 @@ def astar(
       ``reopened == 0`` and every node is expanded at most once.
     * An inadmissible ``h`` can return a suboptimal path.
     """
-    return best_first_search(
-        problem,
-        heuristic=heuristic,
-        g_weight=1.0,
-        h_weight=1.0,
-        reopen=reopen,
-        limits=limits,
-        observer=observer,
-        tier=tier,
-        algorithm="astar",
-    )
+    settings = {"heuristic": heuristic, "reopen": reopen}
+    return _run_named("astar", problem, limits, observer, tier, settings)
 
 
 def weighted_astar(
@@ -475,17 +480,8 @@ def weighted_astar(
     usually expand fewer nodes.
     """
     weight = check_weight("weight", weight, "weighted_astar", minimum=1.0)
-    return best_first_search(
-        problem,
-        heuristic=heuristic,
-        g_weight=1.0,
-        h_weight=weight,
-        reopen=reopen,
-        limits=limits,
-        observer=observer,
-        tier=tier,
-        algorithm="weighted_astar",
-    )
+    settings = {"heuristic": heuristic, "h_weight": weight, "reopen": reopen}
+    return _run_named("weighted_astar", problem, limits, observer, tier, settings)
 
 
 def dijkstra(
@@ -504,15 +500,7 @@ def dijkstra(
     >>> dijkstra(roads).path
     ['s', 'b', 't']
     """
-    return best_first_search(
-        problem,
-        g_weight=1.0,
-        h_weight=0.0,
-        limits=limits,
-        observer=observer,
-        tier=tier,
-        algorithm="dijkstra",
-    )
+    return _run_named("dijkstra", problem, limits, observer, tier, {})
 
 
 uniform_cost_search = dijkstra
@@ -536,16 +524,7 @@ def breadth_first_search(
     >>> result.path, result.cost
     (['s', 'a', 't'], 4.0)
     """
-    return best_first_search(
-        problem,
-        g_weight=1.0,
-        h_weight=0.0,
-        unit_cost=True,
-        limits=limits,
-        observer=observer,
-        tier=tier,
-        algorithm="breadth_first",
-    )
+    return _run_named("breadth_first", problem, limits, observer, tier, {})
 
 
 def greedy_best_first_search(
@@ -567,14 +546,6 @@ def greedy_best_first_search(
     >>> greedy_best_first_search(roads).cost  # the optimal cost is 3
     10.0
     """
-    return best_first_search(
-        problem,
-        heuristic=heuristic,
-        g_weight=0.0,
-        h_weight=1.0,
-        reopen=False,
-        limits=limits,
-        observer=observer,
-        tier=tier,
-        algorithm="greedy_best_first",
+    return _run_named(
+        "greedy_best_first", problem, limits, observer, tier, {"heuristic": heuristic}
     )

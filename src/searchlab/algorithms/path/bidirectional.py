@@ -32,7 +32,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer
 from searchlab.core.problem import ReversibleProblem
-from searchlab.core.results import PathResult
+from searchlab.core.results import PathResult, finished_search
 
 __all__ = ["bidirectional_search"]
 
@@ -191,19 +191,10 @@ def bidirectional_search(
         cost = 0.0
         for step in head_steps[::-1] + tail_steps:
             cost += step
-    return PathResult(
-        status=status,  # type: ignore[arg-type]
-        path=path,
-        cost=cost,
-        expanded=forward.expanded + backward.expanded,
-        generated=generated,
-        max_open=max_open,
-        elapsed=time.perf_counter() - started,
-        algorithm=_ALGORITHM,
-        tier="reference",
-        stats={
-            "expanded_forward": forward.expanded,
-            "expanded_backward": backward.expanded,
-            "meeting_state": meeting,
-        },
-    )
+    counts = (forward.expanded + backward.expanded, generated, 0, max_open)
+    stats = {
+        "expanded_forward": forward.expanded,
+        "expanded_backward": backward.expanded,
+        "meeting_state": meeting,
+    }
+    return finished_search(status, path, cost, counts, started, _ALGORITHM, stats)

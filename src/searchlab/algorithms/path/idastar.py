@@ -33,7 +33,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.observer import Expand, Generate, Observer
 from searchlab.core.problem import Problem
-from searchlab.core.results import PathResult
+from searchlab.core.results import PathResult, finished_search
 from searchlab.core.tier import Tier, check_tier
 
 __all__ = ["idastar"]
@@ -180,18 +180,9 @@ def _reference_idastar(
             cost = 0.0
             for step in steps:
                 cost += step
-        return PathResult(
-            status=status,  # type: ignore[arg-type]
-            path=path,
-            cost=cost,
-            expanded=expanded,
-            generated=generated,
-            max_open=max_depth,
-            elapsed=time.perf_counter() - started,
-            algorithm=_ALGORITHM,
-            tier="reference",
-            stats={"iterations": len(thresholds), "thresholds": thresholds},
-        )
+        counts = (expanded, generated, 0, max_depth)
+        stats = {"iterations": len(thresholds), "thresholds": thresholds}
+        return finished_search(status, path, cost, counts, started, _ALGORITHM, stats)
 
     start = problem.initial_state()
     start_h = checked_h(heuristic, start, _ALGORITHM)

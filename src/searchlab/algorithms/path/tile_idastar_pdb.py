@@ -14,38 +14,33 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.path.tile_idastar import (
+    _EXHAUSTED,
+    _FOUND,
+    _RUNNING,
+    _descend,
+    _load_control,
+    _slide_back,
+    _store_control,
+    _target,
+)
 from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 from searchlab.domains.path.sliding_tile_pdb import pattern_database
 
 __all__ = ["pattern_database_kernel"]
 
-# Slots of the control array (as in tile_idastar).
-_DEPTH, _BOUND, _NEXT_BOUND, _EXPANDED, _GENERATED, _STATUS = range(6)
-_RUNNING, _FOUND, _EXHAUSTED = 0, 1, 2
-
 
 @njit(cache=True)
-def _search_pdb(
-    control,
-    board,
-    blank_at,
-    next_direction,
-    came_from,
-    h_at,
-    index,
-    group_of,
-    shift_of,
-    offset,
-    tables,
-    neighbour,
+def _search_pdb(  # pragma: no cover - compiled; exercised through compiled_tile_idastar
+    control, board, blank_at, next_direction, came_from, h_at,
+    index, group_of, shift_of, offset, tables, neighbour,
     budget,
-):  # pragma: no cover - compiled; exercised through compiled_tile_idastar
-    """Run (or resume) one bounded depth-first iteration until found, exhausted or budget."""
-    depth = control[_DEPTH]
-    bound = control[_BOUND]
-    next_bound = control[_NEXT_BOUND]
-    expanded = control[_EXPANDED]
-    generated = control[_GENERATED]
+):  # fmt: skip
+    """Run (or resume) one bounded depth-first iteration until found, exhausted or budget.
+
+    Arguments, a line each: the search's state, the heuristic's state and tables, the budget.
+    """
+    depth, bound, next_bound, expanded, generated = _load_control(control)
     stop_at = expanded + budget
     status = _RUNNING
     while True:
@@ -55,20 +50,12 @@ def _search_pdb(
             if depth == 0:
                 status = _EXHAUSTED
                 break
-            here = blank_at[depth]
-            there = blank_at[depth - 1]
-            tile = board[there]
-            board[here] = tile
-            board[there] = 0
+            tile, here, there = _slide_back(board, blank_at, depth)
             index[group_of[tile]] += (here - there) << shift_of[tile]
             depth -= 1
             continue
-        next_direction[depth] = direction + 1
         # Step 2. Skip the move that would undo the previous one, and moves off the board.
-        if came_from[depth] == (direction ^ 1):
-            continue
-        blank = blank_at[depth]
-        cell = neighbour[blank * 4 + direction]
+        blank, cell = _target(next_direction, came_from, blank_at, neighbour, depth, direction)
         if cell < 0:
             continue
         generated += 1
@@ -89,13 +76,10 @@ def _search_pdb(
                 next_bound = f
             continue
         # Step 5. Push the child.
-        board[blank] = tile
-        board[cell] = 0
         index[group] = new
-        depth += 1
-        blank_at[depth] = cell
-        came_from[depth] = direction
-        next_direction[depth] = 0
+        depth = _descend(
+            board, blank_at, came_from, next_direction, depth, tile, blank, cell, direction
+        )
         h_at[depth] = h
         # Step 6. Goal test (h = 0 only when every group is home), count the expansion.
         if h == 0:
@@ -104,11 +88,7 @@ def _search_pdb(
         expanded += 1
         if expanded >= stop_at:
             break
-    control[_DEPTH] = depth
-    control[_NEXT_BOUND] = next_bound
-    control[_EXPANDED] = expanded
-    control[_GENERATED] = generated
-    control[_STATUS] = status
+    _store_control(control, depth, next_bound, expanded, generated, status)
 
 
 _FLAT: dict[str, tuple[np.ndarray, ...]] = {}
@@ -157,21 +137,11 @@ def pattern_database_kernel(
     )
     root = database.value(puzzle.tiles)
 
+    heuristic_state = (index, group_of, shift_of, offset, tables, neighbour)
+
     def run(control, board, blank_at, next_direction, came_from, h_at, budget) -> None:
         _search_pdb(
-            control,
-            board,
-            blank_at,
-            next_direction,
-            came_from,
-            h_at,
-            index,
-            group_of,
-            shift_of,
-            offset,
-            tables,
-            neighbour,
-            budget,
+            control, board, blank_at, next_direction, came_from, h_at, *heuristic_state, budget
         )
 
     return root, run
