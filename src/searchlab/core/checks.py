@@ -23,11 +23,21 @@ searchlab.core.errors.InvalidParameterError: puct: batch_size must be an integer
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["check_integer", "check_number"]
+__all__ = ["check_integer", "check_number", "is_finite_number"]
+
+
+def is_finite_number(value: Any) -> TypeGuard[int | float]:
+    """True when ``value`` is a finite real number: an int or a float, not a bool, not nan or
+    infinite.
+
+    >>> is_finite_number(3), is_finite_number(True), is_finite_number(float("inf"))
+    (True, False, False)
+    """
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 
 
 def check_number(
@@ -41,13 +51,7 @@ def check_number(
 ) -> None:
     """Nothing when ``value`` is a finite real number (not a bool) in ``[low, high]`` (``(low,
     high]`` with ``open_low``); else one ``InvalidParameterError`` line, ``owner`` first."""
-    ok = (
-        not isinstance(value, bool)
-        and isinstance(value, int | float)
-        and math.isfinite(value)
-        and (low < value if open_low else low <= value)
-        and value <= high
-    )
+    ok = is_finite_number(value) and (low < value if open_low else low <= value) and value <= high
     if not ok:
         if high == math.inf:
             bound = f"{'>' if open_low else '>='} {low:g}"

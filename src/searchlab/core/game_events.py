@@ -35,15 +35,12 @@ __all__ = ["Backup", "GameSearchEvent", "Playout", "Prune", "Select", "Visit"]
 
 
 @dataclass(frozen=True, slots=True)
-class Visit:
-    """A node is entered with the window ``(alpha, beta)``; ``depth`` is its ply from the root."""
+class _NodeEvent:
+    """What the minimax and alpha-beta events share: the node's ``path`` (the actions from the
+    root) and ``key`` (its state's key), which is also its ``state``."""
 
     path: tuple[int, ...]
     key: Hashable
-    alpha: float
-    beta: float
-    depth: int
-    kind: Literal["visit"] = field(default="visit", repr=False)
 
     @property
     def state(self) -> Hashable:
@@ -52,38 +49,34 @@ class Visit:
 
 
 @dataclass(frozen=True, slots=True)
-class Prune:
+class Visit(_NodeEvent):
+    """A node is entered with the window ``(alpha, beta)``; ``depth`` is its ply from the root."""
+
+    alpha: float
+    beta: float
+    depth: int
+    kind: Literal["visit"] = field(default="visit", repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Prune(_NodeEvent):
     """``alpha >= beta`` at a node after one of its children: the actions in ``pruned`` (the
     remaining children, in order) are not searched."""
 
-    path: tuple[int, ...]
-    key: Hashable
     alpha: float
     beta: float
     pruned: tuple[int, ...]
     kind: Literal["prune"] = field(default="prune", repr=False)
 
-    @property
-    def state(self) -> Hashable:
-        """The node's key."""
-        return self.key
-
 
 @dataclass(frozen=True, slots=True)
-class Backup:
+class Backup(_NodeEvent):
     """A node's value (player 0's view) is final; ``action`` is the child it came from
     (``None`` at a leaf)."""
 
-    path: tuple[int, ...]
-    key: Hashable
     value: float
     action: int | None
     kind: Literal["backup"] = field(default="backup", repr=False)
-
-    @property
-    def state(self) -> Hashable:
-        """The node's key."""
-        return self.key
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from searchlab.core.checks import is_finite_number
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.explicit_tree import ExplicitTree
 from searchlab.exercises.alphabeta_key import AnswerKey, Cut, NodeAnswer, json_number
@@ -209,11 +210,7 @@ def grade(exercise: AnswerKey | HasKey, marks: Marks) -> Grade:
     for name, given in dict(marks.values).items():
         if name not in known:
             raise InvalidParameterError(f"marks: {name!r} is not a node of the tree")
-        if (
-            isinstance(given, bool)
-            or not isinstance(given, int | float)
-            or not math.isfinite(given)
-        ):
+        if not is_finite_number(given):
             raise InvalidParameterError(
                 f"marks: the value of {name!r} must be a finite number, got {given!r}"
             )

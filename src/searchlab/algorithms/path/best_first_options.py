@@ -17,11 +17,11 @@ searchlab.core.errors.InvalidParameterError: astar: h_weight must be a finite nu
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from searchlab.core.checks import is_finite_number
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.problem import zero_heuristic
 
@@ -48,12 +48,7 @@ def check_weight(name: str, value: object, algorithm: str, *, minimum: float = 0
     ...
     searchlab.core.errors.InvalidParameterError: weighted_astar: weight must be a finite number >= 1, got inf
     """  # noqa: E501 (the doctest's expected line)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not value >= minimum
-    ):
+    if not is_finite_number(value) or not value >= minimum:
         raise InvalidParameterError(
             f"{algorithm}: {name} must be a finite number >= {minimum:g}, got {value!r}"
         )
