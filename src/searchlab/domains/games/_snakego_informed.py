@@ -55,21 +55,15 @@ from searchlab.domains.games._snakego_layout import (
     step,
 )
 from searchlab.domains.games._snakego_rules import final_value, legal_mask, play
+from searchlab.domains.games.snakego_policy import DEADLY, EAT, MOVE, OTHER, SOLIDIFY
 
 __all__ = [
-    "DEADLY",
-    "EAT",
-    "MOVE",
-    "OTHER",
-    "SOLIDIFY",
     "informed_action",
     "informed_mask",
     "informed_rollout",
     "kind",
 ]
 
-DEADLY, MOVE, EAT, SOLIDIFY, OTHER = 0, 1, 2, 3, 4
-"""The kinds of :func:`kind` (the reference policy's codes)."""
 MIN_SOLIDIFY = 5
 
 

@@ -25,55 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from searchlab.domains.games import _snakego_layout as L
 from searchlab.domains.games._snakego_informed import informed_mask, informed_rollout
 from searchlab.domains.games._snakego_layout import (
-    F_ALIVE,
-    F_BANK,
-    F_ID,
-    F_INITIAL,
-    F_LEN,
-    F_RAY,
-    F_START,
-    H_APPEAR,
-    H_COUNT,
-    H_EXPIRE,
-    H_FIRST_EAT,
-    H_GROWTH,
-    H_LENGTH,
-    H_MAX_SNAKES,
-    H_N_ITEMS,
-    H_OVER,
-    H_PEND_I,
-    H_PEND_N,
-    H_PLAYER,
-    H_PLY,
-    H_ROUND,
-    H_ROUNDS,
-    H_SIZE,
-    HEADER,
-    I_BOARD,
-    I_EATEN,
-    I_EXPIRED,
-    ITEM_LIFETIME,
     MAX_BRANCHING,
-    O_CELL_ITEM,
-    O_ITEM_NEXT,
-    O_ITEM_ORDER,
-    O_ITEM_STATE,
-    O_MARK,
-    O_OCC,
-    O_ORDER,
-    O_PEND,
-    O_RING,
-    O_SLOTS,
-    O_STACK,
-    O_WALL,
     SCORE_DIFFERENCE,
-    SLOT_FIELDS,
-    TIME,
     WIN_LOSS,
-    X,
-    Y,
     to_move,
 )
 from searchlab.domains.games._snakego_rules import (
@@ -123,25 +80,25 @@ def items_array(game: SnakeGo) -> np.ndarray:
 def _layout(size: int, max_snakes: int, n: int) -> dict[int, int]:
     cells = size * size
     sizes = [
-        (O_ORDER, 2 * max_snakes),
-        (O_PEND, max_snakes),
-        (O_SLOTS, SLOT_FIELDS * 2 * max_snakes),
-        (O_RING, 2 * max_snakes * cells),
-        (O_OCC, cells),
-        (O_WALL, cells),
-        (O_CELL_ITEM, cells),
-        (O_ITEM_NEXT, n),
-        (O_ITEM_STATE, n),
-        (O_ITEM_ORDER, n),
-        (O_MARK, cells),
-        (O_STACK, cells),
+        (L.O_ORDER, 2 * max_snakes),
+        (L.O_PEND, max_snakes),
+        (L.O_SLOTS, L.SLOT_FIELDS * 2 * max_snakes),
+        (L.O_RING, 2 * max_snakes * cells),
+        (L.O_OCC, cells),
+        (L.O_WALL, cells),
+        (L.O_CELL_ITEM, cells),
+        (L.O_ITEM_NEXT, n),
+        (L.O_ITEM_STATE, n),
+        (L.O_ITEM_ORDER, n),
+        (L.O_MARK, cells),
+        (L.O_STACK, cells),
     ]
     offsets = {}
-    at = HEADER
+    at = L.HEADER
     for field, length in sizes:
         offsets[field] = at
         at += length
-    offsets[H_LENGTH] = at
+    offsets[L.H_LENGTH] = at
     return offsets
 
 
@@ -153,109 +110,109 @@ def encode(state: SnakeGoState) -> tuple[np.ndarray, np.ndarray]:
     items = items_array(game)
     n = items.shape[0]
     offsets = _layout(size, m, n)
-    pos = np.zeros(offsets[H_LENGTH], dtype=np.int32)
+    pos = np.zeros(offsets[L.H_LENGTH], dtype=np.int32)
     for field, at in offsets.items():
         pos[field] = at
-    pos[H_SIZE], pos[H_ROUNDS], pos[H_MAX_SNAKES] = size, game.rounds, m
-    pos[H_GROWTH], pos[H_N_ITEMS] = game.growth_rounds, n
-    pos[H_ROUND], pos[H_PLAYER], pos[H_PLY] = state.round, state.player, state.ply
+    pos[L.H_SIZE], pos[L.H_ROUNDS], pos[L.H_MAX_SNAKES] = size, game.rounds, m
+    pos[L.H_GROWTH], pos[L.H_N_ITEMS] = game.growth_rounds, n
+    pos[L.H_ROUND], pos[L.H_PLAYER], pos[L.H_PLY] = state.round, state.player, state.ply
     for p in (0, 1):
         first = state.first_eat[p]
-        pos[H_FIRST_EAT + p] = -1 if first is None else first
-    pos[H_OVER] = 1 if state.is_terminal() else 0
-    pos[offsets[O_ORDER] : offsets[O_ORDER] + 2 * m] = -1
-    pos[offsets[O_OCC] : offsets[O_OCC] + cells] = -1
-    pos[offsets[O_CELL_ITEM] : offsets[O_CELL_ITEM] + cells] = -1
-    pos[offsets[O_ITEM_NEXT] : offsets[O_ITEM_NEXT] + n] = -1
+        pos[L.H_FIRST_EAT + p] = -1 if first is None else first
+    pos[L.H_OVER] = 1 if state.is_terminal() else 0
+    pos[offsets[L.O_ORDER] : offsets[L.O_ORDER] + 2 * m] = -1
+    pos[offsets[L.O_OCC] : offsets[L.O_OCC] + cells] = -1
+    pos[offsets[L.O_CELL_ITEM] : offsets[L.O_CELL_ITEM] + cells] = -1
+    pos[offsets[L.O_ITEM_NEXT] : offsets[L.O_ITEM_NEXT] + n] = -1
     slot_of: dict[tuple[int, int], int] = {}
     for p in (0, 1):
-        pos[H_COUNT + p] = len(state.snakes[p])
+        pos[L.H_COUNT + p] = len(state.snakes[p])
         for k, snake in enumerate(state.snakes[p]):
             s = p * m + k
             slot_of[p, snake.id] = s
-            pos[offsets[O_ORDER] + p * m + k] = s
-            base = offsets[O_SLOTS] + s * SLOT_FIELDS
-            pos[base + F_ALIVE], pos[base + F_ID], pos[base + F_START] = 1, snake.id, 0
-            pos[base + F_LEN], pos[base + F_BANK] = len(snake.cells), snake.bank
-            pos[base + F_RAY], pos[base + F_INITIAL] = int(snake.ray), int(snake.initial)
-            ring = offsets[O_RING] + s * cells
+            pos[offsets[L.O_ORDER] + p * m + k] = s
+            base = offsets[L.O_SLOTS] + s * L.SLOT_FIELDS
+            pos[base + L.F_ALIVE], pos[base + L.F_ID], pos[base + L.F_START] = 1, snake.id, 0
+            pos[base + L.F_LEN], pos[base + L.F_BANK] = len(snake.cells), snake.bank
+            pos[base + L.F_RAY], pos[base + L.F_INITIAL] = int(snake.ray), int(snake.initial)
+            ring = offsets[L.O_RING] + s * cells
             for i, (x, y) in enumerate(snake.cells):
                 pos[ring + i] = y * size + x
-                pos[offsets[O_OCC] + y * size + x] = s
-    pend = offsets[O_PEND]
-    pos[H_PEND_N] = len(state.pending)
+                pos[offsets[L.O_OCC] + y * size + x] = s
+    pend = offsets[L.O_PEND]
+    pos[L.H_PEND_N] = len(state.pending)
     for k, ident in enumerate(state.pending):
         pos[pend + k] = slot_of[state.player, ident]
-    pos[offsets[O_WALL] : offsets[O_WALL] + cells] = state.walls
-    order = sorted(range(n), key=lambda i: int(items[i, TIME]))
-    pos[offsets[O_ITEM_ORDER] : offsets[O_ITEM_ORDER] + n] = order
+    pos[offsets[L.O_WALL] : offsets[L.O_WALL] + cells] = state.walls
+    order = sorted(range(n), key=lambda i: int(items[i, L.TIME]))
+    pos[offsets[L.O_ITEM_ORDER] : offsets[L.O_ITEM_ORDER] + n] = order
     appear = expire = 0
     for k, i in enumerate(order):
-        time = int(items[i, TIME])
+        time = int(items[i, L.TIME])
         if time <= state.round:
             appear = k + 1
-        if time + ITEM_LIFETIME <= state.round:
+        if time + L.ITEM_LIFETIME <= state.round:
             expire = k + 1
         if i in state.eaten:
-            pos[offsets[O_ITEM_STATE] + i] = I_EATEN
-        elif time + ITEM_LIFETIME <= state.round:
-            pos[offsets[O_ITEM_STATE] + i] = I_EXPIRED
+            pos[offsets[L.O_ITEM_STATE] + i] = L.I_EATEN
+        elif time + L.ITEM_LIFETIME <= state.round:
+            pos[offsets[L.O_ITEM_STATE] + i] = L.I_EXPIRED
         elif time <= state.round:
-            pos[offsets[O_ITEM_STATE] + i] = I_BOARD
-            cell = offsets[O_CELL_ITEM] + int(items[i, Y]) * size + int(items[i, X])
-            pos[offsets[O_ITEM_NEXT] + i] = pos[cell]
+            pos[offsets[L.O_ITEM_STATE] + i] = L.I_BOARD
+            cell = offsets[L.O_CELL_ITEM] + int(items[i, L.Y]) * size + int(items[i, L.X])
+            pos[offsets[L.O_ITEM_NEXT] + i] = pos[cell]
             pos[cell] = i
-    pos[H_APPEAR], pos[H_EXPIRE] = appear, expire
+    pos[L.H_APPEAR], pos[L.H_EXPIRE] = appear, expire
     return pos, items
 
 
 def decode(pos: np.ndarray, game: SnakeGo) -> SnakeGoState:
     """The reference state that ``pos`` holds (``decode(*encode(s)[:1], s.game) == s``)."""
-    size, m = int(pos[H_SIZE]), int(pos[H_MAX_SNAKES])
+    size, m = int(pos[L.H_SIZE]), int(pos[L.H_MAX_SNAKES])
     cells = size * size
 
     def snake(s: int) -> Snake:
-        base = int(pos[O_SLOTS]) + s * SLOT_FIELDS
-        start, length = int(pos[base + F_START]), int(pos[base + F_LEN])
-        ring = int(pos[O_RING]) + s * cells
+        base = int(pos[L.O_SLOTS]) + s * L.SLOT_FIELDS
+        start, length = int(pos[base + L.F_START]), int(pos[base + L.F_LEN])
+        ring = int(pos[L.O_RING]) + s * cells
         body = []
         for i in range(length):
             c = int(pos[ring + (start + i) % cells])
             body.append((c % size, c // size))
         return Snake(
-            id=int(pos[base + F_ID]),
+            id=int(pos[base + L.F_ID]),
             cells=tuple(body),
-            bank=int(pos[base + F_BANK]),
-            ray=bool(pos[base + F_RAY]),
-            initial=bool(pos[base + F_INITIAL]),
+            bank=int(pos[base + L.F_BANK]),
+            ray=bool(pos[base + L.F_RAY]),
+            initial=bool(pos[base + L.F_INITIAL]),
         )
 
     def player_snakes(p: int) -> tuple[Snake, ...]:
-        order = int(pos[O_ORDER]) + p * m
-        return tuple(snake(int(pos[order + k])) for k in range(int(pos[H_COUNT + p])))
+        order = int(pos[L.O_ORDER]) + p * m
+        return tuple(snake(int(pos[order + k])) for k in range(int(pos[L.H_COUNT + p])))
 
     snakes = (player_snakes(0), player_snakes(1))
-    pend = int(pos[O_PEND])
+    pend = int(pos[L.O_PEND])
     pending: list[int] = []
-    if not pos[H_OVER]:
-        for k in range(int(pos[H_PEND_I]), int(pos[H_PEND_N])):
+    if not pos[L.H_OVER]:
+        for k in range(int(pos[L.H_PEND_I]), int(pos[L.H_PEND_N])):
             s = int(pos[pend + k])
             if s >= 0:
-                pending.append(int(pos[int(pos[O_SLOTS]) + s * SLOT_FIELDS + F_ID]))
-    n = int(pos[H_N_ITEMS])
-    state_at = int(pos[O_ITEM_STATE])
-    eaten = frozenset(i for i in range(n) if pos[state_at + i] == I_EATEN)
-    eat0, eat1 = int(pos[H_FIRST_EAT]), int(pos[H_FIRST_EAT + 1])
+                pending.append(int(pos[int(pos[L.O_SLOTS]) + s * L.SLOT_FIELDS + L.F_ID]))
+    n = int(pos[L.H_N_ITEMS])
+    state_at = int(pos[L.O_ITEM_STATE])
+    eaten = frozenset(i for i in range(n) if pos[state_at + i] == L.I_EATEN)
+    eat0, eat1 = int(pos[L.H_FIRST_EAT]), int(pos[L.H_FIRST_EAT + 1])
     first_eat = (None if eat0 < 0 else eat0, None if eat1 < 0 else eat1)
-    walls = tuple(int(w) for w in pos[int(pos[O_WALL]) : int(pos[O_WALL]) + cells])
+    walls = tuple(int(w) for w in pos[int(pos[L.O_WALL]) : int(pos[L.O_WALL]) + cells])
     return SnakeGoState(
         game=game,
-        round=int(pos[H_ROUND]),
-        player=int(pos[H_PLAYER]),
+        round=int(pos[L.H_ROUND]),
+        player=int(pos[L.H_PLAYER]),
         snakes=snakes,
         pending=tuple(pending),
         walls=walls,
         eaten=eaten,
         first_eat=first_eat,
-        ply=int(pos[H_PLY]),
+        ply=int(pos[L.H_PLY]),
     )
