@@ -118,6 +118,28 @@ def key_less(a0, a1, a2, b0, b1, b2):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _move(heap, pos, i, c, cell_mask):  # pragma: no cover - compiled
+    """Copy the entry in slot ``c`` to slot ``i`` (keeps ``pos`` in step)."""
+    cu = np.uintp(c)
+    iu = np.uintp(i)
+    heap[iu, 0] = heap[cu, 0]
+    heap[iu, 1] = heap[cu, 1]
+    e = heap[cu, 2]
+    heap[iu, 2] = e
+    pos[np.uintp(e & cell_mask)] = i
+
+
+@njit(cache=True)
+def _place(heap, pos, i, k0, k1, k2, cell_mask):  # pragma: no cover - compiled
+    """Write the entry ``(k0, k1, k2)`` into slot ``i`` (keeps ``pos`` in step)."""
+    iu = np.uintp(i)
+    heap[iu, 0] = k0
+    heap[iu, 1] = k1
+    heap[iu, 2] = k2
+    pos[np.uintp(k2 & cell_mask)] = i
+
+
+@njit(cache=True)
 def _sift_up(heap, pos, i, k0, k1, k2, cell_mask):  # pragma: no cover - compiled
     """Move entry ``(k0, k1, k2)`` up from slot ``i`` to its place; keeps ``pos`` in step.
 
@@ -130,18 +152,9 @@ def _sift_up(heap, pos, i, k0, k1, k2, cell_mask):  # pragma: no cover - compile
         p0 = heap[pu, 0]
         if p0 < k0 or (p0 == k0 and (heap[pu, 1] < k1 or (heap[pu, 1] == k1 and heap[pu, 2] < k2))):
             break
-        iu = np.uintp(i)
-        heap[iu, 0] = p0
-        heap[iu, 1] = heap[pu, 1]
-        e = heap[pu, 2]
-        heap[iu, 2] = e
-        pos[np.uintp(e & cell_mask)] = i
+        _move(heap, pos, i, p, cell_mask)
         i = p
-    iu = np.uintp(i)
-    heap[iu, 0] = k0
-    heap[iu, 1] = k1
-    heap[iu, 2] = k2
-    pos[np.uintp(k2 & cell_mask)] = i
+    _place(heap, pos, i, k0, k1, k2, cell_mask)
 
 
 @njit(cache=True)
@@ -164,18 +177,6 @@ def _smaller_child(heap, c, size):  # pragma: no cover - compiled
         less = (r0 < c0) | ((r0 == c0) & ((r1 < c1) | ((r1 == c1) & (heap[ru, 2] < heap[cu, 2]))))
         return c + np.int64(less)
     return c
-
-
-@njit(cache=True)
-def _move(heap, pos, i, c, cell_mask):  # pragma: no cover - compiled
-    """Copy the entry in slot ``c`` to slot ``i`` (keeps ``pos`` in step)."""
-    cu = np.uintp(c)
-    iu = np.uintp(i)
-    heap[iu, 0] = heap[cu, 0]
-    heap[iu, 1] = heap[cu, 1]
-    e = heap[cu, 2]
-    heap[iu, 2] = e
-    pos[np.uintp(e & cell_mask)] = i
 
 
 @njit(cache=True)
@@ -233,11 +234,7 @@ def heap_update(heap, pos, size, i, k0, k1, k2, cell_mask):  # pragma: no cover 
             break
         _move(heap, pos, i, c, cell_mask)
         i = c
-    iu = np.uintp(i)
-    heap[iu, 0] = k0
-    heap[iu, 1] = k1
-    heap[iu, 2] = k2
-    pos[np.uintp(k2 & cell_mask)] = i
+    _place(heap, pos, i, k0, k1, k2, cell_mask)
 
 
 @njit(cache=True)
