@@ -31,13 +31,7 @@ from numba.extending import intrinsic
 
 __all__ = ["RAYS", "flips_at", "leading_zeros", "moves_at"]
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_S1 = np.uint64(1)
-_S7 = np.uint64(7)
-_S8 = np.uint64(8)
-_S9 = np.uint64(9)
-_S63 = np.uint64(63)
+_U0, _U1, _S1, _S7, _S8, _S9, _S63 = (np.uint64(n) for n in (0, 1, 1, 7, 8, 9, 63))
 _NOT_EDGE_FILES = np.uint64(0x7E7E7E7E7E7E7E7E)
 # (file step, rank step) of the eight directions: the first four go up the bit indices
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1))

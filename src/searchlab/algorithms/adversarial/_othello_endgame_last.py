@@ -38,11 +38,10 @@ from searchlab.algorithms.adversarial._othello_endgame_stability import (
 )
 from searchlab.domains.games.othello_bits import count_discs, final_score
 
-__all__ = ["score_last", "search_few", "search_shallow", "solve_2"]
+__all__ = ["play_bit", "score_last", "search_few", "search_shallow", "solve_2"]
 
 NODES = 0
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
+_U0, _U1 = (np.uint64(n) for n in (0, 1))
 # squares in the order tried inside a parity group: corners, then edges and the centre
 # (A and B squares and the inner ones), then C squares, X squares last
 _SQUARE_CLASSES = (
@@ -98,6 +97,14 @@ def solve_2(player, opponent, alpha, beta, first, second, stats):  # pragma: no 
     if worst < 65:
         return worst
     return final_score(player, opponent)
+
+
+@njit(cache=True)
+def play_bit(bit, player, opponent):  # pragma: no cover - compiled
+    """The position after ``player`` plays the legal move ``bit`` (one square, as a bit board),
+    the opponent to move: ``(opponent's discs, player's discs)``."""
+    turned = flips_at(square_of(bit), player, opponent)
+    return opponent & ~turned, player | turned | bit
 
 
 @njit(cache=True)
@@ -208,9 +215,7 @@ def search_shallow(player, opponent, alpha, beta, empties, stats, edge_table):  
         while squares:
             bit = squares & (~squares + _U1)
             squares ^= bit
-            turned = flips_at(square_of(bit), player, opponent)
-            child_player = opponent & ~turned
-            child_opponent = player | turned | bit
+            child_player, child_opponent = play_bit(bit, player, opponent)
             if empties == 5:
                 score = -solve_4(
                     child_player,

@@ -28,12 +28,7 @@ from searchlab.domains.games.othello_bits import count_discs, final_score, flips
 
 __all__ = ["deep_key", "evaluate", "fast_key", "odd_regions", "shallow_value", "square_of"]
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_S1 = np.uint64(1)
-_S7 = np.uint64(7)
-_S8 = np.uint64(8)
-_S9 = np.uint64(9)
+_U0, _U1, _S1, _S7, _S8, _S9 = (np.uint64(n) for n in (0, 1, 1, 7, 8, 9))
 _CORNERS = np.uint64(0x8100000000000081)
 _NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
 _NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)

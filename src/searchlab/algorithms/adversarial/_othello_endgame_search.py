@@ -27,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.adversarial._othello_endgame_flips import flips_at, moves_at
-from searchlab.algorithms.adversarial._othello_endgame_last import search_few
+from searchlab.algorithms.adversarial._othello_endgame_flips import moves_at
+from searchlab.algorithms.adversarial._othello_endgame_last import play_bit, search_few
 from searchlab.algorithms.adversarial._othello_endgame_order import (
     deep_key,
     fast_key,
@@ -66,12 +66,7 @@ ETC_EMPTIES = 12
 """Positions with at least this many empties look up their children in the table before
 searching them (enhanced transposition cutoff); below, the lookups cost more than they save."""
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_S8 = np.uint64(8)
-_S16 = np.uint64(16)
-_S24 = np.uint64(24)
-_S29 = np.uint64(29)
+_U0, _U1, _S8, _S16, _S24, _S29 = (np.uint64(n) for n in (0, 1, 8, 16, 24, 29))
 _BYTE = np.uint64(0xFF)
 _NO_SQUARE = 64
 _HASH_A = np.uint64(0x9E3779B97F4A7C15)
@@ -193,9 +188,7 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
     while moves:
         square = moves & (~moves + _U1)
         moves ^= square
-        turned = flips_at(square_of(square), player, opponent)
-        child_player = opponent & ~turned
-        child_opponent = player | turned | square
+        child_player, child_opponent = play_bit(square, player, opponent)
         if probe_children:
             child = probe(table, child_player, child_opponent)
             if child >= 0:

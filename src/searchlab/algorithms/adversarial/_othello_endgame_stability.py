@@ -38,21 +38,9 @@ from searchlab.domains.games.othello_bits import count_discs
 
 __all__ = ["STABILITY_THRESHOLD", "edge_stability_table", "stable_count", "stable_discs"]
 
-_U0 = np.uint64(0)
-_S1 = np.uint64(1)
-_S2 = np.uint64(2)
-_S4 = np.uint64(4)
-_S7 = np.uint64(7)
-_S8 = np.uint64(8)
-_S9 = np.uint64(9)
-_S14 = np.uint64(14)
-_S16 = np.uint64(16)
-_S18 = np.uint64(18)
-_S28 = np.uint64(28)
-_S32 = np.uint64(32)
-_S36 = np.uint64(36)
-_S48 = np.uint64(48)
-_S56 = np.uint64(56)
+_U0, _S1, _S2, _S4, _S7, _S8, _S9, _S14, _S16, _S18, _S28, _S32, _S36, _S48, _S56 = (
+    np.uint64(n) for n in (0, 1, 2, 4, 7, 8, 9, 14, 16, 18, 28, 32, 36, 48, 56)
+)
 _NOT_A_FILE = np.uint64(0xFEFEFEFEFEFEFEFE)
 _NOT_H_FILE = np.uint64(0x7F7F7F7F7F7F7F7F)
 _A_FILE = np.uint64(0x0101010101010101)

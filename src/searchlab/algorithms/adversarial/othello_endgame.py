@@ -152,6 +152,13 @@ class _Run:
         return False
 
 
+def _finished_game(state: OthelloState, algorithm: str, start: float, **stats: Any) -> SearchResult:
+    """The compiled tier's result at a finished game: its disc difference as ``score``."""
+    return SearchResult.for_terminal(
+        state, algorithm=algorithm, tier="compiled", start=start, score=state.score(), **stats
+    )
+
+
 def _sort_depth(empties: int) -> int:
     """Depth of the shallow search ordering the moves of a node with ``empties`` empties
     (-1: the fast key alone): one ply per 3 empties from 10 empties, the least time on FFO
@@ -240,14 +247,7 @@ class EndgameSolver:
         run = _Run(limits or Limits(), stats)
         empties = state.empties()
         if state.is_terminal():
-            return SearchResult.for_terminal(
-                state,
-                algorithm="othello_endgame",
-                tier="compiled",
-                start=run.start,
-                score=state.score(),
-                empties=empties,
-            )
+            return _finished_game(state, "othello_endgame", run.start, empties=empties)
         with self._lock:
             self._run = run
         try:
@@ -395,14 +395,7 @@ def solve_as_reference(game: Othello, *, state: OthelloState) -> SearchResult | 
         return None
     start = time.perf_counter()
     if state.is_terminal():
-        return SearchResult.for_terminal(
-            state,
-            algorithm="solve",
-            tier="compiled",
-            start=start,
-            score=state.score(),
-            action_values={},
-        )
+        return _finished_game(state, "solve", start, action_values={})
     solver = EndgameSolver(table_bits=16 if state.empties() <= 12 else 20)
     counters = np.array([0, np.iinfo(np.int64).max, 0], dtype=np.int64)
     table: dict[Any, tuple[int, int | None]] = {}

@@ -29,15 +29,7 @@ from numba import njit
 
 __all__ = ["count_discs", "final_score", "flips", "legal_moves", "perft_bits"]
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_S1 = np.uint64(1)
-_S2 = np.uint64(2)
-_S4 = np.uint64(4)
-_S7 = np.uint64(7)
-_S8 = np.uint64(8)
-_S9 = np.uint64(9)
-_S56 = np.uint64(56)
+_U0, _U1, _S1, _S2, _S4, _S7, _S8, _S9, _S56 = (np.uint64(n) for n in (0, 1, 1, 2, 4, 7, 8, 9, 56))
 _NOT_EDGE_FILES = np.uint64(0x7E7E7E7E7E7E7E7E)  # files b..g
 _FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _M1 = np.uint64(0x5555555555555555)
