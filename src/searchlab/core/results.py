@@ -109,17 +109,7 @@ def finished_search(
     >>> result.status, result.expanded, result.max_open, result.tier
     ('no_path', 3, 2, 'reference')
     """
-    expanded, generated, reopened, max_open = counts
-    return PathResult(
-        status=status,  # type: ignore[arg-type]
-        path=path,
-        cost=cost,
-        expanded=expanded,
-        generated=generated,
-        reopened=reopened,
-        max_open=max_open,
-        elapsed=time.perf_counter() - started,
-        algorithm=algorithm,
-        tier="reference",
-        stats={} if stats is None else stats,
-    )
+    elapsed = time.perf_counter() - started
+    # counts stand where PathResult's fields expanded, generated, reopened, max_open do
+    tail = (elapsed, algorithm, "reference", {} if stats is None else stats)
+    return PathResult(status, path, cost, *counts, *tail)  # type: ignore[arg-type]
