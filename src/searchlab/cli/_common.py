@@ -125,6 +125,21 @@ def parse_xy(text: str, option: str) -> tuple[int, int]:
     return x, y
 
 
+def add_command(
+    subparsers: Any, name: str, summary: str, description: str, epilog: str
+) -> argparse.ArgumentParser:
+    """The parser of the subcommand ``name``: ``summary`` in the command list; its ``--help``
+    prints ``description`` and ``epilog`` (examples, exit codes) as written."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
 def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,4,5") -> None:
     """Add the game-parameter option ``-p NAME=VALUE`` (repeatable) that every command taking a
     game shares; ``example`` shows a parameter of the games that command is used with."""

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from searchlab.cli._common import emit_json, parse_xy, picture_file, progress
+from searchlab.cli._common import add_command, emit_json, parse_xy, picture_file, progress
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
@@ -63,13 +63,8 @@ stopped by --max-expansions, or a wrong cost; 2 bad input.
 
 def register(subparsers: Any) -> None:
     """Add the ``path`` subcommand to the ``searchlab`` parser."""
-    parser = subparsers.add_parser(
-        "path",
-        help="shortest paths on a Moving AI grid map (A*, JPS, Dijkstra, ...)",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    summary = "shortest paths on a Moving AI grid map (A*, JPS, Dijkstra, ...)"
+    parser = add_command(subparsers, "path", summary, DESCRIPTION, EPILOG)
     # Values are checked in `run`, so a bad one is one line (argparse would add the usage).
     parser.add_argument("map", metavar="MAP", help="the grid map (.map file)")
     parser.add_argument("--scen", metavar="FILE", help="solve every problem of a .scen file")

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from searchlab.cli._common import emit_json
+from searchlab.cli._common import add_command, emit_json
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.domains.path.sliding_tile import (
@@ -69,13 +69,8 @@ exit codes: 0 solved; 1 stopped by --max-expansions / --time; 2 bad input.
 
 def register(subparsers: Any) -> None:
     """Add the ``puzzle`` subcommand to the ``searchlab`` parser."""
-    parser = subparsers.add_parser(
-        "puzzle",
-        help="solve a sliding-tile puzzle (8-puzzle, 15-puzzle, n x n) optimally",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    summary = "solve a sliding-tile puzzle (8-puzzle, 15-puzzle, n x n) optimally"
+    parser = add_command(subparsers, "puzzle", summary, DESCRIPTION, EPILOG)
     # Option values are checked in `run`, not by argparse, so that a bad value is one line
     # (argparse would print the usage too).
     parser.add_argument("tiles", nargs="*", metavar="TILES", help="the start board, 0 = blank")
