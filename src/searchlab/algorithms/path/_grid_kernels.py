@@ -291,6 +291,20 @@ def stop_code(cell, goal, expanded, max_expansions, room, log_full):  # pragma: 
 
 
 @njit(cache=True)
+def one_more_open(n_open, max_open):  # pragma: no cover - compiled
+    """The open-cell counts after a cell enters (or re-enters) the open list."""
+    n_open += 1
+    return n_open, max(max_open, n_open)
+
+
+@njit(cache=True)
+def set_path(gval, parent, cell, g, from_cell):  # pragma: no cover - compiled
+    """Record the best known path to ``cell``: cost ``g``, through ``from_cell``."""
+    gval[cell] = g
+    parent[cell] = from_cell
+
+
+@njit(cache=True)
 def log_event(log, n_log, kind, cell, parent, a, b):  # pragma: no cover - compiled
     """Append one event (``EV_EXPAND``: g, h; ``EV_GENERATE``: g, h and the parent;
     ``EV_REOPEN``: old g, new g) at slot ``n_log`` of ``log``, the tuple ``(log_kind,

@@ -158,9 +158,7 @@ def _best_first_kernel(  # pragma: no cover - compiled
             if t < base:
                 # never seen in this query: record g and parent, push
                 tag[su] = open_tag
-                n_open += 1
-                if n_open > max_open:
-                    max_open = n_open
+                n_open, max_open = K.one_more_open(n_open, max_open)
             else:
                 old = gval[su]
                 if ng >= old * KEEP_BELOW:  # not cheaper, up to float rounding (SAME_COST)
@@ -170,13 +168,10 @@ def _best_first_kernel(  # pragma: no cover - compiled
                         continue
                     tag[su] = reopened_tag
                     reopened += 1
-                    n_open += 1
-                    if n_open > max_open:
-                        max_open = n_open
+                    n_open, max_open = K.one_more_open(n_open, max_open)
                     if record:
                         n_log = K.log_event(log, n_log, 2, s, c, old, ng)
-            gval[su] = ng
-            parent[su] = c
+            K.set_path(gval, parent, su, ng, c)
             k0, k1 = K.entry_keys(g_weight * ng + h_weight * h, ng, s == goal)
             k2 = (pushes << cell_shift) | s
             pushes += 1

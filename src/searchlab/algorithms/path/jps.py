@@ -198,9 +198,7 @@ def _jps_kernel(  # pragma: no cover - compiled
             t = tag[j]
             if t < base:
                 tag[j] = base + 1
-                n_open += 1
-                if n_open > max_open:
-                    max_open = n_open
+                n_open, max_open = K.one_more_open(n_open, max_open)
             else:
                 old = gval[j]
                 if old <= ng:
@@ -208,13 +206,10 @@ def _jps_kernel(  # pragma: no cover - compiled
                 if t == closed_tag:
                     tag[j] = base + 3
                     reopened += 1
-                    n_open += 1
-                    if n_open > max_open:
-                        max_open = n_open
+                    n_open, max_open = K.one_more_open(n_open, max_open)
                     if record:
                         n_log = K.log_event(log, n_log, 2, j, c, old, ng)
-            gval[j] = ng
-            parent[j] = c
+            K.set_path(gval, parent, j, ng, c)
             k0, k1 = K.entry_keys(ng + h, ng, j == goal)
             k2 = (pushes << cell_shift) | j
             if t >= base and t != closed_tag:
