@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import time
 import weakref
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -329,9 +330,22 @@ class GridSearcher(K.GridArrays):
         self.counters[K.C_LOG] = 0
 
 
-_SEARCHERS: weakref.WeakKeyDictionary[GridMap, dict[int, GridSearcher]] = (
+_SEARCHERS: weakref.WeakKeyDictionary[GridMap, dict[Hashable, GridSearcher]] = (
     weakref.WeakKeyDictionary()
 )
+"""The searchers made for each map, by kind (a connectivity, or ``"jps"``)."""
+
+_Searcher = TypeVar("_Searcher", bound=GridSearcher)
+
+
+def cached_searcher(grid: GridMap, kind: Hashable, make: Callable[[], _Searcher]) -> _Searcher:
+    """The searcher of ``kind`` for ``grid``: the one made earlier, else ``make()`` (kept while
+    the map lives)."""
+    per_map = _SEARCHERS.setdefault(grid, {})
+    searcher = per_map.get(kind)
+    if searcher is None:
+        searcher = per_map[kind] = make()
+    return cast(_Searcher, searcher)
 
 
 def grid_searcher(grid: GridMap, connectivity: int = 8) -> GridSearcher:
@@ -342,11 +356,7 @@ def grid_searcher(grid: GridMap, connectivity: int = 8) -> GridSearcher:
     >>> grid_searcher(grid) is grid_searcher(grid)
     True
     """
-    per_map = _SEARCHERS.setdefault(grid, {})
-    searcher = per_map.get(connectivity)
-    if searcher is None:
-        searcher = per_map[connectivity] = GridSearcher(grid, connectivity)
-    return searcher
+    return cached_searcher(grid, connectivity, lambda: GridSearcher(grid, connectivity))
 
 
 def grid_best_first(

@@ -40,7 +40,6 @@ jump points filled in), and ``stats["jump_points"]`` the jump points.
 from __future__ import annotations
 
 import time
-import weakref
 from typing import Any
 
 import numpy as np
@@ -48,7 +47,7 @@ from numba import njit
 
 from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.path import _grid_kernels as K
-from searchlab.algorithms.path.grid_astar import GridSearcher
+from searchlab.algorithms.path.grid_astar import GridSearcher, cached_searcher
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
@@ -261,15 +260,9 @@ class JumpPointSearcher(GridSearcher):
         return self.run(kernel, start, goal, limits, observer, "jps", began, jumps=True)
 
 
-_SEARCHERS: weakref.WeakKeyDictionary[GridMap, JumpPointSearcher] = weakref.WeakKeyDictionary()
-
-
 def jump_point_searcher(grid: GridMap) -> JumpPointSearcher:
     """The cached :class:`JumpPointSearcher` of a map (made on first use)."""
-    searcher = _SEARCHERS.get(grid)
-    if searcher is None:
-        searcher = _SEARCHERS[grid] = JumpPointSearcher(grid)
-    return searcher
+    return cached_searcher(grid, "jps", lambda: JumpPointSearcher(grid))
 
 
 def grid_jps(
