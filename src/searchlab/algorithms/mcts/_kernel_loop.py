@@ -368,6 +368,34 @@ def _reserve(
 
 
 @njit(cache=True, inline="always")
+def _new_node(  # pragma: no cover - compiled
+    child, node, player, parent, first, n_children, n_expanded, mover, visits, value
+):  # fmt: skip
+    """Make slot ``child`` a node below ``node`` (``player`` moved into it), with no
+    children and no visits."""
+    parent[child] = node
+    first[child] = -1
+    n_children[child] = 0
+    n_expanded[child] = 0
+    mover[child] = player
+    visits[child] = 0
+    value[child] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _settle(status_fn, a, b, config, node, player, mover, is_proven, proven):  # pragma: no cover
+    """Record whether the game is over at the new ``node`` (``(a, b)``, ``player`` to move)
+    and its value for the node's mover; False when ``status`` gives a value outside
+    ``[-1, 1]``."""
+    is_over, result = status_fn(a, b, config)
+    if not -1.0 <= result <= 1.0:
+        return False
+    is_proven[node] = is_over
+    proven[node] = result if player == mover[node] else -result
+    return True
+
+
+@njit(cache=True, inline="always")
 def _make_block(  # pragma: no cover - compiled
     actions_fn, tree_actions_fn, priors_fn, a, b, config, node, player, tree, used, rng,
     pass_action,
@@ -385,13 +413,7 @@ def _make_block(  # pragma: no cover - compiled
     rng = _shuffle(action, used, shuffled, rng)
     for i in range(n):
         child = used + i
-        parent[child] = node
-        first[child] = -1
-        n_children[child] = 0
-        n_expanded[child] = 0
-        mover[child] = player
-        visits[child] = 0
-        value[child] = 0.0
+        _new_node(child, node, player, parent, first, n_children, n_expanded, mover, visits, value)
         is_proven[child] = False
         proven[child] = 0.0
         amaf_visits[child] = 0
@@ -555,12 +577,8 @@ def simulate(  # pragma: no cover - compiled
                     path_player[depth] = player
                 node = chosen
                 if visits[node] == 0:  # a new leaf: is the game over here?
-                    is_over, result = status_fn(a, b, config)
-                    if not -1.0 <= result <= 1.0:
+                    if not _settle(status_fn, a, b, config, node, player, mover, is_proven, proven):
                         code = BAD_VALUE
-                        break
-                    is_proven[node] = is_over
-                    proven[node] = result if player == mover[node] else -result
                     break
         else:
             while not is_proven[node]:  # a terminal node is proven; others only by the solver
@@ -599,21 +617,18 @@ def simulate(  # pragma: no cover - compiled
                     # Step 2. Expansion: create the next untried child.
                     child = f + k
                     n_expanded[node] = k + 1
-                    parent[child] = node
-                    first[child] = -1
-                    n_children[child] = 0
-                    n_expanded[child] = 0
-                    mover[child] = player
-                    visits[child] = 0
-                    value[child] = 0.0
+                    _new_node(
+                        child, node, player, parent, first, n_children, n_expanded, mover,
+                        visits, value,
+                    )  # fmt: skip
                     a, b = play_fn(a, b, action[child])
                     player = next_player_fn(a, b, player)
-                    is_over, result = status_fn(a, b, config)
-                    if not -1.0 <= result <= 1.0:
+                    if not _settle(
+                        status_fn, a, b, config, child, player, mover, is_proven, proven
+                    ):
                         code = BAD_VALUE
                         break
-                    is_proven[child] = is_over
-                    proven[child] = result if player == mover[child] else -result
+                    is_over = is_proven[child]
                     nodes += 1
                     node = child
                     depth += 1
@@ -674,31 +689,11 @@ def simulate(  # pragma: no cover - compiled
             # (update_amaf of the reference tier); with ``amaf_first``, only the first play
             # of each action in the simulation counts, for the player who made it
             for_zero = reward if mover[node] == 0 else -reward
-            if amaf_first:
-                _credit_first(
-                    path_node, path_player, depth, trail_player, trail_action, moves, first,
-                    n_children, action, amaf_visits, amaf_value, last_seen, pass_action,
-                    for_zero,
-                )  # fmt: skip
-            else:
-                for t in range(moves):
-                    if trail_action[t] != pass_action:
-                        last_seen[trail_player[t] * num_actions + trail_action[t]] = simulations
-                for d in range(depth, -1, -1):
-                    at = path_node[d]
-                    who = path_player[d]
-                    if d < depth:
-                        taken = action[path_node[d + 1]]
-                        if taken != pass_action:
-                            last_seen[who * num_actions + taken] = simulations
-                    f = first[at]
-                    if f < 0:
-                        continue
-                    credit = for_zero if who == 0 else -for_zero
-                    for i in range(n_children[at]):
-                        if last_seen[who * num_actions + action[f + i]] == simulations:
-                            amaf_visits[f + i] += 1
-                            amaf_value[f + i] += credit
+            _credit_amaf(
+                path_node, path_player, depth, trail_player, trail_action, moves, first,
+                n_children, action, amaf_visits, amaf_value, last_seen, pass_action, for_zero,
+                amaf_first, simulations, num_actions,
+            )  # fmt: skip
         # Step 4. Backpropagation: the point of view changes where the mover does.
         below = -1
         last = mover[node]
@@ -725,41 +720,56 @@ def simulate(  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _credit_first(  # pragma: no cover - compiled
+def _mark(seen, played, who, first_only, stamp, num_actions):  # pragma: no cover - compiled
+    """Note that ``who`` played ``played`` (see :func:`_credit_amaf`)."""
+    if first_only:
+        seen[played] = who
+    else:  # a stamp per (player, action)
+        seen[who * num_actions + played] = stamp
+
+
+@njit(cache=True, inline="always")
+def _credit_amaf(  # pragma: no cover - compiled
     path_node, path_player, depth, trail_player, trail_action, moves, first, n_children,
-    action, amaf_visits, amaf_value, first_by, pass_action, for_zero,
+    action, amaf_visits, amaf_value, seen, pass_action, for_zero, first_only, stamp,
+    num_actions,
 ):  # fmt: skip
-    """RAVE's AMAF update where only the first play of each action counts (Gelly and Silver
-    2007's all-moves-as-first): from the leaf up, each node on the path credits the edges of
-    the actions whose first play from it on (``first_by``: -1, or who made it) was its own
-    player's, with that player's return (``for_zero``: the return for player 0);
-    ``first_by`` is all -1 again afterwards."""
-    for t in range(moves - 1, -1, -1):  # the earliest play of each action wins
+    """RAVE's AMAF update after a simulation (``for_zero``: its return for player 0): from
+    the leaf up, each node on the path credits the edges of the actions its player played
+    from it on (in the tree or the playout) with that player's return (``update_amaf`` of the
+    reference tier: ``seen[player * num_actions + action] == stamp``, the simulation's
+    number); with ``first_only``, only the first play of each action counts, for the player
+    who made it (Gelly and Silver 2007's all-moves-as-first: ``seen[action]`` is that player,
+    -1 again afterwards). A pass gathers nothing."""
+    for t in range(moves - 1, -1, -1):  # backwards: the earliest play of an action is kept
         if trail_action[t] != pass_action:
-            first_by[trail_action[t]] = trail_player[t]
+            _mark(seen, trail_action[t], trail_player[t], first_only, stamp, num_actions)
     for d in range(depth, -1, -1):
         at = path_node[d]
         who = path_player[d]
         if d < depth:
             taken = action[path_node[d + 1]]
             if taken != pass_action:
-                first_by[taken] = who
+                _mark(seen, taken, who, first_only, stamp, num_actions)
         f = first[at]
         if f < 0:
             continue
         credit = for_zero if who == 0 else -for_zero
         for i in range(n_children[at]):
             played = action[f + i]
-            if played != pass_action and first_by[played] == who:
+            if played == pass_action:
+                continue
+            key = played if first_only else who * num_actions + played
+            if seen[key] == (who if first_only else stamp):
                 amaf_visits[f + i] += 1
                 amaf_value[f + i] += credit
-    for t in range(moves):
-        if trail_action[t] != pass_action:
-            first_by[trail_action[t]] = -1
-    for d in range(1, depth + 1):
-        taken = action[path_node[d]]
-        if taken != pass_action:
-            first_by[taken] = -1
+    if first_only:
+        for t in range(moves):
+            if trail_action[t] != pass_action:
+                seen[trail_action[t]] = -1
+        for d in range(1, depth + 1):
+            if action[path_node[d]] != pass_action:
+                seen[action[path_node[d]]] = -1
 
 
 def settings(
