@@ -89,6 +89,19 @@ def test_children_are_made_a_block_at_a_time_after_expand_visits(game_type) -> N
     assert every.nodes > 50 and every.depth >= 2
 
 
+def test_blocks_stop_at_the_slot_cap_and_the_search_goes_on(game_type, monkeypatch) -> None:  # noqa: F811
+    from searchlab.algorithms.mcts import compiled
+
+    monkeypatch.setattr(compiled, "_MAX_BLOCK_SLOTS", 64)
+    monkeypatch.setattr(compiled, "_BLOCK_TIME_ONLY_SLOTS", 16)
+    capped = _search(game_type, _rules(0, strength=0, expand=1), 20, 500)
+    assert capped.stats["simulations"] == 500 == sum(_visits(capped).values())
+    assert 64 - 3 < capped.nodes <= 64  # blocks of 3 until fewer than 3 slots were left
+    monkeypatch.setattr(compiled, "_MAX_BLOCK_SLOTS", 1 << 22)
+    free = _search(game_type, _rules(0, strength=0, expand=1), 20, 500)
+    assert free.nodes > 1000
+
+
 def test_the_tree_holds_only_the_actions_the_hook_gives(game_type) -> None:  # noqa: F811
     result = _search(game_type, _rules(LEAVE_OUT_THREE, strength=0), 11, 400)
     visits = _visits(result)

@@ -22,8 +22,20 @@ Go: the whole position, and the item list). A game plugs in six ``@njit`` functi
   (Snake Go).
 
 ``config`` is the game's settings (which value scale, which rollout policy), passed unchanged
-to ``status`` and ``rollout``. The public form of these functions is the compiled-game
-protocol (:class:`~searchlab.core.compiled_game.CompiledGame`), and
+to ``status`` and ``rollout``.
+
+A game may add optional hooks (``None`` for the others: numba compiles their branches out, so
+a game without them runs the code it ran before): ``tree_actions`` (the actions the tree holds),
+``priors`` (children made a whole block at a time, after ``expand`` visits, with prior virtual
+visits, and selected by UCT-RAVE with priors, :func:`_select_priors`), ``repeats`` (superko:
+a move into an earlier position is marked :data:`ILLEGAL` and the simulation starts again) and
+``playout`` (the game's rollout telling its moves, so that RAVE runs over it); with
+``amaf_first`` RAVE counts only the first play of each action. Go uses them all
+(:mod:`~searchlab.algorithms.mcts._kernel_go`): its searches are those of its former loop, node
+for node (``tests/algorithms/mcts/test_golden_trees.py``).
+
+The public form of these functions is the compiled-game protocol
+(:class:`~searchlab.core.compiled_game.CompiledGame`), and
 :func:`~searchlab.algorithms.mcts._kernel_bind.bind` binds the loop to a game's functions in a
 cached ``@njit`` function of a module it writes. Numba specialises :func:`simulate` on them
 (they are inlined, no indirect calls) and caches the bound kernel on disk; a kernel that took
@@ -65,11 +77,15 @@ The tree is a struct of arrays indexed by node id (node 0 is the root):
 ``amaf_visits`` int32  RAVE: simulations in which this slot's action was played later by
                        its mover (kept for children not made yet too)
 ``amaf_value`` float64 RAVE: the sum of their returns, for the slot's mover
-``prior``      float64 PUCT: the evaluator's prior of this slot's action
-``pending``    int32   PUCT: leaves in flight below this node (virtual loss)
+``prior``      float64 PUCT: the evaluator's prior of this slot's action; with ``priors``:
+                       the returns of the prior's virtual visits
+``pending``    int32   PUCT: leaves in flight below this node (virtual loss); with
+                       ``priors``: the prior's virtual visits (both are visits that count in
+                       the selection before any real one)
 ``player``     int8    PUCT: the player to move at this node (-1: not known yet)
 ``status``     int8    PUCT: not made yet, waiting for its evaluation, expanded, or terminal
-                       (:mod:`~searchlab.algorithms.mcts.batched`)
+                       (:mod:`~searchlab.algorithms.mcts.batched`); with ``repeats``:
+                       :data:`ILLEGAL`, a move that repeats a position
 ============== ======= ================================================================
 
 UCT and RAVE (this module's loop) and PUCT with leaves batched for an evaluator
@@ -78,7 +94,9 @@ UCT and RAVE (this module's loop) and PUCT with leaves batched for an evaluator
 A node's child block is reserved the first time a simulation passes through it, with its
 actions shuffled (a random untried action is expanded next, as in Browne et al. 2012); each
 simulation then creates one node (Coulom 2006), so the tree holds ``simulations + 1`` nodes
-(fewer when simulations end on finished games), in about twice as many slots.
+(fewer when simulations end on finished games), in about twice as many slots. With
+``priors`` a block is made whole (every slot a node, ``n_expanded == n_children``) and the
+node count is the slots used.
 
 Positions are not stored: each simulation starts from the root position (``start``) and
 replays the actions as it descends (one ``play`` per ply, far cheaper than the rollout that
