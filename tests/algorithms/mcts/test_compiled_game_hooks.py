@@ -99,7 +99,7 @@ def test_blocks_stop_at_the_slot_cap_and_the_search_goes_on(game_type, monkeypat
     assert 64 - 3 < capped.nodes <= 64  # blocks of 3 until fewer than 3 slots were left
     monkeypatch.setattr(compiled, "_MAX_BLOCK_SLOTS", 1 << 22)
     free = _search(game_type, _rules(0, strength=0, expand=1), 20, 500)
-    assert free.nodes > 1000
+    assert free.nodes > 5 * 64  # not capped: a block at almost every simulation
 
 
 def test_the_tree_holds_only_the_actions_the_hook_gives(game_type) -> None:  # noqa: F811
