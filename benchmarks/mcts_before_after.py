@@ -11,6 +11,10 @@ CPU second from the initial position:
   ``benchmarks/mcts_openspiel.py``), with OpenSpiel's C++ ``MCTSBot`` timed in the same child
   (the ratios ``compiled / C++``, against the 12.2-13.9x and 66-86x of docs/benchmarks.md);
 * Snake Go (16 x 16, 512 rounds, seeded items), random and informed rollouts;
+* Go 9x9 (komi 7.5): the default search (heuristic priors, uniform eye-avoiding playouts), with
+  OpenSpiel's C++ ``MCTSBot`` on its ``go`` (the 10.0x of docs/benchmarks.md is against the
+  search without priors, ``benchmarks/go_playouts.py``), and ``rave=1000`` with the informed
+  rollouts;
 * Connect Four with the MCTS-Solver;
 * PUCT on arrays (``searchlab.algorithms.mcts.puct``, AlphaZero's search) from the Connect
   Four start with uniform priors and no network, leaves one at a time and 8 under virtual
@@ -50,6 +54,10 @@ CASES = {
     "snakego random": (make("snakego", seed=1), {}, 2_000 if quick else 20_000, None),
     "snakego informed": (
         make("snakego", seed=1), {"rollout": "informed"}, 100 if quick else 400, None),
+    "go9": (make("go", size=9, komi=7.5), {}, 4_000 if quick else 20_000,
+            "go(board_size=9,komi=7.5)"),
+    "go9 rave informed": (make("go", size=9, komi=7.5), {"rave": 1000, "rollout": "informed"},
+                          1_500 if quick else 6_000, None),
 }
 
 def best(run, simulations):

@@ -120,9 +120,9 @@ class MCTSAgent(_SeededSearchAgent):
     The options (an :class:`~searchlab.algorithms.mcts.options.MCTSOptions` as ``options=``,
     and/or its fields as keywords) are made and checked once, here, and every move's search
     gets that same object. With ``reuse=True`` the tree is kept between moves: by the
-    compiled searcher on every game with a compiled tier (Go's ``GoSearcher``, a
-    ``CompiledSearcher`` for Connect Four, Othello, Snake Go and any game registered with
-    compiled rules) unless ``tier="reference"`` or the options need the reference tier; else
+    compiled searcher on every game with a compiled tier (a ``CompiledSearcher`` for Connect
+    Four, Othello, Snake Go, Go (``GoSearcher``, with Go's switches) and any game registered
+    with compiled rules) unless ``tier="reference"`` or the options need the reference tier; else
     by the reference tier.
 
     With a network (``options.evaluator`` has ``evaluate_batch``: the ``az``, ``policy`` and

@@ -15,9 +15,10 @@ MCTS through the public compiled-game protocol
 (:class:`~searchlab.core.compiled_game.CompiledGame`): :func:`register_compiled_game` is the
 one call, for the built-in games below as for a game of your own
 (``examples/breakthrough.py``); :func:`compiled_game_for` is the one place that finds a
-game's compiled rules (its rollout policies, :func:`mcts_rollouts`, come with them). Go's
-engine (RAVE, priors, tree reuse) is registered as a kernel of its own, with its rollouts in
-:data:`MCTS_ROLLOUTS` and its options beyond plain UCT in :data:`MCTS_FEATURES`.
+game's compiled rules (its rollout policies, :func:`mcts_rollouts`, come with them). Go
+registers through the same call, its rules using the protocol's optional hooks (priors,
+superko, its playouts for RAVE); its ``mcts`` kernel entry is ``go_compiled.go_mcts``, the one
+driver with Go's switches.
 
 >>> from searchlab.domains.path.grid import GridProblem
 >>> KERNELS.domains("best_first") == (GridProblem,)
@@ -197,14 +198,18 @@ register_compiled_game(
 register_compiled_game(
     SnakeGo, "searchlab.algorithms.mcts._kernel_snakego:COMPILED", check_reference=False
 )
-KERNELS.register("mcts", Go, "searchlab.algorithms.mcts.go_compiled:go_mcts")  # RAVE, priors
+# Go's rules use every optional hook of the protocol (priors, superko, its own playouts for
+# RAVE, the moves the tree holds); its searches run the one loop and driver through
+# go_compiled.GoSearcher (results without the "rave" stat, as Go's always were)
+KERNELS.register("mcts", Go, "searchlab.algorithms.mcts.go_compiled:go_mcts")
+register_compiled_game(
+    Go, "searchlab.algorithms.mcts._kernel_go:compiled_go", check_reference=False
+)
 
-MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {
-    Go: ("random", "informed"),  # eye-avoiding uniform; capture/atari/3x3 patterns (go_informed)
-}
-"""The rollout policies (``MCTSOptions.rollout`` names) of the kernels registered outside the
-compiled-game protocol (Go's), by the game's exact type; a compiled game's own are its
-``CompiledGame.rollouts``."""
+MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {}
+"""The rollout policies (``MCTSOptions.rollout`` names) of kernels registered outside the
+compiled-game protocol, by the game's exact type (none now: a compiled game's own are its
+``CompiledGame.rollouts``)."""
 
 
 def mcts_rollouts(game: object) -> tuple[str, ...]:
@@ -219,17 +224,20 @@ def mcts_rollouts(game: object) -> tuple[str, ...]:
 
 
 MCTS_FEATURES: dict[type, frozenset[str]] = {
-    # go_compiled: AMAF statistics from every simulation's moves, its rollouts included
+    # Go's compiled rules tell their playouts' moves (the playout hook): RAVE over either
+    # rollout policy. Listed here too so that tier="compiled" allows it before a game is known
     Go: frozenset({"rave", "rave_rollouts"}),
 }
-"""The options beyond plain UCT (``MCTSOptions`` field names, such as ``"rave"``) of the
-kernels outside the compiled-game protocol (Go's), by the game's exact type;
-``"rave_rollouts"``: RAVE with any of its rollout policies, not only the uniform one. A game
-of the protocol runs ``"rave"`` (with uniform playouts) when its rules say ``num_actions``;
-any other game runs none of them compiled (``MCTSOptions.why_not_plain`` then sends such
-options to the reference tier)."""
+"""The options beyond plain UCT (``MCTSOptions`` field names, such as ``"rave"``) declared by
+a game's exact type, what ``MCTSOptions`` allows with ``tier="compiled"`` before the game is
+known; ``"rave_rollouts"``: RAVE with any of its rollout policies, not only the uniform one.
+A game of the protocol runs ``"rave"`` when its rules say ``num_actions``, with its own
+rollouts too when they have a ``playout`` hook (:func:`mcts_features`); any other game runs
+none of them compiled (``MCTSOptions.why_not_plain`` then sends such options to the reference
+tier)."""
 
 _RAVE = frozenset({"rave"})
+_RAVE_ROLLOUTS = frozenset({"rave", "rave_rollouts"})
 
 
 def mcts_features(game: object) -> frozenset[str]:
@@ -240,4 +248,6 @@ def mcts_features(game: object) -> frozenset[str]:
     if isinstance(game, type) or type(game) not in _COMPILED_GAMES:
         return frozenset()
     compiled = compiled_game_for(game)
-    return _RAVE if compiled is not None and compiled.num_actions > 0 else frozenset()
+    if compiled is None or compiled.num_actions <= 0:
+        return frozenset()
+    return _RAVE_ROLLOUTS if compiled.playout is not None else _RAVE

@@ -40,6 +40,42 @@ changes in place with read-only data ``b`` (each simulation starts from a copy o
 rollout)`` in Python, passed unchanged to ``status`` and ``rollout``: which value scale, which
 rollout policy (names in ``rollouts``). ``max_branching`` bounds ``n``.
 
+**Optional hooks** for a game that wants more of the one search loop (Go uses them all; a game
+without them pays nothing, the loop compiles them out):
+
+================================================ ============================================
+``tree_actions(a, b, out, offset) -> n``          the actions the tree holds (default: the
+                                                  legal ones), e.g. Go's moves that fill no
+                                                  eye of the mover's, and the pass; a legal
+                                                  action left out is reported with no visits
+``priors(a, b, actions, offset, n, visits,        makes a node's children a whole block at
+value, config)``                                  once (after ``expand_visits`` visits; the
+                                                  root's at once) and fills each child's prior
+                                                  knowledge: ``visits[offset + i]`` virtual
+                                                  visits (integers) whose returns sum to
+                                                  ``value[offset + i]`` (Gelly and Silver
+                                                  2007); selection is then UCT-RAVE with
+                                                  those priors
+``repeats(a, b, config, keys, depth, check)       writes the position's key to
+-> bool``                                         ``keys[depth]``; with ``check``, whether the
+                                                  position repeats one before the root (the
+                                                  game's history, in ``b``) or on the path
+                                                  (``keys[:depth]``): positional superko. A
+                                                  repeating move is never played again
+``playout(a, b, rng, config, players, moves)      the game's rollout telling its moves (move
+-> (value, rng, n)``                              ``t`` and its player to ``moves[t]``,
+                                                  ``players[t]``, at most ``len(moves)``):
+                                                  RAVE then runs over the game's own rollout
+                                                  policies, not only uniform playouts
+================================================ ============================================
+
+``amaf_first`` makes RAVE count only the first play of each action in a simulation (Gelly and
+Silver's all-moves-as-first; default: every later play by the node's player, as the
+reference tier). ``moves_between(old, new)`` (Python) gives the actions that lead from the
+previous search's root to the next position (``None``: not one that follows from it), for
+tree reuse in games that record their moves; without it the searcher looks for the position
+among the previous tree's first turns by ``key()``.
+
 **Checks.** Registering checks the description's shape (:func:`check_shape`: a function
 missing, not compiled, a bad number); the first search on a game plays one seeded random game
 through both tiers (:func:`check_against_reference`): the compiled legal actions, ends and
@@ -92,7 +128,7 @@ __all__ = [
 
 REQUIRED = ("actions", "play", "status")
 """The numba functions every compiled game has."""
-OPTIONAL = ("rollout", "next_player")
+OPTIONAL = ("rollout", "next_player", "tree_actions", "priors", "repeats", "playout")
 """The numba functions a compiled game may have."""
 MAX_BRANCHING = 32767
 """Actions and child counts are ``int16`` in the tree: both are at most this."""
@@ -127,7 +163,12 @@ class CompiledGame:
         num_actions: every action is below it (0: not said); needed by compiled RAVE, whose
             all-moves-as-first statistics are kept per (player, action).
         pass_action: an action that gathers no AMAF statistics (a pass: every playout of Go
-            ends with passes), or -1.
+            ends with passes), or -1; with ``priors`` it also stays last in a block.
+        tree_actions, priors, repeats, playout: the optional hooks of the module docstring
+            (``@njit``, or ``None``).
+        expand_visits: with ``priors``, the visits a node needs before its children are made.
+        amaf_first: RAVE counts only the first play of each action in a simulation.
+        moves_between: ``(old_state, new_state) -> actions | None``, for tree reuse.
     """
 
     name: str
@@ -142,6 +183,13 @@ class CompiledGame:
     rollouts: tuple[str, ...] = ("random",)
     num_actions: int = 0
     pass_action: int = -1
+    tree_actions: Any = None
+    priors: Any = None
+    repeats: Any = None
+    playout: Any = None
+    expand_visits: int = 1
+    amaf_first: bool = False
+    moves_between: Callable[[Any, Any], Any] | None = None
 
 
 def _fail(name: str, message: str) -> CompiledGameError:
@@ -185,7 +233,13 @@ def check_shape(compiled: object) -> CompiledGame:
         raise _fail(
             name, f"max_branching must be an integer in [1, {MAX_BRANCHING}], got {branching!r}"
         )
-    for field, low in (("num_actions", 0), ("pass_action", -1)):
+    if compiled.moves_between is not None and not callable(compiled.moves_between):
+        raise _fail(
+            name, f"moves_between must be a Python function, got {compiled.moves_between!r}"
+        )
+    if not isinstance(compiled.amaf_first, bool):
+        raise _fail(name, f"amaf_first must be True or False, got {compiled.amaf_first!r}")
+    for field, low in (("num_actions", 0), ("pass_action", -1), ("expand_visits", 1)):
         number = getattr(compiled, field)
         if isinstance(number, bool) or not isinstance(number, int) or number < low:
             raise _fail(name, f"{field} must be an integer >= {low}, got {number!r}")

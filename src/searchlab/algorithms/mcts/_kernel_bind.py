@@ -7,7 +7,7 @@ imports it, and lets numba cache its kernel on disk beside it: numba caches neit
 function that takes functions nor a closure, but it does cache a module-level function whose
 globals are the game's functions. The module is
 named by a digest of everything the kernel is made of (the names and source files of your
-functions, ``max_branching``, the position's kind, and searchlab's loop), so a change to any of
+functions, the position's kind, and searchlab's loop), so a change to any of
 them makes a new one; it lives in ``$SEARCHLAB_KERNEL_DIR``, by default a folder of this user's
 in the system's temporary directory. Measured (2026-11-27, Breakthrough, the 2-core VM): the
 first search of a new process took 6.5 s of compiling without it, about 1 s with it.
@@ -37,7 +37,10 @@ __all__ = ["bind", "kernel_folder"]
 
 _BOUND: dict[tuple[Any, ...], Any] = {}
 """The search loops bound in this process, by functions and shape."""
-_FUNCTIONS = ("actions", "play", "status", "rollout", "next_player")
+_FUNCTIONS = (
+    "actions", "play", "status", "rollout", "next_player", "tree_actions", "priors", "repeats",
+    "playout",
+)  # fmt: skip
 
 _TEMPLATE = '''"""Made by searchlab: the compiled MCTS loop bound to {rules} by name, so that numba
 caches it on disk. Do not edit; a change to the rules or to searchlab makes another file."""
@@ -53,8 +56,8 @@ from searchlab.algorithms.mcts._kernel_loop import alternate, simulate, start_co
 @njit(cache=True)
 def kernel(config, tree, root_a, root_b, scratch, counters, rng_state, settings):
     return simulate(
-        actions, play, status, rollout, {start}, next_player, config, {max_branching}, tree,
-        root_a, root_b, scratch, counters, rng_state, settings,
+        actions, play, status, rollout, {start}, next_player, tree_actions, priors, repeats,
+        playout, config, tree, root_a, root_b, scratch, counters, rng_state, settings,
     )
 '''
 
@@ -73,7 +76,7 @@ def bind(compiled: CompiledGame, is_array: bool) -> Any:
     """The search loop bound to ``compiled``'s functions (see the module), called as
     ``kernel(config, tree, root_a, root_b, scratch, counters, rng_state, settings)``;
     ``is_array``: the position is an array each simulation copies (else two words)."""
-    key = (*(getattr(compiled, name) for name in _FUNCTIONS), compiled.max_branching, is_array)
+    key = (*(getattr(compiled, name) for name in _FUNCTIONS), is_array)
     kernel = _BOUND.get(key)
     if kernel is None:
         kernel = _bind_by_name(compiled, is_array) or _bind_in_memory(compiled, is_array)
@@ -116,10 +119,7 @@ def _bind_by_name(compiled: CompiledGame, is_array: bool) -> Any:
         except OSError:
             return None
     start = "start_copy" if is_array else "start_words"
-    text = _TEMPLATE.format(
-        rules=repr(compiled.name), imports="\n".join(imports), start=start,
-        max_branching=int(compiled.max_branching),
-    )  # fmt: skip
+    text = _TEMPLATE.format(rules=repr(compiled.name), imports="\n".join(imports), start=start)
     digest.update(text.encode())
     name = f"searchlab_bound_{digest.hexdigest()[:16]}"
     path = kernel_folder() / f"{name}.py"
@@ -147,15 +147,17 @@ def _bind_in_memory(compiled: CompiledGame, is_array: bool) -> Any:
     rollout_fn = compiled.rollout
     next_player_fn = L.alternate if compiled.next_player is None else compiled.next_player
     start_fn = L.start_copy if is_array else L.start_words
-    max_branching = compiled.max_branching
+    tree_actions_fn, priors_fn = compiled.tree_actions, compiled.priors
+    repeats_fn, playout_fn = compiled.repeats, compiled.playout
 
     @njit
     def kernel(
         config, tree, root_a, root_b, scratch, counters, rng_state, settings
     ):  # pragma: no cover - compiled
         return L.simulate(
-            actions_fn, play_fn, status_fn, rollout_fn, start_fn, next_player_fn, config,
-            max_branching, tree, root_a, root_b, scratch, counters, rng_state, settings,
+            actions_fn, play_fn, status_fn, rollout_fn, start_fn, next_player_fn,
+            tree_actions_fn, priors_fn, repeats_fn, playout_fn, config, tree, root_a, root_b,
+            scratch, counters, rng_state, settings,
         )  # fmt: skip
 
     return kernel

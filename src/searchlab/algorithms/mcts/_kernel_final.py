@@ -67,7 +67,8 @@ def final_choice(  # pragma: no cover - compiled
 ):
     """The id of the root child to play under ``rule`` (-1: no child made yet, or no
     robust-max child). The root is node 0; its children are the first ``n_expanded[0]`` of its
-    block."""
+    block; a child never visited is not chosen (a game whose children are made a block at a
+    time makes some that no simulation reaches)."""
     f = first[0]
     made = n_expanded[0] if f >= 0 else 0
     if made == 0:
@@ -97,6 +98,8 @@ def final_choice(  # pragma: no cover - compiled
     for child in range(f, f + made):
         if skip_lost and is_proven[child] and proven[child] < 0.0:
             continue
+        if visits[child] == 0:
+            continue  # made with its block but never visited (or an illegal repetition)
         if most < 0 or _beats(
             child, most, False, action, visits, value, is_proven, proven, use_proofs
         ):

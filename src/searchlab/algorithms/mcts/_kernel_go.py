@@ -1,64 +1,40 @@
-"""The compiled MCTS for Go: UCT with RAVE (AMAF) and heuristic priors on the numba board of
-:mod:`searchlab.domains.games.go_board`, the tree as arrays, resumable in slices.
+"""Go for the one compiled search loop (:mod:`~searchlab.algorithms.mcts._kernel_loop`): the
+compiled-game functions and hooks (:class:`~searchlab.core.compiled_game.CompiledGame`) on the
+board of :mod:`searchlab.domains.games.go_board`, registered for
+:class:`~searchlab.domains.games.go.Go` like every compiled game.
 
-Go gets its own loop (not :mod:`~searchlab.algorithms.mcts._kernel_loop`'s) because RAVE
-needs the moves of the whole simulation, and Go's tree nodes are made a block at a time with
-their priors.
+A position is ``(pos, history)``: the ``int64`` array of :mod:`.go_board` that ``play``
+changes in place (each simulation starts from a copy of the root's) and the sorted superko
+keys of the game before the root (``GoState.history``). Players alternate (a pass is a move).
 
-**The tree** is a struct of arrays indexed by node id (node 0 is the root; a node's children
-are one contiguous block, made all at once, in random order):
+Go uses every optional hook of the protocol:
 
-============== ======= ================================================================
-``parent``     int32   parent id (-1 for the root)
-``first``      int32   id of the first child (-1: no children made yet)
-``n_children`` int16   size of the child block
-``action``     int16   the move from the parent (a point; ``size * size`` is the pass)
-``visits``     int32   simulations through this node
-``value``      float64 sum of returns for the player who moved into the node (its mover)
-``amaf_n``     int32   AMAF visits: simulations below the parent in which the mover played
-                       this point first (Gelly and Silver 2007's all-moves-as-first)
-``amaf_w``     float64 sum of those simulations' returns for the mover
-``prior_n``    float32 virtual visits of the heuristic prior (:func:`_priors`)
-``prior_w``    float32 their virtual returns (a virtual win is +1, a loss -1)
-``flags``      int8    ``ILLEGAL``: the move repeats a position (superko); never selected
-============== ======= ================================================================
+* ``tree_actions``: the tree holds the moves that do not fill the mover's own eye
+  (:func:`~searchlab.domains.games.go_board.playout_points`) and the pass, always; a legal
+  move outside the tree (an own-eye fill) is reported with no visits;
+* ``priors``: a node's children are made a block at once, after ``expand_visits`` (2) visits
+  (the root's at once), each with heuristic prior knowledge (:func:`priors`); selection is
+  then UCT-RAVE with priors (``_kernel_loop._select_priors``): the child with the largest
+  ``(1 - beta) Q + beta A + c sqrt(2 ln N / n)``, ``n = visits + prior visits``,
+  ``Q = (value + prior value) / n``, ``A`` the AMAF mean, ``beta = sqrt(k / (3 n + k))``
+  (``k = MCTSOptions.rave``; 0: plain UCT with priors). Without priors (``GoSearcher(priors=
+  False)``) every child starts empty, so plain UCT tries every move once, in random order;
+* ``repeats``: superko (the game's rule: positional, situational, or only the basic ko) is
+  checked for every move the tree plays, against the root's history and the positions along
+  the path; a repetition marks the child illegal and the simulation starts again. Playouts
+  check only the basic ko;
+* ``playout``: the rollouts (eye-avoiding uniform :func:`~searchlab.domains.games.go_board.
+  random_move`, or :func:`~searchlab.domains.games.go_informed.informed_move`) tell their
+  moves, so RAVE runs over either policy; ``amaf_first``: only the first play of each point
+  in a simulation counts, for the player who made it (Gelly and Silver 2007), the pass none.
 
-The players alternate at every ply (a pass is a move), so a node's mover follows from its
-depth: the player to move at the root moves into the depth-1 nodes.
+A playout plays until two passes in a row or the game's ``max_moves`` plies (the game then
+ends and is scored as it stands, as :class:`~searchlab.domains.games.go.Go` does; a playout
+that cycles in a triple ko also ends there). A finished game is worth, to each player, the sign
+of the area score (``sign``, the ``"outcome"`` scale, and any ``win_loss`` game) or the score
+over ``max_utility`` (``"normalised"`` with area scoring).
 
-**A simulation** copies the root position and descends: at a node whose block exists, the
-child with the largest
-
-    ``(1 - beta) * Q + beta * A + c * sqrt(2 ln N / n)``
-
-where ``n = visits + prior_n``, ``Q = (value + prior_w) / n`` (the prior counts as ``prior_n``
-simulations: Gelly and Silver 2007's "prior knowledge" initialisation), ``A = amaf_w / amaf_n``
-and ``beta = sqrt(k / (3 n + k))`` (their hand-tuned schedule, with ``k`` the equivalence
-parameter ``MCTSOptions.rave``; ``k = 0`` or no AMAF sample: ``beta = 0``), and ``N`` the
-parent's visits. A child with ``n = 0`` and no AMAF sample (only without priors) is taken at
-once, first in block order: plain UCT tries every move once, in random order. The child is
-played; the first time a move is taken its position is checked against the superko history
-(the root's ``GoState.history`` and the positions along the path): a repetition flags the
-child ``ILLEGAL`` and the simulation starts again. The descent stops at a node without a
-block: the root, and any node visited ``expand`` times already, gets its block (its
-children: every point :func:`~searchlab.domains.games.go_board.playout_points` gives, that
-is legal moves that do not fill the mover's own eye, and the pass, which is always in the
-tree) and one more step is taken into it; otherwise a playout runs from there.
-
-**Playouts** play :func:`~searchlab.domains.games.go_informed.random_move` (eye-avoiding
-uniform) or :func:`~searchlab.domains.games.go_informed.informed_move` until two passes in a
-row, or the game's ``max_moves`` plies (the game then ends and is scored as it stands, as
-:class:`~searchlab.domains.games.go.Go` does; a playout that cycles in a triple ko also ends
-there). A finished game is worth, to each player, the sign of the area score (``sign``
-config; the ``"outcome"`` scale, and any ``win_loss`` game) or the score over
-``max_utility`` (``"normalised"`` with area scoring).
-
-**Backup**: every node on the path adds the return for its mover; with RAVE, every child of
-every node on the path whose point the node's player to move played first (at that depth or
-below, in the tree or the playout; the first occurrence of each point counts, and only for
-the player who played it) adds an AMAF sample.
-
-**Priors** (:func:`_priors`, set by the bits of ``config[K_PRIORS]``: :data:`TACTICS`,
+**Priors** (:func:`priors`, set by the bits of the config's mask: :data:`TACTICS`,
 :data:`PATTERNS`; 0 turns them off): every new child starts with :data:`PRIOR_EVEN` virtual
 visits at an even value (Gelly and Silver's "even game" prior), shifted by virtual wins or
 losses (MoGo's and Fuego's kinds of knowledge): wins for a capture, for an escape of an own
@@ -67,21 +43,34 @@ neighbourhood matching one of MoGo's patterns (the informed playouts' table); lo
 self-atari of two or more stones that captures nothing and for a first-line move with no
 stone within Manhattan distance 2; the pass starts with virtual losses (the constants below).
 They steer the first visits toward tactically sensible moves until real visits outweigh them.
+
+>>> from searchlab.domains.games.go import Go
+>>> rules = compiled_go(Go(5))
+>>> rules.max_branching, rules.pass_action, rules.rollouts
+(26, 25, ('random', 'informed'))
 """
 
 from __future__ import annotations
 
-import math
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.core.compiled_game import CompiledGame
+from searchlab.core.errors import IllegalMoveError
+from searchlab.domains.games.go import Go, GoState
 from searchlab.domains.games.go_board import (
     BOARD,
     BORDER,
     EMPTY,
     H_GEN,
+    H_LAST,
+    H_N,
+    H_SIZE,
     H_TO_MOVE,
     H_W,
     HDR,
@@ -91,56 +80,51 @@ from searchlab.domains.games.go_board import (
     P2Q,
     STONES,
     area_score,
-    copy_position,
     hash_of,
     in_atari,
-    passes,
-    play,
+    is_over,
+    legal_points,
     playout_points,
     random_move,
     to_move,
 )
+from searchlab.domains.games.go_board import play as play_point
 from searchlab.domains.games.go_informed import informed_move, matches_pattern
 
 __all__ = [
-    "DONE",
-    "GROW",
-    "ILLEGAL",
-    "NODE_LIMIT",
-    "search",
+    "EXPAND_VISITS",
+    "INFORMED",
+    "NO_SUPERKO",
+    "PATTERNS",
+    "POSITIONAL",
+    "RANDOM",
+    "SITUATIONAL",
+    "TACTICS",
+    "actions",
+    "compiled_go",
+    "config_for",
+    "encode",
+    "moves_between",
+    "play",
+    "playout",
+    "priors",
+    "repeats",
+    "rollout",
+    "status",
+    "tree_actions",
 ]
 
-DONE, GROW, NODE_LIMIT = 0, 1, 3
-"""Why :func:`search` returned: the simulation budget is spent; the arrays need room (the
-driver doubles them, or clears ``K_CAN_GROW`` when they may not grow: blocks are then no
-longer made); the node limit is reached."""
-
-C_SIMULATIONS, C_USED, C_MAX_DEPTH = 0, 1, 2
-"""Slots of the ``counters`` array."""
-
-(
-    K_SIZE,
-    K_SIGN,
-    K_POLICY,
-    K_SUPERKO,
-    K_MAX_MOVES,
-    K_ROOT_MOVES,
-    K_PRIORS,
-    K_EXPAND,
-    K_CAN_GROW,
-    K_LAST_MOVE,
-) = range(10)
-"""Slots of the int64 ``config`` array: board size; 1 to value a game by the sign of its
-score; rollout policy (:data:`RANDOM`, :data:`INFORMED`); superko rule (:data:`NO_SUPERKO`,
-:data:`POSITIONAL`, :data:`SITUATIONAL`); the game's ``max_moves``; plies played before the
-root; priors on (1) or off (0); visits before a node gets its block; 1 while the arrays may
-grow; the move that led to the root (-1: none)."""
-F_MAX_UTILITY, F_C, F_RAVE = 0, 1, 2
-"""Slots of the float64 ``fconfig`` array: the game's ``max_utility``; UCT's ``c``; RAVE's
-``k``."""
+EXPAND_VISITS = 2
+"""Visits a node needs before its children are made (the root's are made at once)."""
 RANDOM, INFORMED = 0, 1
+POLICIES = {"random": RANDOM, "informed": INFORMED}
+"""The rollout policies, by their ``MCTSOptions.rollout`` names."""
 NO_SUPERKO, POSITIONAL, SITUATIONAL = 0, 1, 2
-ILLEGAL = 1
+_SUPERKO = {"simple": NO_SUPERKO, "positional": POSITIONAL, "situational": SITUATIONAL}
+C_SIGN, C_POLICY, C_SUPERKO, C_PRIORS, C_SIDE_KEY, C_MAX_UTILITY = range(6)
+"""Slots of the ``config`` tuple (:func:`config_for`): 1 to value a game by the sign of its
+score; the rollout policy; the superko rule; the priors' mask; the key XORed in when white is
+to move (situational superko); the game's ``max_utility``."""
 
 PRIOR_EVEN = 10.0
 """Virtual visits at an even value (return 0) every new child starts with."""
@@ -161,68 +145,7 @@ PRIOR_PATTERN = 5.0
 """Virtual wins of a move whose 3x3 neighbourhood matches one of MoGo's patterns
 (:data:`~searchlab.domains.games.go_policy.PATTERNS`, the informed playouts' table)."""
 TACTICS, PATTERNS = 1, 2
-"""Bits of ``config[K_PRIORS]``: the tactical and edge priors; the pattern prior."""
-
-
-@njit(cache=True, inline="always")
-def _key(pos, superko, side_key):  # pragma: no cover - compiled
-    """The position's superko key: the board hash, with ``side_key`` mixed in when white is
-    to move under situational superko."""
-    h = hash_of(pos)
-    if superko == SITUATIONAL and to_move(pos) == 1:
-        h ^= side_key
-    return h
-
-
-@njit(cache=True, inline="always")
-def _seen(h, history, path_hash, depth):  # pragma: no cover - compiled
-    """``h`` is in the sorted ``history`` or among ``path_hash[:depth]``."""
-    lo = 0
-    hi = history.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if history[mid] < h:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < history.shape[0] and history[lo] == h:
-        return True
-    found = False
-    for i in range(depth):
-        if path_hash[i] == h:
-            found = True
-            break
-    return found
-
-
-@njit(cache=True, inline="always")
-def _select(
-    node, visits, value, first, n_children, amaf_n, amaf_w, prior_n, prior_w, flags, c, k
-):  # pragma: no cover - compiled
-    """The child of ``node`` (whose block exists) with the largest RAVE-UCT score (module
-    docstring); the first in block order on ties."""
-    f = first[node]
-    parent_n = visits[node]
-    log_n = math.log(parent_n) if parent_n > 1 else 0.0
-    best = -1
-    best_score = -np.inf
-    for i in range(n_children[node]):
-        child = f + i
-        if flags[child] & ILLEGAL:
-            continue
-        n = visits[child] + prior_n[child]
-        an = amaf_n[child]
-        if n <= 0.0 and (k <= 0.0 or an == 0):
-            return child
-        mean = (value[child] + prior_w[child]) / n if n > 0.0 else 0.0
-        if k > 0.0 and an > 0:
-            beta = math.sqrt(k / (3.0 * n + k))
-            mean = (1.0 - beta) * mean + beta * (amaf_w[child] / an)
-        score = mean + c * math.sqrt(2.0 * log_n / (n if n > 1.0 else 1.0))
-        if score > best_score:
-            best_score = score
-            best = child
-    return best
+"""Bits of the config's priors mask: the tactical and edge priors; the pattern prior."""
 
 
 @njit(cache=True, inline="always")
@@ -270,20 +193,30 @@ def _liberties_after(pos, q, colour, cap):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _priors(pos, size, last, points, n, prior_n, prior_w, f, mask):  # pragma: no cover
-    """Fill the priors of the block of ``n + 1`` children starting at ``f``, whose actions
-    are ``points[:n]`` and the pass, in the position ``pos`` (module docstring); ``last`` is
-    the move that led to ``pos`` (-1: none; the pass: ``size * size``)."""
+def priors(pos, history, actions, offset, n, prior_visits, prior_value, config):  # pragma: no cover
+    """Fill the priors (module docstring) of the block of ``n`` children from ``offset``,
+    whose moves are ``actions[offset:offset + n]`` in the position ``pos``; the config's mask
+    0 leaves them empty (no priors)."""
+    mask = config[C_PRIORS]
+    if mask == 0:
+        return
+    size = pos[HDR, H_SIZE]
+    pass_action = size * size
+    last = pos[HDR, H_LAST]  # the move that led here (-1: none; the pass: size * size)
     w = pos[HDR, H_W]
     colour = pos[HDR, H_TO_MOVE] + 1
     other = 3 - colour
     last_row = -10
     last_col = -10
-    if 0 <= last < size * size:
+    if 0 <= last < pass_action:
         last_row = last // size
         last_col = last % size
     for i in range(n):
-        p = points[i]
+        p = actions[offset + i]
+        if p == pass_action:
+            prior_visits[offset + i] = int(PRIOR_EVEN + PRIOR_PASS)
+            prior_value[offset + i] = -PRIOR_PASS
+            continue
         q = pos[P2Q, p]
         pn = PRIOR_EVEN
         pw = 0.0
@@ -338,268 +271,202 @@ def _priors(pos, size, last, points, n, prior_n, prior_w, f, mask):  # pragma: n
         if mask & PATTERNS and matches_pattern(pos, q, w):
             pn += PRIOR_PATTERN
             pw += PRIOR_PATTERN
-        prior_n[f + i] = pn
-        prior_w[f + i] = pw
-    prior_n[f + n] = PRIOR_EVEN + PRIOR_PASS
-    prior_w[f + n] = -PRIOR_PASS
+        prior_visits[offset + i] = int(pn)
+        prior_value[offset + i] = pw
+
+
+# --- the compiled-game functions ---------------------------------------------------------------
 
 
 @njit(cache=True)
-def search(  # pragma: no cover - compiled
-    config,
-    fconfig,
-    parent,
-    first,
-    n_children,
-    action,
-    visits,
-    value,
-    amaf_n,
-    amaf_w,
-    prior_n,
-    prior_w,
-    flags,
-    root_pos,
-    history,
-    side_key,
-    pos,
-    moves,
-    first_color,
-    path,
-    path_hash,
-    points,
-    counters,
-    rng_state,
-    max_simulations,
-    max_nodes,
-):
-    """Run simulations until ``counters[C_SIMULATIONS] == max_simulations`` (DONE); before
-    each, stop with NODE_LIMIT (``max_nodes`` slots used) or pause with GROW (less than a
-    block of free slots while ``config[K_CAN_GROW]``). Resumable: the whole state is in the
-    arrays, ``counters`` and ``rng_state[0]``. ``pos`` is scratch for one position,
-    ``moves`` (``int16``) holds a simulation's moves (its length bounds a simulation: the
-    descent stops ``4 * size * size`` plies before its end), ``first_color`` (``int8``, all
-    -1 between calls) one entry per action, ``path``/``path_hash`` one per ply of
-    ``moves``, ``points`` one per point."""
-    size = config[K_SIZE]
-    points_n = size * size
-    pass_action = points_n
-    sign = config[K_SIGN] != 0
-    policy = config[K_POLICY]
-    superko = config[K_SUPERKO]
-    plies_left = config[K_MAX_MOVES] - config[K_ROOT_MOVES]  # >= 1 (the root is not over)
-    use_priors = config[K_PRIORS] != 0
-    expand = config[K_EXPAND]
-    max_utility = fconfig[F_MAX_UTILITY]
-    c = fconfig[F_C]
-    k = fconfig[F_RAVE]
-    rave = k > 0.0
-    capacity = parent.shape[0]
-    buffer = moves.shape[0]
-    max_descent = buffer - 4 * points_n - 2
-    simulations = counters[C_SIMULATIONS]
-    used = counters[C_USED]
-    max_depth = counters[C_MAX_DEPTH]
-    rng = rng_state[0]
-    root_color = to_move(root_pos)
-    code = DONE
-    while True:
-        if simulations >= max_simulations:
-            break
-        if used >= max_nodes:
-            code = NODE_LIMIT
-            break
-        room = capacity - used >= points_n + 1
-        if not room and config[K_CAN_GROW] != 0:
-            code = GROW
-            break
-        # Selection (and expansion of at most one block).
-        copy_position(pos, root_pos)
-        node = 0
-        depth = 0
-        path[0] = 0
-        path_hash[0] = _key(pos, superko, side_key)
-        restart = False
-        over = False
-        while True:
-            if depth > 0 and (passes(pos) >= 2 or depth >= plies_left):
-                over = True
-                break
-            f = first[node]
-            if f < 0:
-                if node != 0 and visits[node] < expand:
-                    break
-                if not room or depth >= max_descent:
-                    break
-                n = playout_points(pos, points)
-                for i in range(n - 1, 0, -1):  # random block order: UCT's random tie-break
-                    rng, j = next_below(rng, i + 1)
-                    swap = points[i]
-                    points[i] = points[j]
-                    points[j] = swap
-                f = used
-                for i in range(n + 1):
-                    child = f + i
-                    parent[child] = node
-                    first[child] = -1
-                    n_children[child] = 0
-                    action[child] = points[i] if i < n else pass_action
-                    visits[child] = 0
-                    value[child] = 0.0
-                    amaf_n[child] = 0
-                    amaf_w[child] = 0.0
-                    prior_n[child] = 0.0
-                    prior_w[child] = 0.0
-                    flags[child] = 0
-                if use_priors:
-                    last = config[K_LAST_MOVE] if depth == 0 else moves[depth - 1]
-                    _priors(pos, size, last, points, n, prior_n, prior_w, f, config[K_PRIORS])
-                first[node] = f
-                n_children[node] = n + 1
-                used += n + 1
-                room = capacity - used >= points_n + 1
-            child = _select(
-                node, visits, value, first, n_children, amaf_n, amaf_w, prior_n, prior_w,
-                flags, c, k,
-            )  # fmt: skip
-            move = action[child]
-            play(pos, move)
-            moves[depth] = move
-            depth += 1
-            h = _key(pos, superko, side_key)
-            new = superko != NO_SUPERKO and move != pass_action and visits[child] == 0
-            if new and _seen(h, history, path_hash, depth):
-                flags[child] |= ILLEGAL
-                restart = True
-                break
-            path[depth] = child
-            path_hash[depth] = h
-            node = child
-            if visits[child] == 0:
-                # a new node: end the descent here (after the terminal test)
-                if depth > 0 and (passes(pos) >= 2 or depth >= plies_left):
-                    over = True
-                break
-        if restart:
-            continue
-        if depth > max_depth:
-            max_depth = depth
-        # Playout.
-        ply = depth
-        if not over:
-            limit = min(plies_left, buffer)
-            while passes(pos) < 2 and ply < limit:
-                if policy == INFORMED:
-                    move, rng = informed_move(pos, rng, next_below)
-                else:
-                    move, rng = random_move(pos, rng, next_below)
-                play(pos, move)
-                moves[ply] = move
-                ply += 1
-        score = area_score(pos)
-        if sign:
-            black = 1.0 if score > 0.0 else -1.0 if score < 0.0 else 0.0
-        else:
-            black = score / max_utility
-        # Backup: each node's mover played move depth - 1 (colour (root_color + d - 1) % 2).
-        for d in range(depth, 0, -1):
-            n_id = path[d]
-            reward = black if (root_color + d - 1) % 2 == 0 else -black
-            visits[n_id] += 1
-            value[n_id] += reward
-        visits[0] += 1
-        if rave:
-            for i in range(ply - 1, depth - 1, -1):  # first occurrence of each point wins
-                first_color[moves[i]] = (root_color + i) % 2
-            for d in range(depth, -1, -1):
-                n_id = path[d]
-                f = first[n_id]
-                if f >= 0:
-                    color = (root_color + d) % 2  # to move at this node
-                    reward = black if color == 0 else -black
-                    for i in range(n_children[n_id]):
-                        child = f + i
-                        a = action[child]
-                        if a != pass_action and first_color[a] == color:
-                            amaf_n[child] += 1
-                            amaf_w[child] += reward
-                if d > 0:
-                    first_color[moves[d - 1]] = (root_color + d - 1) % 2
-            for i in range(ply):
-                first_color[moves[i]] = -1
-        simulations += 1
-    counters[C_SIMULATIONS] = simulations
-    counters[C_USED] = used
-    counters[C_MAX_DEPTH] = max_depth
-    rng_state[0] = rng
-    return code
+def actions(pos, history, out, offset):  # pragma: no cover - compiled
+    """The legal moves (but for superko), increasing, then the pass."""
+    n = legal_points(pos, out[offset:])
+    out[offset + n] = pos[HDR, H_N]
+    return n + 1
 
 
 @njit(cache=True)
-def compact(  # pragma: no cover - compiled
-    parent,
-    first,
-    n_children,
-    action,
-    visits,
-    value,
-    amaf_n,
-    amaf_w,
-    prior_n,
-    prior_w,
-    flags,
-    to_parent,
-    to_first,
-    to_n_children,
-    to_action,
-    to_visits,
-    to_value,
-    to_amaf_n,
-    to_amaf_w,
-    to_prior_n,
-    to_prior_w,
-    to_flags,
-    root,
-):
-    """Copy the subtree of node ``root`` into the ``to_`` arrays (as large as the source),
-    breadth first, ``root`` becoming node 0 (its blocks stay contiguous); return the slots
-    used. Tree reuse: the part of the tree below the move played is kept, the rest dropped."""
-    source = np.empty(to_parent.shape[0], dtype=np.int32)
-    source[0] = root
-    to_parent[0] = -1
-    to_action[0] = -1
-    to_visits[0] = visits[root]
-    to_value[0] = value[root]
-    to_amaf_n[0] = 0
-    to_amaf_w[0] = 0.0
-    to_prior_n[0] = 0.0
-    to_prior_w[0] = 0.0
-    to_flags[0] = 0
-    used = 1
-    i = 0
-    while i < used:
-        s = source[i]
-        f = first[s]
-        n = n_children[s]
-        if f < 0:
-            to_first[i] = -1
-            to_n_children[i] = 0
+def tree_actions(pos, history, out, offset):  # pragma: no cover - compiled
+    """The moves the tree holds: the legal points that fill no eye of the mover's, increasing,
+    then the pass."""
+    n = playout_points(pos, out[offset:])
+    out[offset + n] = pos[HDR, H_N]
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def play(pos, history, action):  # pragma: no cover - compiled
+    """Play ``action`` in place."""
+    play_point(pos, action)
+    return pos, history
+
+
+@njit(cache=True, inline="always")
+def _black(pos, config):  # pragma: no cover - compiled
+    """What the finished game ``pos`` is worth to black on the search's scale."""
+    score = area_score(pos)
+    if config[C_SIGN] != 0:
+        return 1.0 if score > 0.0 else -1.0 if score < 0.0 else 0.0
+    return score / config[C_MAX_UTILITY]
+
+
+@njit(cache=True)
+def status(pos, history, config):  # pragma: no cover - compiled
+    """``(is over, value for the player to move)``."""
+    if not is_over(pos):
+        return False, 0.0
+    black = _black(pos, config)
+    return True, black if to_move(pos) == 0 else -black
+
+
+@njit(cache=True, inline="always")
+def _playout(pos, rng, config, players, moves, record):  # pragma: no cover - compiled
+    """The config's policy to the end of the game (``pos`` changes in place), with
+    ``record`` each move and its player to ``moves``, ``players`` (at most their length):
+    ``(value for the player to move at the start, rng, moves played)``."""
+    start = to_move(pos)
+    informed = config[C_POLICY] == INFORMED
+    t = 0
+    while not is_over(pos):
+        if record and t >= moves.shape[0]:
+            break
+        if informed:
+            move, rng = informed_move(pos, rng, next_below)
         else:
-            to_first[i] = used
-            to_n_children[i] = n
-            for j in range(n):
-                src = f + j
-                dst = used + j
-                source[dst] = src
-                to_parent[dst] = i
-                to_action[dst] = action[src]
-                to_visits[dst] = visits[src]
-                to_value[dst] = value[src]
-                to_amaf_n[dst] = amaf_n[src]
-                to_amaf_w[dst] = amaf_w[src]
-                to_prior_n[dst] = prior_n[src]
-                to_prior_w[dst] = prior_w[src]
-                to_flags[dst] = flags[src]
-            used += n
-        i += 1
-    return used
+            move, rng = random_move(pos, rng, next_below)
+        if record:
+            players[t] = to_move(pos)
+            moves[t] = move
+        play_point(pos, move)
+        t += 1
+    black = _black(pos, config)
+    return (black if start == 0 else -black), rng, t
+
+
+@njit(cache=True)
+def rollout(pos, history, rng, config):  # pragma: no cover - compiled
+    """A playout (:func:`_playout`): ``(value for the player to move, rng)``."""
+    header = pos[HDR]  # never written (no record)
+    value, rng, _ = _playout(pos, rng, config, header, header, False)
+    return value, rng
+
+
+@njit(cache=True)
+def playout(pos, history, rng, config, players, moves):  # pragma: no cover - compiled
+    """A playout telling its moves, for RAVE: ``(value for the player to move, rng, n)``."""
+    return _playout(pos, rng, config, players, moves, True)
+
+
+@njit(cache=True, inline="always")
+def _seen(h, history, keys, depth):  # pragma: no cover - compiled
+    """``h`` is in the sorted ``history`` or among ``keys[:depth]``."""
+    lo = 0
+    hi = history.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if history[mid] < h:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < history.shape[0] and history[lo] == h:
+        return True
+    found = False
+    for i in range(depth):
+        if keys[i] == h:
+            found = True
+            break
+    return found
+
+
+@njit(cache=True, inline="always")
+def repeats(pos, history, config, keys, depth, check):  # pragma: no cover - compiled
+    """Keep the position's superko key (the board hash, with the side key mixed in when white
+    is to move under situational superko) in ``keys[depth]``; with ``check``, whether it
+    repeats the root's history or the path (never under the basic ko alone)."""
+    superko = config[C_SUPERKO]
+    h = hash_of(pos)
+    if superko == SITUATIONAL and to_move(pos) == 1:
+        h ^= config[C_SIDE_KEY]
+    keys[depth] = h
+    if not check or superko == NO_SUPERKO:
+        return False
+    return _seen(h, history, keys, depth)
+
+
+# --- Python side -------------------------------------------------------------------------------
+
+
+def encode(state: GoState) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled position of ``state``: its board array and its sorted superko history."""
+    from searchlab.domains.games.go_arrays import encode as encode_board
+
+    if not isinstance(state, GoState):
+        raise TypeError(f"not a Go position: {type(state).__name__}")
+    return encode_board(state), np.array(sorted(state.history), dtype=np.uint64)
+
+
+def config_for(
+    state: GoState, value_scale: str, rollout: str, *, priors: bool = True
+) -> tuple[int, int, int, int, np.uint64, float]:
+    """The ``config`` of the functions above for ``state``'s game (``priors`` off: no prior
+    knowledge)."""
+    from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY
+
+    game = state.game
+    sign = value_scale == "outcome" or game.scoring == "win_loss"
+    return (
+        int(sign), POLICIES[rollout], _SUPERKO[game.superko],
+        TACTICS | PATTERNS if priors else 0, np.uint64(SIDE_TO_MOVE_KEY),
+        float(game.info.max_utility or 1.0),
+    )  # fmt: skip
+
+
+def _config_without_priors(
+    state: GoState, value_scale: str, rollout: str
+) -> tuple[int, int, int, int, np.uint64, float]:
+    return config_for(state, value_scale, rollout, priors=False)
+
+
+def moves_between(old: GoState, new: Any) -> Sequence[int] | None:
+    """The moves from ``old`` to ``new`` when ``new`` is ``old`` of the same game followed by
+    legal moves (the same stones, player and history as replaying them gives); else
+    ``None``."""
+    if not isinstance(new, GoState) or new.game != old.game:
+        return None
+    count = len(old.moves)
+    if new.moves[:count] != old.moves:
+        return None
+    replay = old
+    try:
+        for move in new.moves[count:]:
+            replay = replay.apply(move)
+    except IllegalMoveError:
+        return None
+    if replay.key() != new.key() or replay.history != new.history:
+        return None  # a hand-built position with the same moves: not the tree's
+    return new.moves[count:]
+
+
+def compiled_go(game: Go, *, priors: bool = True, expand: int = EXPAND_VISITS) -> CompiledGame:
+    """Go's rules for the compiled MCTS, for ``game``'s board size (registered for
+    :class:`~searchlab.domains.games.go.Go`; ``priors`` and ``expand`` are
+    :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`'s switches)."""
+    points = game.size * game.size
+    rules = _RULES
+    if not priors or expand != EXPAND_VISITS:
+        rules = dataclasses.replace(
+            rules, config=config_for if priors else _config_without_priors, expand_visits=expand
+        )
+    return dataclasses.replace(
+        rules, max_branching=points + 1, num_actions=points + 1, pass_action=points
+    )
+
+
+_RULES = CompiledGame(
+    name="go", actions=actions, play=play, status=status, rollout=rollout, encode=encode,
+    config=config_for, max_branching=2, rollouts=tuple(POLICIES), num_actions=2, pass_action=1,
+    tree_actions=tree_actions, priors=priors, repeats=repeats, playout=playout,
+    expand_visits=EXPAND_VISITS, amaf_first=True, moves_between=moves_between,
+)  # fmt: skip
+"""The size-free part of :func:`compiled_go` (the sizes are the board's)."""

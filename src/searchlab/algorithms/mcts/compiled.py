@@ -71,7 +71,7 @@ from searchlab.algorithms.mcts.results import (
 )
 from searchlab.algorithms.mcts.slices import AGAIN, NO_LIMIT, run_in_slices
 from searchlab.algorithms.mcts.value_scale import returns_scale
-from searchlab.core.compiled_game import CompiledGameError
+from searchlab.core.compiled_game import CompiledGame, CompiledGameError
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
@@ -89,6 +89,13 @@ __all__ = [
 
 _MAX_INITIAL_SLOTS = 1 << 20
 _TIME_ONLY_SLOTS = 1 << 16
+_BLOCK_TIME_ONLY_SLOTS = 1 << 17
+_MAX_BLOCK_SLOTS = 1 << 22
+"""With children made a block at a time (a game with ``priors``) the arrays stop growing here
+(about 260 MB): the search then goes on without new blocks."""
+_MAX_PLIES = 1 << 16
+"""The longest path and playout the kernel records (a game may state a longer
+``max_game_length``: Go's ``max_moves`` goes to 10**9)."""
 _NO_LIMIT = NO_LIMIT
 _STOPS = {L.ROOT_PROVEN: "proven", L.ROBUST: "robust", L.NODE_LIMIT: "nodes"}
 """The kernel's reasons to stop before its budget, as the reference tier names them."""
@@ -113,13 +120,20 @@ class _Kernel:
     max_plies: int = 10_000
     num_actions: int = 0
     pass_action: int = -1
+    blocks: bool = False
+    expand: int = 1
+    amaf_first: bool = False
+    moves_between: Callable[[Any, Any], Any] | None = None
 
 
-def _kernel_for(game: Game, state: State, options: MCTSOptions) -> _Kernel | None:
+def _kernel_for(
+    game: Game, state: State, options: MCTSOptions, rules: CompiledGame | None = None
+) -> _Kernel | None:
     """The bound kernel for ``state`` of ``game``, through the game's registered compiled
-    rules (:func:`~searchlab.algorithms.kernels.compiled_game_for`), or ``None`` when it has
-    none or ``state`` is not a position its ``encode`` takes (another state type)."""
-    compiled = compiled_game_for(game)
+    rules (:func:`~searchlab.algorithms.kernels.compiled_game_for`) or ``rules``, or ``None``
+    when it has none or ``state`` is not a position its ``encode`` takes (another state
+    type)."""
+    compiled = compiled_game_for(game) if rules is None else rules
     if compiled is None:
         return None
     try:
@@ -130,7 +144,9 @@ def _kernel_for(game: Game, state: State, options: MCTSOptions) -> _Kernel | Non
     search = bind(compiled, isinstance(a, np.ndarray))
     return _Kernel(
         search, config, a, b, compiled.max_branching, state.current_player(), compiled.name,
-        game.info.max_game_length or _MAX_PLAYOUT, compiled.num_actions, compiled.pass_action,
+        min(game.info.max_game_length or _MAX_PLAYOUT, _MAX_PLIES), compiled.num_actions,
+        compiled.pass_action, compiled.priors is not None, compiled.expand_visits,
+        compiled.amaf_first, compiled.moves_between,
     )  # fmt: skip
 
 
@@ -138,15 +154,26 @@ class _Search:
     """One compiled search: the tree arrays and the driver of the resumable kernel."""
 
     def __init__(
-        self, kernel: _Kernel, limits: Limits, options: MCTSOptions, seed: int | None
+        self,
+        kernel: _Kernel,
+        limits: Limits,
+        options: MCTSOptions,
+        seed: int | None,
+        report_rave: bool = True,
     ) -> None:
         self.kernel = kernel
         self.c = float(options.c)
         self.rave = float(options.rave)
-        self.extra_stats = {"rave": options.rave} if options.rave else {}
+        self.extra_stats = {"rave": options.rave} if options.rave and report_rave else {}
         self.solver = options.solver
         self.max_nodes = _NO_LIMIT if limits.nodes is None else int(limits.nodes)
-        if limits.simulations is not None:
+        if kernel.blocks:  # a block of children every ``expand`` simulations, at most
+            slots = _BLOCK_TIME_ONLY_SLOTS
+            if limits.simulations is not None:
+                blocks = int(limits.simulations) // kernel.expand + 2
+                slots = max(slots, blocks * kernel.max_branching)
+            slots = min(slots, _MAX_BLOCK_SLOTS)
+        elif limits.simulations is not None:
             slots = min(2 * int(limits.simulations) + 2 * kernel.max_branching, _MAX_INITIAL_SLOTS)
         else:
             slots = _TIME_ONLY_SLOTS
@@ -164,16 +191,25 @@ class _Search:
         ``limits``; return the simulations it inherits."""
         self.kernel = kernel
         self.max_nodes = _NO_LIMIT if limits.nodes is None else int(limits.nodes)
-        return self.tree.reroot(node, kernel.a, kernel.b, player=kernel.player, solver=self.solver)
+        return self.tree.reroot(
+            node, kernel.a, kernel.b, player=kernel.player, solver=self.solver,
+            blocks=kernel.blocks,
+        )  # fmt: skip
+
+    @property
+    def can_grow(self) -> bool:
+        """May the arrays grow (with blocks, up to :data:`_MAX_BLOCK_SLOTS`)?"""
+        return not self.kernel.blocks or self.tree.parent.shape[0] < _MAX_BLOCK_SLOTS
 
     def _call(self, max_simulations: int, robust: bool) -> int:
-        tree = self.tree
+        tree, kernel = self.tree, self.kernel
         return int(
-            self.kernel.search(
-                self.kernel.config, *tree.arrays(), tree.counters, tree.rng_state,
+            kernel.search(
+                kernel.config, *tree.arrays(), tree.counters, tree.rng_state,
                 L.settings(
                     self.c, max_simulations, self.max_nodes, self.solver, robust, self.rave,
-                    self.kernel.max_plies, self.kernel.num_actions, self.kernel.pass_action,
+                    kernel.max_plies, kernel.num_actions, kernel.pass_action,
+                    kernel.max_branching, kernel.expand, kernel.amaf_first, self.can_grow,
                 ),
             )
         )  # fmt: skip
@@ -189,7 +225,8 @@ class _Search:
         def step(budget: int) -> str | None:
             code = self._call(budget, robust)
             if code == L.GROW:
-                self.tree.grow()
+                capacity = 2 * self.tree.parent.shape[0]
+                self.tree.grow(min(capacity, _MAX_BLOCK_SLOTS) if self.kernel.blocks else capacity)
                 return AGAIN
             if code == L.BAD_VALUE:
                 raise CompiledGameError(
@@ -255,18 +292,26 @@ class _Search:
             },
         )
 
-    def _children(self, legal_actions: list[int], tree: Any = None) -> list[dict[str, Any]]:
+    def _children(self, legal_actions: list[int] | None, tree: Any = None) -> list[dict[str, Any]]:
         """Per root action: visits, mean for the root's player, prior (None), proof; from
-        ``tree`` (default: this search's), or a :meth:`~._kernel_loop.Tree.view`."""
+        ``tree`` (default: this search's), or a :meth:`~._kernel_loop.Tree.view`. With
+        ``legal_actions``, exactly those: a legal action the tree does not hold (a game's
+        ``tree_actions`` leave some out) has no visits, a child that is not legal (a superko
+        repetition) is left out."""
         tree = self.tree if tree is None else tree
         first, made = int(tree.first[0]), int(tree.n_expanded[0])
         if first < 0:  # no simulation ran
             return [
                 {"action": a, "visits": 0, "value": 0.0, "prior": None, "proven": None}
-                for a in sorted(legal_actions)
+                for a in sorted(legal_actions or ())
             ]
+        legal = None if legal_actions is None else set(legal_actions)
         entries: list[dict[str, Any]] = []
         for child in range(first, first + int(tree.n_children[0])):
+            if legal is not None:
+                if int(tree.action[child]) not in legal:
+                    continue
+                legal.discard(int(tree.action[child]))
             visits = int(tree.visits[child]) if child < first + made else 0
             proven = None
             if self.solver and visits and tree.is_proven[child]:
@@ -281,12 +326,16 @@ class _Search:
                     "proven": proven,
                 }
             )
+        for action in legal or ():
+            entries.append(
+                {"action": action, "visits": 0, "value": 0.0, "prior": None, "proven": None}
+            )
         entries.sort(key=lambda entry: (-entry["visits"], entry["action"]))
         return entries
 
     def _principal_variation(self, chosen: int) -> tuple[int, ...]:
         """The chosen action, then the most visited child at each node below it (the first
-        in block order on ties)."""
+        in block order on ties), while it has visits."""
         tree = self.tree
         line = [int(tree.action[chosen])]
         if chosen >= int(tree.first[0]) + int(tree.n_expanded[0]):
@@ -295,6 +344,8 @@ class _Search:
         while tree.first[node] >= 0 and tree.n_expanded[node] > 0:
             first = int(tree.first[node])
             node = first + int(np.argmax(tree.visits[first : first + int(tree.n_expanded[node])]))
+            if tree.visits[node] == 0:
+                break  # a block made at the last simulation's leaf: none of it visited
             line.append(int(tree.action[node]))
         return tuple(line)
 
@@ -344,13 +395,24 @@ class CompiledSearcher:
     (True, 2000)
     """
 
-    def __init__(self, game: Game, options: MCTSOptions, seed: int | None) -> None:
+    report_rave = True
+    """Whether ``stats`` carries ``rave`` (Go's results never did)."""
+
+    def __init__(
+        self,
+        game: Game,
+        options: MCTSOptions,
+        seed: int | None,
+        *,
+        rules: CompiledGame | None = None,
+    ) -> None:
         reason = options.why_not_compiled(game)
-        if reason is not None or compiled_game_for(game) is None:
+        if reason is not None or (rules is None and compiled_game_for(game) is None):
             why = reason or f"{type(game).__name__} has no compiled rules"
             raise InvalidParameterError(f"mcts: the compiled tier cannot search: {why}")
         self.game = game
         self.options = options
+        self._rules = rules
         self._seed = random.SystemRandom().getrandbits(63) if seed is None else seed
         self._seeds = random.Random(self._seed)
         self._first = True
@@ -370,7 +432,7 @@ class CompiledSearcher:
             return EMPTY_SNAPSHOT
         # one read of the blocks: every field from the same arrays, whatever the search
         # thread rebinds meanwhile (growth, a kept subtree)
-        return snapshot_of(search._children([], L.Tree.view(search.tree.blocks)))
+        return snapshot_of(search._children(None, L.Tree.view(search.tree.blocks)))
 
     def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
         """The last search's tree, ``depth`` plies deep, ``width`` children a node
@@ -383,7 +445,10 @@ class CompiledSearcher:
 
         def children(node: int) -> Sequence[int]:
             first = int(tree.first[node])
-            return range(first, first + int(tree.n_expanded[node])) if first >= 0 else ()
+            if first < 0:
+                return ()
+            block = range(first, first + int(tree.n_expanded[node]))
+            return [child for child in block if tree.status[child] != L.ILLEGAL]
 
         def stats(node: int) -> tuple[int, int, float, float | None]:
             visits = int(tree.visits[node])
@@ -394,10 +459,14 @@ class CompiledSearcher:
         return array_tree_view(children, stats, depth=depth, width=width)
 
     def _find_reusable(self, state: State) -> int:
-        """The node of ``state`` among the previous tree's first turns (-1: none)."""
+        """The node of ``state`` in the previous tree (-1: none): where the game's
+        ``moves_between`` leads, else among the first turns (by ``key()``)."""
         if self._search is None or self._root is None:
             return -1
         tree = self._search.tree
+        moves_between = self._search.kernel.moves_between
+        if moves_between is not None:
+            return self._follow(moves_between(self._root, state))
         key, player = state.key(), state.current_player()
         own = self._root.current_player()
         frontier = [(0, self._root, False)]
@@ -416,6 +485,25 @@ class CompiledSearcher:
             frontier = following
         return -1
 
+    def _follow(self, moves: Any) -> int:
+        """The node the ``moves`` lead to from the root through made, legal children (-1:
+        none, or ``moves`` is ``None``)."""
+        assert self._search is not None
+        tree = self._search.tree
+        if moves is None or tree.first[0] < 0:
+            return -1
+        node = 0
+        for move in moves:
+            first = int(tree.first[node])
+            if first < 0:
+                return -1
+            block = tree.action[first : first + int(tree.n_expanded[node])]
+            hits = np.flatnonzero(block == move)
+            if hits.size == 0 or tree.status[first + int(hits[0])] == L.ILLEGAL:
+                return -1
+            node = first + int(hits[0])
+        return node
+
     def search(self, state: State, limits: Limits) -> SearchResult:
         """Search ``state`` within ``limits`` (checked by the caller), keeping what the
         previous tree knows of it."""
@@ -427,7 +515,7 @@ class CompiledSearcher:
                 state, algorithm="mcts", tier="compiled", start=began, reused_visits=0,
                 scale=returns_scale(self.game, options.value_scale, "mcts"), c=options.c,
             )  # fmt: skip
-        kernel = _kernel_for(self.game, state, options)
+        kernel = _kernel_for(self.game, state, options, self._rules)
         if kernel is None:
             raise InvalidParameterError(
                 f"mcts: the compiled tier has no {type(state).__name__} positions"
@@ -438,7 +526,7 @@ class CompiledSearcher:
             reused = search.reroot(node, kernel, limits)
         else:
             seed = self._seed if self._first else self._seeds.getrandbits(63)
-            search = _Search(kernel, limits, options, seed)
+            search = _Search(kernel, limits, options, seed, self.report_rave)
             reused = 0
         self._first = False
         self._search, self._root = search, state
@@ -460,11 +548,10 @@ class CompiledSearcher:
 
 def compiled_searcher(game: Game, options: MCTSOptions, seed: int | None) -> Any:
     """The compiled searcher that keeps its tree between moves for ``game`` and ``options``,
-    chosen here once for every front end: Go's
-    :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`, a
-    :class:`CompiledSearcher` for a game with compiled rules, or ``None`` (``tier=
-    "reference"``, options the kernel does not run, or no compiled tier: the reference tier
-    keeps the tree)."""
+    chosen here once for every front end: a :class:`CompiledSearcher` for a game with
+    compiled rules (on Go, :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`: the
+    same driver with Go's switches), or ``None`` (``tier="reference"``, options the kernel
+    does not run, or no compiled tier: the reference tier keeps the tree)."""
     if options.tier == "reference" or options.why_not_compiled(game) is not None:
         return None
     from searchlab.domains.games.go import Go

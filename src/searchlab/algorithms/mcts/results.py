@@ -36,8 +36,8 @@ __all__ = [
 class SearchSnapshot:
     """What a Monte Carlo search knows now, for a front end that shows it while it runs (the
     web lab's live analysis): every searcher that keeps a tree (the reference tier's
-    :class:`~searchlab.algorithms.mcts.MCTS`, the compiled ``CompiledSearcher`` and Go's
-    ``GoSearcher``) has ``snapshot()``, read between simulations or between the compiled
+    :class:`~searchlab.algorithms.mcts.MCTS`, the compiled ``CompiledSearcher``, Go's
+    ``GoSearcher`` among them) has ``snapshot()``, read between simulations or between the compiled
     kernel's slices (about 0.1 s), never mid-slice.
 
     Attributes:

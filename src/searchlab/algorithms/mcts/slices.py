@@ -6,7 +6,7 @@ so a kernel runs slices of simulations and the driver reads the clock between th
 most), or of about :data:`INTERRUPT_SLICE_SECONDS` under a simulation budget alone, so that
 Ctrl-C (``KeyboardInterrupt``, taken between slices) stops a long search promptly. The kernel
 resumes where it was, so the result is the one of a single long call. The compiled searcher of
-every game with compiled rules (``compiled.py``) and Go's (``go_compiled.py``) use it.
+every game with compiled rules (``compiled.py``, Go's included) uses it.
 
 >>> done = [0]
 >>> def step(budget):  # a kernel that runs every simulation it is allowed
