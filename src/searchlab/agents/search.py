@@ -247,8 +247,8 @@ class MCTSAgent(_SeededSearchAgent):
 
 def _compiled_searcher(game: Game, options: MCTSOptions, seed: int | None) -> Any:
     """The compiled searcher that keeps its tree between moves (chosen in one place,
-    :func:`~searchlab.algorithms.mcts.compiled.compiled_searcher`), or ``None`` where the
+    :func:`~searchlab.algorithms.mcts.searchers.compiled_searcher`), or ``None`` where the
     reference tier keeps it."""
-    from searchlab.algorithms.mcts.compiled import compiled_searcher
+    from searchlab.algorithms.mcts.searchers import compiled_searcher
 
     return compiled_searcher(game, options, seed)

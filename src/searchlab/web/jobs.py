@@ -25,7 +25,7 @@ from searchlab.algorithms.adversarial.alphabeta import alphabeta, pruned_leaves
 from searchlab.algorithms.adversarial.minimax import minimax
 from searchlab.algorithms.adversarial.negamax import iterative_deepening
 from searchlab.algorithms.mcts import MCTS, UniformEvaluator
-from searchlab.algorithms.mcts.compiled import compiled_searcher
+from searchlab.algorithms.mcts.searchers import compiled_searcher
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.algorithms.path import best_first
 from searchlab.algorithms.path.bidirectional import bidirectional_search

@@ -16,10 +16,10 @@ from searchlab.algorithms.mcts.compiled import (
     CompiledSearcher,
     _kernel_for,
     compiled_mcts,
-    compiled_searcher,
 )
 from searchlab.algorithms.mcts.go_compiled import GoSearcher
 from searchlab.algorithms.mcts.options import MCTSOptions
+from searchlab.algorithms.mcts.searchers import compiled_searcher
 from searchlab.core.game import play
 from searchlab.core.limits import Limits
 from searchlab.domains.games.snakego import SnakeGo

@@ -83,7 +83,6 @@ from searchlab.domains.games.snakego import SnakeGo
 __all__ = [
     "CompiledSearcher",
     "compiled_mcts",
-    "compiled_searcher",
     "warm_up",
 ]
 
@@ -306,22 +305,29 @@ class _Search:
                 for a in sorted(legal_actions or ())
             ]
         legal = None if legal_actions is None else set(legal_actions)
+        block = slice(first, first + int(tree.n_children[0]))
+        # the sums before the visits: a reader in another thread may see the search run on
+        # between two reads, and visits read later are never fewer than the sums hold
+        sums = tree.value[block].tolist()
+        counts = tree.visits[block].tolist()
+        actions = tree.action[block].tolist()
         entries: list[dict[str, Any]] = []
-        for child in range(first, first + int(tree.n_children[0])):
+        for offset, action in enumerate(actions):
             if legal is not None:
-                if int(tree.action[child]) not in legal:
+                if action not in legal:
                     continue
-                legal.discard(int(tree.action[child]))
-            visits = int(tree.visits[child]) if child < first + made else 0
+                legal.discard(action)
+            child = first + offset
+            visits = int(counts[offset]) if offset < made else 0
             proven = None
             if self.solver and visits and tree.is_proven[child]:
                 p = float(tree.proven[child])
                 proven = "win" if p > 0 else "loss" if p < 0 else "draw"
             entries.append(
                 {
-                    "action": int(tree.action[child]),
+                    "action": int(action),
                     "visits": visits,
-                    "value": float(tree.value[child]) / visits if visits else 0.0,
+                    "value": float(sums[offset]) / visits if visits else 0.0,
                     "prior": None,
                     "proven": proven,
                 }
@@ -544,25 +550,6 @@ class CompiledSearcher:
         if chosen < 0:
             chosen = search.final_choice(MOST_VISITS)
         return search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
-
-
-def compiled_searcher(game: Game, options: MCTSOptions, seed: int | None) -> Any:
-    """The compiled searcher that keeps its tree between moves for ``game`` and ``options``,
-    chosen here once for every front end: a :class:`CompiledSearcher` for a game with
-    compiled rules (on Go, :class:`~searchlab.algorithms.mcts.go_compiled.GoSearcher`: the
-    same driver with Go's switches), or ``None`` (``tier="reference"``, options the kernel
-    does not run, or no compiled tier: the reference tier keeps the tree)."""
-    if options.tier == "reference" or options.why_not_compiled(game) is not None:
-        return None
-    from searchlab.domains.games.go import Go
-
-    if type(game) is Go:
-        from searchlab.algorithms.mcts.go_compiled import GoSearcher
-
-        return GoSearcher(game, options, seed)
-    if compiled_game_for(game) is None:
-        return None
-    return CompiledSearcher(game, options, seed)
 
 
 def warm_up() -> None:

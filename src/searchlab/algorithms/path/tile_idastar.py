@@ -33,6 +33,22 @@ from itertools import product
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.path._tile_steps import (
+    _DEPTH,
+    _EXHAUSTED,
+    _EXPANDED,
+    _FOUND,
+    _GENERATED,
+    _INFINITY,
+    _NEXT_BOUND,
+    _RUNNING,
+    _STATUS,
+    _descend,
+    _load_control,
+    _slide_back,
+    _store_control,
+    _target,
+)
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
 from searchlab.domains.path.sliding_tile import (
@@ -50,72 +66,6 @@ CHUNK_EXPANSIONS = 1 << 20
 LINEAR_CONFLICT_MAX_SIZE = 6
 """Largest side length with a linear-conflict table ((n+1)**n entries: 117,649 for n = 6).
 Larger boards run the compiled search with Manhattan distance (reported in ``stats``)."""
-
-# Slots of the control array shared by Python and the kernel.
-_DEPTH, _BOUND, _NEXT_BOUND, _EXPANDED, _GENERATED, _STATUS = range(6)
-_RUNNING, _FOUND, _EXHAUSTED = 0, 1, 2
-_INFINITY = np.iinfo(np.int64).max
-
-
-@njit(cache=True, inline="always")
-def _load_control(control):  # pragma: no cover - compiled
-    """``(depth, bound, next_bound, expanded, generated)`` of a (resumed) iteration."""
-    return (
-        control[_DEPTH], control[_BOUND], control[_NEXT_BOUND], control[_EXPANDED],
-        control[_GENERATED],
-    )  # fmt: skip
-
-
-@njit(cache=True, inline="always")
-def _store_control(control, depth, next_bound, expanded, generated, status):
-    # pragma: no cover - compiled
-    """Write the state of a chunk back for Python and for the next call."""
-    control[_DEPTH] = depth
-    control[_NEXT_BOUND] = next_bound
-    control[_EXPANDED] = expanded
-    control[_GENERATED] = generated
-    control[_STATUS] = status
-
-
-@njit(cache=True, inline="always")
-def _slide_back(board, blank_at, depth):  # pragma: no cover - compiled
-    """Undo the move that led to ``depth`` (the tile slides back, the blank returns to
-    ``blank_at[depth - 1]``); returns ``(tile, here, there)``: the tile, and the blank's cells
-    before and after."""
-    here = blank_at[depth]
-    there = blank_at[depth - 1]
-    tile = board[there]
-    board[here] = tile
-    board[there] = 0
-    return tile, here, there
-
-
-@njit(cache=True, inline="always")
-def _target(next_direction, came_from, blank_at, neighbour, depth, direction):
-    # pragma: no cover - compiled
-    """Take ``direction`` as tried at ``depth``; returns ``(blank, cell)``: the blank's cell
-    and the cell it moves to, or -1 when the move is off the board or undoes the previous
-    one (not generated)."""
-    next_direction[depth] = direction + 1
-    blank = blank_at[depth]
-    if came_from[depth] == (direction ^ 1):
-        return blank, -1
-    return blank, neighbour[blank * 4 + direction]
-
-
-@njit(cache=True, inline="always")
-def _descend(board, blank_at, came_from, next_direction, depth, tile, blank, cell, direction):
-    # pragma: no cover - compiled
-    """Push the child: ``tile`` slides from ``cell`` to ``blank`` (the blank's move in
-    ``direction``); returns the child's depth."""
-    board[blank] = tile
-    board[cell] = 0
-    depth += 1
-    blank_at[depth] = cell
-    came_from[depth] = direction
-    next_direction[depth] = 0
-    return depth
-
 
 @njit(cache=True)
 def _search(  # pragma: no cover - compiled; exercised through compiled_tile_idastar

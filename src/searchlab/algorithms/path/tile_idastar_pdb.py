@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.path.tile_idastar import (
+from searchlab.algorithms.path._tile_steps import (
     _EXHAUSTED,
     _FOUND,
     _RUNNING,
