@@ -151,10 +151,12 @@ def expand_backup(
     ``priors[row, columns]`` renormalised (all zero: uniform); then (``back_up``) back up the
     leaf's ``result`` for its player to move, releasing its virtual loss. Returns ``0``, or
     (nothing changed) ``1`` if a column is outside ``priors``, ``2`` if a prior is negative
-    or not finite."""
+    or not finite, ``3`` if an action is outside ``0..32767`` (the tree keeps ``int16``)."""
     count = actions.shape[0]
     width = priors.shape[1]
     for index in range(count):
+        if actions[index] < 0 or actions[index] > 32767:
+            return 3
         if columns[index] < 0 or columns[index] >= width:
             return 1
     total = 0.0

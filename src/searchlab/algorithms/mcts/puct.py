@@ -365,11 +365,6 @@ class PUCTTree:
         counts = np.fromiter(map(len, legal), np.int64, len(leaves))
         total = int(counts.sum())
         actions = np.fromiter(itertools.chain.from_iterable(legal), np.int64, total)
-        if total and (actions.min() < 0 or actions.max() > _MAX_ACTION):
-            raise InvalidParameterError(
-                f"{_NAME}: actions must be in 0..{_MAX_ACTION} (the tree keeps them as int16), "
-                f"got {int(actions.min()) if actions.min() < 0 else int(actions.max())}"
-            )
         if self._identity:
             columns = actions
         else:
@@ -395,7 +390,7 @@ class PUCTTree:
         self._size += expanded
         states.extend([None] * expanded)
         if status:
-            self._refuse(priors, offset + done, counts, done, columns)
+            self._refuse(priors, offset + done, counts, done, actions, columns)
         if leaves[0] == 0:
             self._expand_root(float(values[offset]))
         else:
@@ -404,13 +399,27 @@ class PUCTTree:
 
     @staticmethod
     def _refuse(
-        priors: np.ndarray, row: int, counts: np.ndarray, done: int, columns: np.ndarray
+        priors: np.ndarray,
+        row: int,
+        counts: np.ndarray,
+        done: int,
+        actions: np.ndarray,
+        columns: np.ndarray,
     ) -> None:
         """The line for the leaf of batch row ``row`` (the ``done``-th of the call) whose
-        expansion failed: its columns do not fit the priors, or a prior is negative or not
-        finite."""
+        expansion failed (checked in the compiled expansion, which changed nothing): an
+        action the tree cannot hold, its columns do not fit the priors, or a prior is negative
+        or not finite."""
         first = int(counts[:done].sum())
-        mine = columns[first : first + int(counts[done])]
+        span = slice(first, first + int(counts[done]))
+        mine_actions = actions[span]
+        low, high = int(mine_actions.min()), int(mine_actions.max())
+        if low < 0 or high > _MAX_ACTION:
+            raise InvalidParameterError(
+                f"{_NAME}: actions must be in 0..{_MAX_ACTION} (the tree keeps them as int16), "
+                f"got {low if low < 0 else high}"
+            )
+        mine = columns[span]
         if mine.size and (mine.min() < 0 or mine.max() >= priors.shape[1]):
             raise InvalidParameterError(
                 f"{_NAME}: the encoder's action indices {mine.tolist()} do not fit "
