@@ -156,6 +156,38 @@ def test_nim_rule_helpers_agree_with_the_exact_solver(piles: list[int], misere: 
         assert solver.action_values(root)[action][0] > 0
 
 
+def test_nim_winning_move_is_computed_whatever_the_pile_sizes() -> None:
+    """The first pile that works, as little as works (as a search over every move finds it),
+    for every position of up to 3 piles of up to 7; and piles of 10**30 at once (``solve nim``
+    took time linear in the pile before)."""
+    import itertools
+    import time
+
+    def searched(piles: list[int], misere: bool) -> tuple[int, int] | None:
+        if not nim_mover_wins(piles, misere=misere):
+            return None
+        for index, size in enumerate(piles):
+            for take in range(1, size + 1):
+                after = [*piles[:index], size - take, *piles[index + 1 :]]
+                if not nim_mover_wins(after, misere=misere):
+                    return index, take
+        return None
+
+    for count in (1, 2, 3):
+        for piles in itertools.product(range(8), repeat=count):
+            for misere in (False, True):
+                expected = searched(list(piles), misere)
+                assert nim_winning_move(piles, misere=misere) == expected, (piles, misere)
+    start = time.perf_counter()  # a search over the moves takes seconds here (and fails)
+    assert nim_winning_move([10**7, 3]) == (0, 10**7 - 3)  # leave 3 3
+    assert nim_winning_move([10**7, 1], misere=True) == (0, 10**7)  # leave 1
+    assert time.perf_counter() - start < 1.0
+    huge = 10**30  # ... and would never end here
+    assert nim_winning_move([huge, 3]) == (0, huge - 3)
+    assert nim_winning_move([huge, huge, 1], misere=True) == (2, 1)  # leave huge huge
+    assert nim_winning_move([huge, 1, 1], misere=True) == (0, huge - 1)  # leave 1 1 1
+
+
 def test_reference_solver_limits_stop_before_a_new_position_and_can_be_lifted() -> None:
     """``Solver(game, limits)``: the nodes limit counts distinct positions entered (the
     unlimited solve of tic-tac-toe enters 5,478), a spent time limit stops at once, positions

@@ -15,6 +15,7 @@ Notation: ``"P:C"`` with a 1-based pile number, e.g. ``"1:2"`` takes 2 from the 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Sequence
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
@@ -24,11 +25,16 @@ from searchlab.domains.games._params import boolean, integers
 __all__ = ["MAX_PILE", "Nim", "NimState", "parse_piles"]
 
 MAX_PILE = 1_000_000
-"""The largest pile :class:`Nim` takes (a position has one move per counter)."""
+"""The largest pile :class:`Nim` takes (a position has one move per counter; ``solve nim``
+answers by rule and takes any size)."""
+
+_QUOTED = 60  # characters of malformed piles quoted in the error
 
 
 def parse_piles(text: str) -> tuple[int, ...]:
-    """Parse ``"3,4,5"`` into ``(3, 4, 5)``; raise ``InvalidParameterError`` quoting bad input.
+    """Parse ``"3,4,5"`` into ``(3, 4, 5)``; raise ``InvalidParameterError`` quoting bad input
+    (at most :data:`_QUOTED` characters of it). Any size is read (``solve nim`` answers by
+    rule), up to the digits Python reads in one number (4,300 by default).
 
     >>> parse_piles("3, 4,5")
     (3, 4, 5)
@@ -37,16 +43,25 @@ def parse_piles(text: str) -> tuple[int, ...]:
     ...
     searchlab.core.errors.InvalidParameterError: malformed piles '3,x': expected ...
     """
-    try:
-        piles = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        piles = (-1,)
+    piles = []
+    for number, part in enumerate(text.split(","), start=1):
+        digits = part.strip()
+        try:
+            piles.append(int(digits))
+        except ValueError:
+            if digits.isdigit():  # well formed, but more digits than Python reads
+                raise InvalidParameterError(
+                    f"piles: pile {number} has {len(digits)} digits, more than the "
+                    f"{sys.get_int_max_str_digits()} Python reads in one number"
+                ) from None
+            piles.append(-1)
     if not piles or any(pile < 0 for pile in piles):
+        shown = text if len(text) <= _QUOTED else text[:_QUOTED] + "..."
         raise InvalidParameterError(
-            f"malformed piles {text!r}: expected non-negative integers separated by commas, "
+            f"malformed piles {shown!r}: expected non-negative integers separated by commas, "
             "like 3,4,5"
         )
-    return piles
+    return tuple(piles)
 
 
 class Nim:
