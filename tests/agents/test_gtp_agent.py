@@ -125,7 +125,9 @@ def test_sync_is_incremental_and_restarts_when_the_game_changes(tmp_path: Path) 
     state = game.initial_state()
     action = agent.act(state)
     assert state.action_to_string(action) == "C3"
-    assert fake.commands() == ["boardsize 5", "komi 0.5", "clear_board", "genmove b"]
+    # a fresh engine is first asked for its protocol version (the handshake)
+    assert fake.commands() == ["protocol_version", "boardsize 5", "komi 0.5", "clear_board",
+                               "genmove b"]  # fmt: skip
     fake.clear()
     state = play(state, "C3 B2")
     assert state.action_to_string(agent.act(state)) == "pass"  # the engine's own C3 is known
@@ -144,7 +146,7 @@ def test_sync_is_incremental_and_restarts_when_the_game_changes(tmp_path: Path) 
     assert fake.commands() == ["quit"]  # asked to quit before it is killed
     fake.clear()
     agent.act(game.initial_state())
-    assert fake.commands()[:3] == ["boardsize 5", "komi 0.5", "clear_board"]
+    assert fake.commands()[:4] == ["protocol_version", "boardsize 5", "komi 0.5", "clear_board"]
     agent.close()
     assert not agent.engine.is_running
 
@@ -161,8 +163,8 @@ def test_handicap_komi_time_and_hand_built_positions(tmp_path: Path) -> None:
         fake = Fake(tmp_path, "E5")
         agent = GtpAgent("gtp", fake.command, timeout=20)
         agent.act(game.initial_state(), Limits(time=0.3))
-        assert fake.commands() == ["list_commands", "boardsize 9", "komi 0", "clear_board",
-                                   "fixed_handicap 2", "time_settings 0 1 1",
+        assert fake.commands() == ["protocol_version", "list_commands", "boardsize 9", "komi 0",
+                                   "clear_board", "fixed_handicap 2", "time_settings 0 1 1",
                                    "time_left w 1 1", "genmove w"]  # fmt: skip
         agent.close()
         # an engine that places other handicap stones is caught
@@ -321,3 +323,72 @@ def _processes() -> list[str]:
             if not zombie:
                 lines.append(command)
     return lines
+
+
+# Engines that cannot play: a typo in the options (two lines on stderr, exit 1), a program that
+# echoes (not GTP), one that never answers, one that refuses the board size.
+BROKEN = {
+    "typo": "import sys; sys.stderr.write('engine: unrecognized option --levle\\nTry --help\\n');"
+    " sys.exit(1)",
+    "echo": "import sys\nfor line in sys.stdin: print(line, end='', flush=True)",
+    "mute": "import time; time.sleep(60)",
+    "small": "import sys\nfor line in sys.stdin:\n ident, word = line.split()[:2]\n"
+    " ok = '?' if word == 'boardsize' else '='\n"
+    " print(ok + ident + (' unacceptable size' if ok == '?' else ''), end='\\n\\n', flush=True)",
+}
+
+
+def broken_engine(tmp_path: Path, kind: str) -> str:
+    script = tmp_path / f"{kind}.py"
+    script.write_text(BROKEN[kind])
+    return f"{sys.executable} {script}"
+
+
+@pytest.mark.usefixtures("gtp_registered")
+@pytest.mark.parametrize(
+    ("kind", "pattern"),
+    [
+        ("typo", r"exited with code 1 during 'protocol_version': engine: unrecognized option "
+                 r"--levle / Try --help \(at its start, before any move\)$"),
+        ("echo", r"answered 'protocol_version' with '1 protocol_version', not a GTP response"),
+        ("mute", r"did not answer 'protocol_version' within 1 s"),
+    ],
+)  # fmt: skip
+def test_an_engine_that_fails_its_handshake_is_a_setup_error_not_a_lost_game(
+    tmp_path: Path, kind: str, pattern: str
+) -> None:
+    from searchlab.agents.gtp_client import EngineSetupError
+    from searchlab.arena.runner import run_tournament
+    from searchlab.arena.schedule import round_robin
+    from searchlab.arena.store import ArenaStore
+    from searchlab.core.errors import AgentSetupError
+
+    command = broken_engine(tmp_path, kind)
+    agent = GtpAgent("gtp", command, timeout=1)
+    with pytest.raises(EngineSetupError, match=pattern):
+        agent.act(Go(5).initial_state())
+    assert not agent.engine.is_running
+    with pytest.raises(EngineSetupError, match=pattern):
+        agent.check_ready(Go(5))
+    # in a tournament (the library's, without the command line's check): no game is stored
+    spec = f"gtp:command={command},timeout=1"
+    jobs = round_robin("go", ["random", spec], 2, seed=1, openings=0, game_params={"size": 5})
+    with ArenaStore.open(":memory:") as store:
+        with pytest.raises(AgentSetupError, match=pattern):
+            run_tournament(jobs, store)
+        assert store.count() == 0
+    assert not [line for line in _processes() if str(tmp_path) in line]
+
+
+def test_check_ready_shakes_hands_and_asks_for_the_board_size(tmp_path: Path) -> None:
+    from searchlab.agents.gtp_client import EngineSetupError
+
+    fake = Fake(tmp_path, "C3")
+    agent = GtpAgent("gtp", fake.command, timeout=20)
+    agent.check_ready(Go(7))
+    assert fake.commands() == ["protocol_version", "boardsize 7", "quit"]
+    assert not agent.engine.is_running  # stopped: the first move starts it afresh
+    agent = GtpAgent("gtp", broken_engine(tmp_path, "small"), timeout=20)
+    with pytest.raises(EngineSetupError, match=r"refused 'boardsize 5': unacceptable size"):
+        agent.check_ready(Go(5))
+    assert not agent.engine.is_running

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from endless_game import Endless
 
 from searchlab.agents import AgentBase, Resign
 from searchlab.agents.match import PlayedGame, close_agent, play_game, result_of
@@ -123,3 +124,54 @@ def test_close_agent_closes_what_has_close_and_ignores_its_failure() -> None:
     close_agent(Engine("engine", take_one))
     close_agent(Scripted("plain", take_one))  # nothing to close
     assert closed == ["engine"]
+
+
+def test_a_game_that_outlasts_its_length_is_an_error_not_a_result() -> None:
+    from searchlab.core.errors import EndlessGameError
+
+    agents = [Scripted("zero", lambda state: 0), Scripted("zero'", lambda state: 0)]
+    with pytest.raises(EndlessGameError, match="'endless' is not over after 20 plies, its max_"):
+        play_game(Endless(), agents)  # type: ignore[arg-type]
+    with pytest.raises(EndlessGameError, match="not over after 20 plies"):
+        play_game(Endless(), agents, opening=[0] * 5)  # type: ignore[arg-type]
+    # without a declared length, searchlab's cap (the longest rollout) holds
+    with pytest.raises(EndlessGameError, match="after 10000 plies, searchlab's cap"):
+        play_game(Endless(None), agents)  # type: ignore[arg-type]
+
+
+def test_a_crash_in_your_games_code_is_raised_not_counted_against_the_agent() -> None:
+    def bad_search(state: State) -> int:
+        state.apply(1)  # the agent looks ahead: the game's own code raises
+        return 0
+
+    agents = [Scripted("zero", lambda state: 0), Scripted("searcher", bad_search)]
+    with pytest.raises(ZeroDivisionError, match="a bug in the rules"):
+        play_game(Endless(bug_at=7), agents)  # type: ignore[arg-type]
+    # the agent's own crash in your game still loses it the game
+    agents = [Scripted("zero", lambda state: 0), Scripted("crasher", crash)]
+    played = play_game(Endless(bug_at=7), agents)  # type: ignore[arg-type]
+    assert (played.termination, played.error) == ("error", "crasher: RuntimeError: out of memory")
+
+
+def test_an_agent_that_cannot_play_is_a_setup_error_even_when_not_strict() -> None:
+    from searchlab.core.errors import AgentSetupError
+
+    def broken(state: State) -> int:
+        raise AgentSetupError("engine 'x' exited with code 1 at its start")
+
+    with pytest.raises(AgentSetupError, match="exited with code 1"):
+        play_game(NIM, [Scripted("one", take_one), Scripted("broken", broken)])
+
+
+def test_check_ready_asks_the_agents_that_can_tell() -> None:
+    from searchlab.agents.match import check_ready
+
+    asked: list[object] = []
+
+    class Engine(Scripted):
+        def check_ready(self, game: object) -> None:
+            asked.append(game)
+
+    check_ready(Engine("engine", take_one), NIM)
+    check_ready(Scripted("plain", take_one), NIM)  # nothing to ask
+    assert asked == [NIM]

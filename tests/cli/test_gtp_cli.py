@@ -4,16 +4,14 @@ playing GNU Go through the ``gtp`` agent kind."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, run_main
+from cli_support import assert_one_line_error, gnugo_program, run_main
 
 from searchlab.agents.gtp_agent import GTP_KIND
 from searchlab.agents.gtp_client import GtpEngine, GtpError
@@ -24,16 +22,6 @@ from searchlab.domains.games.go import Go, point_to_vertex, vertex_to_point
 SEARCHLAB = f"{sys.executable} -m searchlab"
 REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
             "boardsize", "clear_board", "komi", "play", "genmove")  # fmt: skip
-
-
-def gnugo_program() -> str:
-    found = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
-    if found is None:
-        message = "GNU Go (gnugo) is not installed; scripts/test-deps.sh installs it"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 class Controller:

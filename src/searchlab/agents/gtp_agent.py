@@ -7,6 +7,15 @@ move and stopped by :meth:`GtpAgent.close` (also by :meth:`GtpAgent.reset`, befo
 and at the latest when the agent is garbage-collected or the interpreter exits; see
 :class:`~searchlab.agents.gtp_client.GtpEngine`).
 
+**A broken engine fails loudly.** Every engine the agent starts is first asked
+``protocol_version`` (the handshake). An engine that exits, hangs past ``timeout``, refuses it
+or answers something that is not GTP there (a typo in its options, ``false``, ``cat``) cannot
+play at all: :class:`~searchlab.agents.gtp_client.EngineSetupError`, an
+:class:`~searchlab.core.errors.AgentSetupError` that the match loop raises instead of recording
+a lost game. :meth:`GtpAgent.check_ready` starts the engine once, shakes hands, checks that it
+takes the game's board size and stops it: the arena calls it for every agent before the first
+game, so a broken engine is one line and nothing is played or stored.
+
 Before each ``genmove`` the engine is brought to the position to move from (*syncing*):
 ``boardsize``, ``komi``, ``clear_board``, ``fixed_handicap`` (its answer checked against the
 game's handicap stones), then a ``play`` for each of the state's moves, passes included. When
@@ -47,7 +56,13 @@ import math
 from typing import Any
 
 from searchlab.agents.base import AgentBase
-from searchlab.agents.gtp_client import DEFAULT_TIMEOUT, EngineProtocolError, GtpEngine
+from searchlab.agents.gtp_client import (
+    DEFAULT_TIMEOUT,
+    EngineError,
+    EngineProtocolError,
+    EngineSetupError,
+    GtpEngine,
+)
 from searchlab.agents.human import Resign
 from searchlab.agents.spec import AgentKind, Param
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
@@ -113,14 +128,41 @@ class GtpAgent(AgentBase):
         self.engine.close()
         self._setup, self._played, self._seconds, self._commands = None, (), None, None
 
+    def check_ready(self, game: Game) -> None:
+        """Start the engine once, shake hands (``protocol_version``), check that it takes
+        ``game``'s board size (``boardsize``), and stop it. Raises
+        :class:`~searchlab.agents.gtp_client.EngineSetupError` (one line: the engine, what it
+        did, the end of its stderr) when it cannot play ``game``."""
+        _check_go(game, self.name)
+        try:
+            self._start()
+            size = int(getattr(game, "size", 0))
+            try:
+                self.engine.send(f"boardsize {size}")
+            except EngineError as error:
+                raise EngineSetupError(f"{error} (checked before the first game)") from None
+        finally:
+            self.close()
+
+    def _start(self) -> None:
+        """Start a fresh engine and shake hands with it (``protocol_version``); any failure
+        is an :class:`~searchlab.agents.gtp_client.EngineSetupError` (it cannot play)."""
+        self.close()
+        try:
+            self.engine.start()
+            self.engine.send("protocol_version")
+        except EngineError as error:
+            self.close()
+            raise EngineSetupError(f"{error} (at its start, before any move)") from None
+
     # -- moves ---------------------------------------------------------------------------------
     def act(self, state: State, limits: Limits | None = None) -> int:
         game: Any = getattr(state, "game", None)
         _check_go(game, self.name)
-        if self.engine.pid is None:  # not started, or stopped by a failure: start afresh
-            self.close()
         if state.is_terminal():
             raise InvalidParameterError(f"agent {self.name!r}: the game is over")
+        if self.engine.pid is None:  # not started, or stopped by a failure: start afresh
+            self._start()
         size = int(game.size)
         mover = state.current_player()
         colour = gtp_colour(mover)

@@ -17,6 +17,10 @@ Every failure is one exception with one clear line, all subclasses of :class:`En
 * :class:`EngineTimeout`: no complete answer within the time allowed.
 * :class:`EngineCrashed`: the engine exited (or closed its output) before answering.
 * :class:`EngineProtocolError`: the engine answered something that is not GTP.
+* :class:`EngineSetupError`: any of these before the engine has answered its handshake (the
+  ``gtp`` agent asks ``protocol_version`` of every engine it starts): the engine cannot play at
+  all (a typo in its options, a program that is not a GTP engine), a setup error
+  (:class:`~searchlab.core.errors.AgentSetupError`), never a lost game.
 
 After any failure but :class:`GtpError` the engine is in an unknown state: it is killed, and
 the next command raises :class:`EngineCrashed` (call :meth:`GtpEngine.start` again, or make a
@@ -52,7 +56,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from searchlab.core.closing import Closing
-from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.core.errors import AgentSetupError, InvalidParameterError, SearchlabError
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -61,6 +65,7 @@ __all__ = [
     "EngineError",
     "EngineNotFound",
     "EngineProtocolError",
+    "EngineSetupError",
     "EngineTimeout",
     "GtpEngine",
     "GtpError",
@@ -72,6 +77,8 @@ DEFAULT_TIMEOUT = 60.0
 
 _MAX_ANSWER = 1 << 20  # an answer longer than this (1 MiB) is not GTP
 _QUOTE = 120  # characters of a nonsense answer quoted in the error
+_STDERR_LINES = 3  # lines of the engine's stderr quoted when it dies
+_STDERR_CHARS = 200  # and characters of them, at most
 _QUIT_SECONDS = 0.5  # how long close() waits for an answer to ``quit`` before killing
 
 
@@ -107,6 +114,11 @@ class EngineCrashed(EngineError):
 
 class EngineProtocolError(EngineError):
     """The engine answered something that is not a GTP response (it is killed)."""
+
+
+class EngineSetupError(EngineError, AgentSetupError):
+    """The engine failed before it answered its handshake: it cannot play at all (it is
+    killed). The message is the failure's own line (exit status, the end of its stderr)."""
 
 
 GAMES_DIR = "/usr/games"
@@ -449,17 +461,22 @@ class GtpEngine(Closing):
         )
 
     def _stderr_tail(self) -> str:
-        """The last line the engine wrote to stderr (or '')."""
+        """The last lines the engine wrote to stderr, joined by `` / `` on one line (at most
+        :data:`_STDERR_LINES` lines and :data:`_STDERR_CHARS` characters, its end kept), or ''.
+        Several lines, because a program that rejects its options often ends with a hint
+        (``Try `gnugo --help'``) after the line that says what was wrong."""
         if self._stderr is None:
             return ""
         try:
             self._stderr.seek(0, os.SEEK_END)
             size = self._stderr.tell()
             self._stderr.seek(max(0, size - 2000))
-            lines = self._stderr.read().decode("utf-8", errors="replace").strip().splitlines()
+            text = self._stderr.read().decode("utf-8", errors="replace")
         except (OSError, ValueError):  # pragma: no cover - a closed file
             return ""
-        return lines[-1].strip()[:200] if lines else ""
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        said = " / ".join(lines[-_STDERR_LINES:])
+        return said if len(said) <= _STDERR_CHARS else "..." + said[-_STDERR_CHARS:]
 
 
 def _exit_text(code: int) -> str:

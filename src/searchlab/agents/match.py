@@ -15,6 +15,17 @@ how long it took), the result (``"1-0"``, ``"1/2-1/2"``, ``"0-1"``) and how the 
   :class:`~searchlab.core.errors.IllegalMoveError`): a program evaluating its own agents wants
   to see the bug, not count it as a loss.
 
+Two failures are never a result, and are raised whatever ``strict`` says: an agent that cannot
+play at all (:class:`~searchlab.core.errors.AgentSetupError`: an external engine that does not
+start, or dies or speaks nonsense before its handshake; :func:`check_ready` asks an agent that
+can tell before a game starts), and a game that goes on past its declared
+``max_game_length`` (:class:`~searchlab.core.errors.EndlessGameError`: the game's rules are
+broken, not the agents). Nor is a crash inside the code of a game of your own (a game whose
+class is not searchlab's): an exception that is not a searchlab error, raised while a method of
+your game or state class ran within an agent's search, is raised as it is (the command line
+makes it one line, naming your file and line), since a bug in the rules would otherwise be
+counted against the agent.
+
 The arena's workers (:mod:`searchlab.arena.worker`) and the training loop's evaluation games
 (:mod:`searchlab.learning.evaluation`) both play their games here. The loop keeps nothing
 between games and closes nothing: :func:`close_agent` stops what an agent runs (an external
@@ -42,11 +53,27 @@ from dataclasses import dataclass
 
 from searchlab.agents.base import Agent
 from searchlab.agents.human import Resign
-from searchlab.core.errors import IllegalMoveError, InvalidParameterError
+from searchlab.algorithms.mcts.rollout import playout_limit
+from searchlab.core.errors import (
+    AgentSetupError,
+    EndlessGameError,
+    IllegalMoveError,
+    InvalidParameterError,
+    SearchlabError,
+)
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
 
-__all__ = ["RESULTS", "Move", "PlayedGame", "close_agent", "play_game", "result_of"]
+__all__ = [
+    "RESULTS",
+    "Move",
+    "PlayedGame",
+    "check_length",
+    "check_ready",
+    "close_agent",
+    "play_game",
+    "result_of",
+]
 
 RESULTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 """A game's results, and player 0's score for each."""
@@ -139,17 +166,20 @@ def play_game(
         return PlayedGame(state, tuple(notation), tuple(moves), result, termination, error)
 
     while not state.is_terminal():
+        check_length(game, len(notation) + len(moves))
         mover = state.current_player()
         agent = agents[mover]
         forfeit = "0-1" if mover == 0 else "1-0"
         start = time.perf_counter()
         try:
             action = agent.act(state, limits)
+        except AgentSetupError:
+            raise  # the agent cannot play at all: a setup error, not a lost game
         except Resign as resigned:
             why = f" ({resigned})" if str(resigned) else ""
             return played(forfeit, "resign", f"{agent.name} resigned{why}")
         except Exception as error:  # an agent's crash loses its game, not the tournament
-            if strict:
+            if strict or _raised_by_own_game(error, game, state):
                 raise
             return played(forfeit, "error", f"{agent.name}: {type(error).__name__}: {error}")
         elapsed = time.perf_counter() - start
@@ -162,6 +192,65 @@ def play_game(
         moves.append(Move(action, state.action_to_string(action), mover, elapsed))
         state = state.apply(action)
     return played(result_of(state.returns()))
+
+
+def _raised_by_own_game(error: Exception, game: Game, state: State) -> bool:
+    """Whether ``error`` (not a searchlab error) came from the code of a game of your own: the
+    game's class is not searchlab's, and a method of its game or state class was running
+    when it was raised (its frame is in the traceback)."""
+    if isinstance(error, SearchlabError):
+        return False
+    codes: set[object] = set()
+    for kind in (type(game), type(state)):
+        if kind.__module__.split(".")[0] == "searchlab":
+            return False
+        for klass in kind.__mro__[:-1]:  # not ``object``
+            for value in vars(klass).values():
+                function = value.fget if isinstance(value, property) else value
+                function = getattr(function, "__func__", function)  # class/static methods
+                code = getattr(function, "__code__", None)
+                if code is not None:
+                    codes.add(code)
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code in codes:
+            return True
+        trace = trace.tb_next
+    return False
+
+
+def check_length(game: Game, plies: int) -> None:
+    """Raise :class:`~searchlab.core.errors.EndlessGameError` (one line) when a game of
+    ``game`` that is not over after ``plies`` plies has reached its declared
+    ``max_game_length`` (or :data:`~searchlab.algorithms.mcts.rollout.MAX_PLAYOUT_PLIES`,
+    10,000, when it declares none): its rules let it go on longer than it says, and it might
+    never end. Every loop that plays a game to its end asks this before each move.
+
+    >>> from searchlab.games import make
+    >>> check_length(make("tictactoe"), 8)
+    >>> check_length(make("tictactoe"), 9)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.EndlessGameError: game 'tictactoe' is not over after 9 plies, its ...
+    """
+    longest = playout_limit(game)
+    if plies >= longest:
+        declared = game.info.max_game_length is not None
+        said = "its max_game_length" if declared else "searchlab's cap for a game without one"
+        raise EndlessGameError(
+            f"game {game.info.name!r} is not over after {plies} plies, {said} (GameInfo."
+            "max_game_length): its rules let a game go on longer than it declares"
+        )
+
+
+def check_ready(agent: Agent, game: Game) -> None:
+    """Ask ``agent`` whether it can play ``game``, if it has a ``check_ready(game)`` (agents
+    that run an external engine start it once and shake hands). Raises
+    :class:`~searchlab.core.errors.AgentSetupError` (one line) when it cannot; call it before
+    the first game, so that nothing is played or stored."""
+    check = getattr(agent, "check_ready", None)
+    if callable(check):
+        check(game)
 
 
 def close_agent(agent: Agent) -> None:

@@ -160,6 +160,10 @@ class ArenaStore(Closing):
         file = Path(path)
         if file.is_dir():
             raise ArenaDatabaseError(f"arena database {name}: is a directory, not a file")
+        if file.exists() and not file.is_file():
+            raise ArenaDatabaseError(
+                f"arena database {name}: not a regular file (a device, a pipe or a socket)"
+            )
         if file.exists() and file.stat().st_size > 0:
             _check_existing(file)
             return cls(_connect(file), name)
@@ -171,14 +175,22 @@ class ArenaStore(Closing):
 
     @classmethod
     def _create(cls, connection: sqlite3.Connection, name: str) -> ArenaStore:
-        with connection:
-            connection.executescript(_SCHEMA)
-            for statement in _MATCH_SCHEMA:
-                connection.execute(statement)
-            connection.executemany(
-                "INSERT INTO meta (key, value) VALUES (?, ?)",
-                [("format", FORMAT), ("created", _now())],
-            )
+        """Write the schema to a new (or empty) file; a file SQLite cannot write (read-only,
+        on a read-only file system, such as an empty file of ``/proc``) is one line."""
+        try:
+            with connection:
+                connection.executescript(_SCHEMA)
+                for statement in _MATCH_SCHEMA:
+                    connection.execute(statement)
+                connection.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)",
+                    [("format", FORMAT), ("created", _now())],
+                )
+        except sqlite3.Error as error:
+            connection.close()
+            raise ArenaDatabaseError(
+                f"arena database {name}: cannot create it ({_one_line(error)})"
+            ) from None
         return cls(connection, name)
 
     # -- writing -----------------------------------------------------------------------------

@@ -62,7 +62,10 @@ half, then the player who moved second in it); the table then rates the matches.
 Agents are specs, KIND or KIND:NAME=VALUE,... : random, greedy, alphabeta:depth=6,
 alphabeta:time=0.5, flatmc:simulations=2000, mcts:time=1,c=0.7. The agents' own budgets hold
 unless --move-time gives every agent the same seconds per move (they are then rated as
-SPEC@Ts, other players than SPEC)."""
+SPEC@Ts, other players than SPEC). Every agent is built, and every external engine
+(gtp:command=...) started and asked protocol_version and boardsize, before the first game: an
+engine that cannot play (a typo in its options, a program that is not a GTP engine) is one
+line and exit code 2, and nothing is played or stored."""
 
 DEFAULT_OPENINGS_HELP = 2  # = arena.schedule.DEFAULT_OPENING_PLIES (not imported: startup time)
 
@@ -378,8 +381,12 @@ def _label(spec: str, move_time: float | None) -> str:
 
 
 def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
-    """Build the game and every agent once, so a bad spec fails before anything runs."""
+    """Build the game and every agent once, so a bad spec fails before anything runs; an
+    agent that runs an external engine starts it once and shakes hands with it
+    (:func:`~searchlab.agents.match.check_ready`), so a broken engine is one line before any
+    game is played or stored."""
     from searchlab.agents import make_agent, parse_spec
+    from searchlab.agents.match import check_ready, close_agent
     from searchlab.cli.perft import parse_param
     from searchlab.core.game import check_capabilities
     from searchlab.games import make
@@ -408,7 +415,11 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
                 f"agent spec {text!r}: the arena plays agents against each other; "
                 "to play yourself use: searchlab play"
             )
-        make_agent(spec, game, seed=0)
+        agent = make_agent(spec, game, seed=0)
+        try:
+            check_ready(agent, game)
+        finally:
+            close_agent(agent)
         specs.append(str(spec))
     return params, specs
 

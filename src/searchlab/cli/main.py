@@ -4,7 +4,9 @@ Every subcommand module exposes ``register(subparsers)``, which adds its parser 
 ``func`` to a function ``(args) -> int`` (the exit code). Errors that searchlab raises on
 purpose (:class:`~searchlab.core.errors.SearchlabError`), unreadable or unwritable files and a
 missing optional package of the ``cli`` extra become one line on stderr and exit code 2, never
-a traceback; Ctrl-C is one line and exit code 130.
+a traceback; so does an exception raised by the code of a game of your own (``FILE.py:CLASS``,
+``MODULE:CLASS``; :mod:`searchlab.cli._own_game`: what it raised, and where in your file).
+Ctrl-C is one line and exit code 130.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``searchlab: interrupted``) and exit code 130 (see :func:`interrupts`).
     """
     command = "searchlab"
+    game = None
     try:
         with interrupts():
             parser = build_parser()
@@ -103,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help()
                 return EXIT_USAGE
             command = f"searchlab {args.command}"
+            game = getattr(args, "game", None)
             return int(args.func(args))
     except KeyboardInterrupt:
         return _interrupted()
@@ -130,6 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
         return _fail(f"{error.strerror or error}{where}")
+    except Exception as error:
+        from searchlab.cli._own_game import is_own_game, own_game_failure
+
+        if not is_own_game(game):
+            raise  # a bug in searchlab (or a game of its own): the traceback is for us
+        return _fail(str(own_game_failure(error, str(game), command.removeprefix("searchlab "))))
 
 
 @contextmanager

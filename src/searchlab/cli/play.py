@@ -216,6 +216,7 @@ class _Session:
         self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
         self.names = ("first", "second")
         self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
+        self.game = game  # its max_game_length ends a game that goes on too long
         if go is not None:
             self.sides, self.names = ("X", "O"), ("black", "white")
 
@@ -271,10 +272,13 @@ class _Session:
 
     def play(self) -> dict[str, Any]:
         from searchlab.agents import HumanAgent, Resign, Undo
+        from searchlab.agents.match import check_length
 
         resigned: int | None = None
         self.introduce()
         while not self.history[-1].is_terminal():
+            if self.game is not None:  # a game that outlasts its max_game_length: one line
+                check_length(self.game, len(self.moves))
             state = self.history[-1]
             player = state.current_player()
             agent = self.agents[player]

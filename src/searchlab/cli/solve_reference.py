@@ -35,6 +35,7 @@ from typing import Any
 
 from searchlab.algorithms.adversarial.solver import Solver
 from searchlab.cli._common import add_param_argument, emit_json, positive_int
+from searchlab.cli._own_game import is_own_game, own_game_failure
 from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, SearchlabError, SearchStopped
 from searchlab.core.game import Game, State
@@ -192,10 +193,9 @@ def _checked_solve(
     except SearchlabError:
         raise
     except Exception as error:
-        if name is None or ":" not in name:
+        if name is None or not is_own_game(name):
             raise  # a bug in searchlab's own game: the traceback is for us
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
-        raise InvalidParameterError(f"{where}: your game failed while solving: {reason}") from None
+        raise own_game_failure(error, name, "solve", "while solving") from None
 
 
 # -- the report ---------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ arena.map line 3: expected 'width <W>', got 'wdth 49'
 from __future__ import annotations
 
 __all__ = [
+    "AgentSetupError",
+    "EndlessGameError",
     "IllegalMoveError",
     "InvalidParameterError",
     "InvalidStateError",
@@ -70,3 +72,16 @@ class SearchStopped(SearchlabError):
 
 class IllegalMoveError(SearchlabError, ValueError):
     """A move is not legal in the position it was applied to."""
+
+
+class AgentSetupError(SearchlabError):
+    """An agent cannot play at all: an external engine that does not start, dies before its
+    first move or does not answer its protocol's handshake. A setup error, never a lost game:
+    the match loop (:func:`searchlab.agents.match.play_game`) raises it instead of recording
+    a forfeit, so a tournament stops before it stores anything that would distort a rating."""
+
+
+class EndlessGameError(SearchlabError):
+    """A game did not end within the plies it declares (``GameInfo.max_game_length``), or
+    within a documented cap when it declares none: a rollout (or a game between agents) of a
+    game that never ends would otherwise never return."""

@@ -33,7 +33,12 @@ from typing import Any
 
 from searchlab.algorithms.mcts.options import check_budget, check_seed
 from searchlab.algorithms.mcts.results import terminal_result
-from searchlab.algorithms.mcts.rollout import RolloutPolicy, playout, resolve_rollout
+from searchlab.algorithms.mcts.rollout import (
+    RolloutPolicy,
+    playout,
+    playout_limit,
+    resolve_rollout,
+)
 from searchlab.algorithms.mcts.value_scale import ValueScale, returns_scale
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State, check_capabilities
@@ -80,6 +85,7 @@ def flat_monte_carlo(
     player = root.current_player()
     actions = list(root.legal_actions())
     children = [root.apply(action) for action in actions]
+    max_plies = playout_limit(game)
     totals = [0.0] * len(actions)
     counts = [0] * len(actions)
     deadline = None if budget.time is None else start + budget.time
@@ -92,7 +98,7 @@ def flat_monte_carlo(
             stopped_by = "time"
             break
         index = simulations % len(actions)
-        totals[index] += scale(playout(children[index], policy, rng))[player]
+        totals[index] += scale(playout(children[index], policy, rng, max_plies))[player]
         counts[index] += 1
         simulations += 1
     means = [total / count if count else 0.0 for total, count in zip(totals, counts, strict=True)]
@@ -142,6 +148,7 @@ class MonteCarloEvaluation:
         self.scale = returns_scale(game, value_scale, "monte_carlo_evaluation")
         self.playouts = 0
         self._rng = random.Random(seed)
+        self._max_plies = None if game is None else playout_limit(game)  # None: the state's
 
     def __call__(self, state: State) -> float:
         player = state.current_player()
@@ -150,7 +157,7 @@ class MonteCarloEvaluation:
             return scale(state.returns())[player]
         total = 0.0
         for _ in range(self.num_playouts):
-            total += scale(playout(state, self.policy, self._rng))[player]
+            total += scale(playout(state, self.policy, self._rng, self._max_plies))[player]
         self.playouts += self.num_playouts
         return total / self.num_playouts
 

@@ -32,6 +32,14 @@ imports search code (nor its own policy module, which imports it). A game of you
 its policy as a callable ``rollout=``. For every other game ``"informed"`` is the generic
 policy above, unchanged.
 
+**Every rollout ends.** :func:`playout` and :func:`traced_playout` play at most ``max_plies``
+plies: the game's ``GameInfo.max_game_length`` (:func:`playout_limit`; no game lasts longer
+from any position), or :data:`MAX_PLAYOUT_PLIES` (10,000) for a game that declares none. A
+rollout still going after that many plies raises
+:class:`~searchlab.core.errors.EndlessGameError` (one line naming the game and the limit)
+instead of running forever: the game's rules let it go on longer than it says (declare
+``max_game_length``, or make the game end).
+
 >>> import random
 >>> from searchlab.core.game import play
 >>> from searchlab.domains.games.tictactoe import TicTacToe
@@ -49,15 +57,17 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from searchlab.core.errors import InvalidParameterError, UnknownNameError
-from searchlab.core.game import State
+from searchlab.core.errors import EndlessGameError, InvalidParameterError, UnknownNameError
+from searchlab.core.game import Game, State
 
 __all__ = [
+    "MAX_PLAYOUT_PLIES",
     "ROLLOUT_POLICIES",
     "RolloutPolicy",
     "domain_policy",
     "informed_policy",
     "playout",
+    "playout_limit",
     "random_policy",
     "resolve_rollout",
     "traced_playout",
@@ -65,6 +75,40 @@ __all__ = [
 
 RolloutPolicy = Callable[[Any, random.Random], int]
 """``policy(state, rng) -> action``: a legal action of the non-terminal ``state``."""
+
+MAX_PLAYOUT_PLIES = 10_000
+"""The longest rollout of a game that declares no ``GameInfo.max_game_length``."""
+
+
+def playout_limit(game: Game | None) -> int:
+    """The most plies a rollout of ``game`` may play: its ``max_game_length`` when it declares
+    one, else :data:`MAX_PLAYOUT_PLIES` (also for ``None``, a caller without the game).
+
+    >>> from searchlab.domains.games.nim import Nim
+    >>> playout_limit(Nim((3, 4))), playout_limit(None)
+    (7, 10000)
+    """
+    info = getattr(game, "info", None)
+    declared = getattr(info, "max_game_length", None)
+    return int(declared) if declared is not None else MAX_PLAYOUT_PLIES
+
+
+def _state_limit(state: object) -> int:
+    """:func:`playout_limit` of ``state.game`` (states that keep their game), for callers
+    that have only a state."""
+    return playout_limit(getattr(state, "game", None))
+
+
+def _endless(state: object, max_plies: int) -> EndlessGameError:
+    """The one line for a rollout that did not end within ``max_plies`` plies."""
+    info = getattr(getattr(state, "game", None), "info", None)
+    name = getattr(info, "name", None)
+    which = f"game {name!r}" if name else "the game"
+    return EndlessGameError(
+        f"a rollout of {which} did not end within {max_plies} plies (its max_game_length, "
+        f"or {MAX_PLAYOUT_PLIES} when it declares none): its rules let a game go on longer "
+        "than it says; declare GameInfo.max_game_length, or make the game end"
+    )
 
 
 def random_policy(state: State, rng: random.Random) -> int:
@@ -171,30 +215,51 @@ informed, random (or pass a callable (state, rng) -> action)
     return rollout
 
 
-def playout(state: State, policy: RolloutPolicy, rng: random.Random) -> Sequence[float]:
-    """Play ``state`` to the end with ``policy``; the final ``returns()`` of both players."""
+def playout(
+    state: State, policy: RolloutPolicy, rng: random.Random, max_plies: int | None = None
+) -> Sequence[float]:
+    """Play ``state`` to the end with ``policy``; the final ``returns()`` of both players.
+
+    At most ``max_plies`` plies (default: :func:`playout_limit` of ``state.game``, else
+    :data:`MAX_PLAYOUT_PLIES`); a game still going after them raises
+    :class:`~searchlab.core.errors.EndlessGameError` (see the module docstring).
+    """
+    start = state
+    limit = _state_limit(state) if max_plies is None else max_plies
     if policy is random_policy and getattr(state, "playout_actions", None) is None:
         # The uniform playout inlined: the inner loop of every UCT simulation. Relies on the
         # protocol's "legal_actions() is empty iff the game is over".
         draw = rng.random
         actions = state.legal_actions()
-        while actions:
+        for _ in range(limit):
+            if not actions:
+                return state.returns()
             state = state.apply(actions[int(draw() * len(actions))])
             actions = state.legal_actions()
-        return state.returns()
+        if not actions:
+            return state.returns()
+        raise _endless(start, limit)
     if policy is informed_policy:  # look the game's own policy up once per playout
         policy = domain_policy(state) or informed_policy
-    while not state.is_terminal():
+    for _ in range(limit):
+        if state.is_terminal():
+            return state.returns()
         state = state.apply(policy(state, rng))
-    return state.returns()
+    if state.is_terminal():
+        return state.returns()
+    raise _endless(start, limit)
 
 
 def traced_playout(
-    state: State, policy: RolloutPolicy, rng: random.Random, moves: list[tuple[int, int]]
+    state: State,
+    policy: RolloutPolicy,
+    rng: random.Random,
+    moves: list[tuple[int, int]],
+    max_plies: int | None = None,
 ) -> Sequence[float]:
     """:func:`playout`, appending each move it plays to ``moves`` as ``(player, action)`` (for
     RAVE's all-moves-as-first statistics); the same moves and random draws as
-    :func:`playout` with the same ``rng``.
+    :func:`playout` with the same ``rng``, and the same limit ``max_plies``.
 
     >>> from searchlab.domains.games.nim import Nim
     >>> moves: list[tuple[int, int]] = []
@@ -202,11 +267,17 @@ def traced_playout(
     >>> [player for player, _ in moves] == [0, 1][: len(moves)], sum(returns)
     (True, 0.0)
     """
+    start = state
+    limit = _state_limit(state) if max_plies is None else max_plies
     if policy is informed_policy:
         policy = domain_policy(state) or informed_policy
-    while not state.is_terminal():
+    for _ in range(limit):
+        if state.is_terminal():
+            return state.returns()
         player = state.current_player()
         action = policy(state, rng)
         moves.append((player, action))
         state = state.apply(action)
-    return state.returns()
+    if state.is_terminal():
+        return state.returns()
+    raise _endless(start, limit)

@@ -62,7 +62,7 @@ from searchlab.algorithms.mcts.results import (
     snapshot_of,
     terminal_result,
 )
-from searchlab.algorithms.mcts.rollout import playout, traced_playout
+from searchlab.algorithms.mcts.rollout import playout, playout_limit, traced_playout
 from searchlab.algorithms.mcts.selection import (
     prove,
     proven_value_for_player,
@@ -135,6 +135,7 @@ class MCTS:
         self._prover = ProofSearch(exact, scale=self._scale) if exact else None
         self._use_proofs = self.options.solver or exact > 0
         self._no_amaf = getattr(game, "pass_action", None)  # RAVE: the pass gathers none
+        self._max_plies = playout_limit(game)  # a rollout longer than the game: one line
         self._root: Node | None = None
         self._table: dict[Hashable, Node] | None = None
         self._nodes = 0
@@ -329,11 +330,13 @@ class MCTS:
         options = self.options
         if options.evaluator is None:
             if moves is not None:
-                return self._scale(traced_playout(leaf.state, options.policy, self._rng, moves))
-            return self._scale(playout(leaf.state, options.policy, self._rng))
+                return self._scale(
+                    traced_playout(leaf.state, options.policy, self._rng, moves, self._max_plies)
+                )
+            return self._scale(playout(leaf.state, options.policy, self._rng, self._max_plies))
         value = self._evaluate(leaf) if options.lambda_ < 1.0 or leaf.priors is None else 0.0
         if options.lambda_ > 0.0:
-            rolled = self._scale(playout(leaf.state, options.policy, self._rng))
+            rolled = self._scale(playout(leaf.state, options.policy, self._rng, self._max_plies))
             value = (1.0 - options.lambda_) * value + options.lambda_ * rolled[leaf.player]
         return _both(leaf.player, value)
 
