@@ -20,6 +20,15 @@ played in this process is interrupted at once), every finished game is already c
 :class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is raised with the signal and what
 was done. Running the same tournament again plays exactly the missing games.
 
+**Failures that are not results.** An agent that cannot play at all
+(:class:`~searchlab.core.errors.AgentSetupError`: an external engine that fails its handshake),
+a crash in the code of a game of your own, and a game that outlasts its ``max_game_length``
+(:class:`~searchlab.core.errors.EndlessGameError`) are raised by the match loop, not recorded:
+the run stops with that exception (from a worker process too), the failed game is not stored,
+and the games finished before are. Check the agents before a run
+(:func:`searchlab.agents.match.check_ready`, as ``searchlab arena`` does) to fail before any
+game.
+
 Agent kinds registered at run time (``register_agent``) reach local worker processes started
 by ``fork`` (the default on Linux with Python < 3.14); elsewhere register them when a module
 the workers import is imported.
