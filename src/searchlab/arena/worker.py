@@ -35,6 +35,7 @@ from searchlab.agents.match import RESULTS
 from searchlab.arena.match_rules import MATCH_RULES
 from searchlab.arena.schedule import GameJob, derive_seed
 from searchlab.core.limits import Limits
+from searchlab.domains.games.own_game import own_game_failure, raised_in_game
 
 __all__ = ["RESULTS", "GameRecord", "play_game"]
 
@@ -108,6 +109,10 @@ def play_game(job: GameJob) -> GameRecord:
     ]
     try:
         return _play(job, game, agents, rule)
+    except Exception as error:
+        if raised_in_game(error, job.game):  # one line, made here: a pipe drops the traceback
+            raise own_game_failure(error, job.game, "arena") from None
+        raise
     finally:
         for agent in agents:
             match.close_agent(agent)

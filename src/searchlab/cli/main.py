@@ -5,7 +5,8 @@ Every subcommand module exposes ``register(subparsers)``, which adds its parser 
 purpose (:class:`~searchlab.core.errors.SearchlabError`), unreadable or unwritable files and a
 missing optional package of the ``cli`` extra become one line on stderr and exit code 2, never
 a traceback; so does an exception raised by the code of a game of your own (``FILE.py:CLASS``,
-``MODULE:CLASS``; :mod:`searchlab.cli._own_game`: what it raised, and where in your file).
+``MODULE:CLASS``; :mod:`searchlab.domains.games.own_game`: what it raised, and where in your
+file).
 Ctrl-C is one line and exit code 130.
 """
 
@@ -135,10 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {error.filename}" if error.filename else ""
         return _fail(f"{error.strerror or error}{where}")
     except Exception as error:
-        from searchlab.cli._own_game import is_own_game, own_game_failure
+        from searchlab.domains.games.own_game import own_game_failure, raised_in_game
 
-        if not is_own_game(game):
-            raise  # a bug in searchlab (or a game of its own): the traceback is for us
+        if not raised_in_game(error, str(game)):
+            raise  # a bug in searchlab, not in a game of your own: the traceback is for us
         return _fail(str(own_game_failure(error, str(game), command.removeprefix("searchlab "))))
 
 

@@ -35,11 +35,11 @@ from typing import Any
 
 from searchlab.algorithms.adversarial.solver import Solver
 from searchlab.cli._common import add_param_argument, emit_json, positive_int
-from searchlab.cli._own_game import is_own_game, own_game_failure
 from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, SearchlabError, SearchStopped
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
+from searchlab.domains.games.own_game import is_own_game, own_game_failure
 
 __all__ = ["ANY_GAME", "MNK", "TICTACTOE", "any_game_description"]
 

@@ -9,8 +9,10 @@ it raised, and where in your file::
     line 18, in apply)
 
 (on one line). An error that is searchlab's own (raised while a registered game runs) keeps
-its traceback: that one is a bug for us. ``cli/main.py`` applies this to every command;
-``solve`` says ``while solving``.
+its traceback: that one is a bug for us, and so does an error raised elsewhere while your game
+was in use (no line of your file in its traceback). ``cli/main.py`` applies this to every
+command, the arena's workers before the error crosses to the parent process (which loses its
+traceback); ``solve`` says ``while solving``.
 
 >>> is_own_game("examples/custom_game.py:Subtraction"), is_own_game("nim"), is_own_game(None)
 (True, False, False)
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["is_own_game", "own_game_failure"]
+__all__ = ["is_own_game", "own_game_failure", "raised_in_game"]
 
 
 def is_own_game(name: object) -> bool:
@@ -50,6 +52,11 @@ def own_game_failure(
     where = f" ({place})" if place else ""
     during = f" {doing}" if doing else ""
     return InvalidParameterError(f"{command} {name}: your game failed{during}: {reason}{where}")
+
+
+def raised_in_game(error: BaseException, name: str) -> bool:
+    """Whether ``error``'s traceback runs through the file of your game ``name``."""
+    return is_own_game(name) and bool(_place_in_game(error, name))
 
 
 def _place_in_game(error: BaseException, name: str) -> str:
