@@ -383,7 +383,7 @@ def test_genmove_passes_after_the_opponent_passes_when_the_count_wins() -> None:
 
 
 def test_genmove_resigns_below_resign_below_and_never_without_it() -> None:
-    answers = {}
+    answers: dict[float | None, tuple[str | None, str | None]] = {}
     for resign_below in (-0.5, None):
         server = GtpServer("mcts:simulations=300", size=5, komi=0.5, resign_below=resign_below)
         _position(server, [], WHITE_BOARD)  # black can take at most D and E: lost
@@ -393,7 +393,7 @@ def test_genmove_resigns_below_resign_below_and_never_without_it() -> None:
     first, second = answers[-0.5]
     assert first not in ("= resign\n\n", "= pass\n\n")  # one bad move is not enough
     assert second == "= resign\n\n"
-    assert "resign" not in "".join(answers[None])
+    assert "resign" not in str(answers[None])
 
 
 def test_under_a_clock_the_search_and_the_pass_search_share_the_move_time() -> None:
