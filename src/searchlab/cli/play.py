@@ -29,13 +29,18 @@ the score is Tromp-Taylor area with komi: by default random play-outs from the f
 them; --settle SPEC has that engine's search play both sides until two passes instead;
 --settle none scores the board as it stands. --sgf FILE saves the game as SGF after every
 move (nothing is lost on Ctrl-C) and with its result at the end; --load FILE continues a game
-saved as SGF (size, komi, handicap and moves from the file; its main line).
+saved as SGF (size, komi, handicap and moves from the file; its main line; the moves are
+numbered on from the file's and the final list has them all). An engine passes when you have
+passed and the game scored now is its win (or when passing is worth as much as its move and no
+neutral point is left); --resign-below V makes it resign when its search's value (-1 lost, +1
+won) was below V at two of its moves in a row.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
@@ -90,6 +95,12 @@ def register(subparsers: Any) -> None:
         "play-outs judge them), an agent spec (its search plays both sides until two "
         "passes) or 'none' (score the board as it stands)",
     )
+    parser.add_argument(
+        "--resign-below",
+        metavar="V",
+        help="Go: an engine resigns when its search's value (-1 lost .. +1 won) was below V "
+        "at two of its moves in a row, e.g. -0.9 (default: it never resigns)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
     parser.add_argument(
         "--json",
@@ -126,7 +137,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         game = make(args.game, **params)
         state = position_from_moves(game, args.moves)
-    go_options = [f"--{name}" for name in ("sgf", "settle") if getattr(args, name) is not None]
+    go_options = [
+        option
+        for option, value in (
+            ("--sgf", args.sgf),
+            ("--settle", args.settle),
+            ("--resign-below", args.resign_below),
+        )
+        if value is not None
+    ]
     if go_options and game.info.name != "go":
         raise InvalidParameterError(f"{go_options[0]} is for Go: use 'play go', not {args.game!r}")
     if state.is_terminal():
@@ -142,13 +161,28 @@ def run(args: argparse.Namespace) -> int:
         make_agent(specs[1], game, seed=args.seed + 1),
     ]
     quiet = args.quiet or args.json
-    go = None
+    go = endgame = None
     if game.info.name == "go":
+        from searchlab.cli._go_endgame import GoEndgame, resign_threshold
         from searchlab.cli._go_play import GoExtras
 
+        resign_below = None if args.resign_below is None else resign_threshold(args.resign_below)
         go = GoExtras.build(args, game, state, record, agents)
+        # the engines pass when passing keeps the win, and resign below --resign-below; the
+        # settling play-outs are those of the final count (same seed)
+        endgame = GoEndgame(
+            resign_below=resign_below, settle=go.settle_spec is not None, seed=go.seed
+        )
     session = _Session(
-        state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json, game=game, go=go
+        state,
+        agents,
+        quiet=quiet,
+        analysis=args.analysis,
+        as_json=args.json,
+        game=game,
+        go=go,
+        earlier=go.earlier if go is not None else (),
+        endgame=endgame,
     )
     for index, agent in enumerate(agents):
         if isinstance(agent, HumanAgent):  # asks with the session's prompt (the acting snake)
@@ -204,8 +238,11 @@ class _Session:
         as_json: bool,
         game: Any = None,
         go: Any = None,
+        earlier: Sequence[str] = (),
+        endgame: Any = None,
     ) -> None:
         self.history = [state]
+        self.earlier = tuple(earlier)  # the moves before the first one played here (--load)
         self.moves: list[tuple[int, str, float]] = []  # (player, notation, seconds)
         self.actions: list[int] = []
         self.agents = agents
@@ -216,12 +253,21 @@ class _Session:
         self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
         self.names = ("first", "second")
         self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
+        self.endgame = endgame  # Go: when an engine passes or resigns (cli/_go_endgame.py)
         if go is not None:
             self.sides, self.names = ("X", "O"), ("black", "white")
 
     def say(self, text: str) -> None:
         if not self.quiet:
             print(text, flush=True)
+
+    def plies(self) -> int:
+        """Moves of the whole game so far: those before this session and those played here."""
+        return len(self.earlier) + len(self.moves)
+
+    def move_list(self) -> list[str]:
+        """The whole game's moves in notation, the earlier ones (``--load``) first."""
+        return [*self.earlier, *(notation for _, notation, _ in self.moves)]
 
     def read(self, prompt: str) -> str:
         """A person's input line; in a game with several acting pieces the prompt names the
@@ -281,15 +327,21 @@ class _Session:
             board = self.board(state, hints=isinstance(agent, HumanAgent))
             who = actor(state)
             acting = f", {who}" if who else ""
-            self.say(f"\n{board}\nmove {len(self.moves) + 1}: {self.label(player)} to play{acting}")
+            self.say(f"\n{board}\nmove {self.plies() + 1}: {self.label(player)} to play{acting}")
             start = time.perf_counter()
+            why = ""
             try:
-                action = agent.act(state)
+                if self.endgame is not None:
+                    action, why = self.endgame.act(agent, state)
+                else:
+                    action = agent.act(state)
             except Undo:
                 self.undo(player)
                 continue
-            except Resign:
+            except Resign as resignation:
                 resigned = player
+                if not isinstance(agent, HumanAgent) and str(resignation):
+                    self.say(f"{agent.name} resigns: {resignation}")
                 break
             seconds = time.perf_counter() - start
             notation = state.action_to_string(action)
@@ -300,6 +352,8 @@ class _Session:
                 self.go.save(self.history[-1])
             if not isinstance(agent, HumanAgent):
                 self.report(agent, state, notation, seconds)
+                if why:
+                    self.say(f"    {why}")
         return self.finish(resigned)
 
     def report(self, agent: Any, state: Any, notation: str, seconds: float) -> None:
@@ -330,6 +384,8 @@ class _Session:
                 del self.history[index + 1 :]
                 for agent in self.agents:
                     agent.reset()
+                if self.endgame is not None:
+                    self.endgame.reset()
                 if self.go is not None:
                     self.go.save(self.history[-1])
                 self.say("took back your last move")
@@ -355,12 +411,11 @@ class _Session:
         points = scores(state)
         if not self.as_json:
             print(f"\n{self.board(state, hints=False)}")
-            print(f"game over after {len(self.moves)} moves: {text}")
+            print(f"game over after {self.plies()} moves: {text}")
             if points is not None:
                 print(f"scores: {self.label(0)} {points[0]}, {self.label(1)} {points[1]}")
-        print_moves = " ".join(notation for _, notation, _ in self.moves)
         if not self.quiet:
-            print(f"moves: {print_moves}")
+            print(f"moves: {' '.join(self.move_list())}")
         extra = {} if points is None else {"scores": list(points)}
         return {
             **extra,
@@ -414,13 +469,14 @@ class _Session:
                 print(f"\n{self.board(state, hints=False)}")
             for line in lines:
                 print(line)
-            print(f"game over after {len(self.moves)} moves: {text}")
+            print(f"game over after {self.plies()} moves: {text}")
             if self.go.recorder is not None:
                 print(f"saved: {self.go.recorder.path}")
         if not self.quiet:
-            print("moves: " + " ".join(notation for _, notation, _ in self.moves))
+            print(f"moves: {' '.join(self.move_list())}")
         return {
             **extra,
+            "earlier_moves": list(self.earlier),
             "moves": [notation for _, notation, _ in self.moves],
             "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
             "winner": winner,
