@@ -101,6 +101,48 @@ def test_svg_to_stdout_and_files_to_a_folder(
     assert code == 0 and (tmp_path / "one.md").read_text().startswith("# Alpha-beta")
 
 
+@pytest.mark.parametrize("name", ["new/exercises/", "new/exercises"])
+def test_out_folder_is_created(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    """The example of ``exercise --help`` (``--count 10 --format png --out exercises/``) works
+    in an empty folder: the output folder and its parents are created."""
+    folder = tmp_path / name
+    code, _, err = run_main(
+        capsys,
+        "exercise",
+        "alphabeta",
+        *SMALL,
+        "--count",
+        "2",
+        "--format",
+        "svg",
+        "--out",
+        str(folder) + ("/" if name.endswith("/") else ""),
+    )
+    assert code == 0 and err == ""
+    files = sorted(p.name for p in (tmp_path / "new" / "exercises").iterdir())
+    assert files == ["alphabeta-seed0.svg", "alphabeta-seed1.svg"]
+
+
+def test_out_folder_that_cannot_be_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    code, out, err = run_main(
+        capsys,
+        "exercise",
+        "alphabeta",
+        *SMALL,
+        "--count",
+        "2",
+        "--format",
+        "svg",
+        "--out",
+        f"{tmp_path}/file/exercises/",
+    )
+    assert_one_line_error(code, err, "is a file, not a folder")
+    assert out == ""
+
+
 def test_png_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "ex.png"
     code, text, _ = run_main(

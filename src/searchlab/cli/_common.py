@@ -25,6 +25,7 @@ __all__ = [
     "emit_json",
     "has_module",
     "output_file",
+    "output_folder",
     "parse_xy",
     "picture_file",
     "positive_int",
@@ -81,6 +82,37 @@ def output_file(text: str, option: str, example: str = "out") -> Path:
         raise InvalidParameterError(f"{option}: no such folder {str(folder)!r} (for {text!r})")
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise InvalidParameterError(f"{option}: permission denied, cannot write {text!r}")
+    return path
+
+
+def output_folder(text: str, option: str) -> Path:
+    """The folder ``text`` for output files, created with its parents when missing (like
+    ``mkdir -p``); one line when it cannot be a folder (a file is in the way, no permission).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     output_folder(os.path.join(top, "a", "b"), "--out").is_dir()
+    True
+    """
+    if not text or not text.strip():
+        raise InvalidParameterError(f"{option}: needs a folder name, got {text!r}")
+    path = Path(text)
+    ancestor = path
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if ancestor.exists() and not ancestor.is_dir():
+        raise InvalidParameterError(
+            f"{option}: {str(ancestor)!r} is a file, not a folder (in {text!r})"
+        )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InvalidParameterError(
+            f"{option}: cannot create the folder {text!r}: {reason}"
+        ) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{option}: permission denied, cannot write in {text!r}")
     return path
 
 

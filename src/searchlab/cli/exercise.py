@@ -13,20 +13,22 @@ alpha and beta, and alpha, beta and the value at every visited node. A*: a small
 from S to T with heuristic values (admissible, or consistent with --consistent); the key
 gives the open and closed lists with f, g and h at every step, the reopenings, the path and
 its cost. --format md (default) or json go to stdout unless --out names a file; svg and png
-(alpha-beta) pictures go to --out (a file, or a folder for --count > 1). The same seed gives
-the same exercise; --count N makes the exercises of seeds S, S+1, ..., S+N-1.
+(alpha-beta) pictures go to --out (a file, or a folder for --count > 1, created if
+missing). The same seed gives the same exercise; --count N makes the exercises of seeds S,
+S+1, ..., S+N-1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from searchlab.cli._common import output_file, picture_file
+from searchlab.cli._common import output_file, output_folder, picture_file
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
@@ -109,7 +111,8 @@ def _common_options(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -
     parser.add_argument(
         "--out",
         metavar="FILE|DIR",
-        help="write here instead of stdout (a folder for several pictures)",
+        help="write here instead of stdout; a folder (created if missing) for several "
+        "pictures, or for a file per exercise when it ends in /",
     )
 
 
@@ -133,10 +136,8 @@ def _targets(args: argparse.Namespace, stem: str, seeds: list[int]) -> list[Path
                 "give --out a folder"
             )
         return None
-    folder = Path(args.out)
-    if folder.is_dir() or args.out.endswith("/"):
-        if not folder.is_dir():
-            raise InvalidParameterError(f"--out: no such folder {args.out!r}")
+    if _names_a_folder(args.out, picture and len(seeds) > 1):
+        folder = output_folder(args.out, "--out")
         return [output_file(str(folder / f"{stem}-seed{seed}.{fmt}"), "--out") for seed in seeds]
     if picture and len(seeds) > 1:
         raise InvalidParameterError(
@@ -146,6 +147,15 @@ def _targets(args: argparse.Namespace, stem: str, seeds: list[int]) -> list[Path
     if fmt == "png":
         return picture_file(args.out, "--out", "exercise")
     return output_file(args.out, "--out", example=f"{stem}.{fmt}")
+
+
+def _names_a_folder(out: str, several_pictures: bool) -> bool:
+    """Whether ``--out OUT`` names a folder (created when missing): one that exists, a name
+    ending in ``/``, or, for several pictures, a name without an extension."""
+    path = Path(out)
+    if path.is_dir() or out.endswith(("/", os.sep)):
+        return True
+    return several_pictures and not path.exists() and path.suffix == ""
 
 
 def _write(text: str, target: Path | None) -> None:
