@@ -181,8 +181,8 @@ def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"game parameter, e.g. {example} (repeatable); NAME=@FILE reads the value "
-        "from FILE (e.g. items=@items.txt for snakego)",
+        help=f"game parameter, e.g. {example} (repeatable, or several joined by commas: "
+        "m=7,n=6,k=4); NAME=@FILE reads the value from FILE (e.g. items=@items.txt for snakego)",
     )
 
 

@@ -104,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents import HumanAgent, make_agent, parse_spec
     from searchlab.agents.human import notation_of
     from searchlab.cli._position import position_from_moves
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.domains.games import make
 
-    params = dict(parse_param(p) for p in args.param)
+    params = parse_params(args.param)
     record = None
     game: Any
     state: Any

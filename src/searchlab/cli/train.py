@@ -220,14 +220,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check everything (game, config, device, workers), then train until told to stop."""
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.games import make
 
     if args.algorithm not in ALGORITHMS:
         raise InvalidParameterError(
             f"--algorithm {args.algorithm!r}: unknown; known: {', '.join(ALGORITHMS)}"
         )
-    params = dict(parse_param(text) for text in args.param)
+    params = parse_params(args.param)
     game = make(args.game, **params)
     try:
         import torch
