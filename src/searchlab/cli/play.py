@@ -14,7 +14,9 @@ Each turn shows the board. A person types a move in the game's notation (Connect
 column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count; Snake Go:
 up, down, left, right (u, d, l, r), split or ray for the snake the prompt names), or
 "moves", "undo" (take back your last move), "resign", "help". An illegal move is
-rejected with the reason and asked again. With --analysis each AI move also shows its
+rejected with the reason and asked again. End of input (Ctrl-D, or the end of piped moves)
+resigns for the person to move ("... resigns (end of input): ... wins"); a finished game,
+resigned or not, exits with 0. With --analysis each AI move also shows its
 principal variation or the root's children (visits, values).
 
 Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
@@ -210,6 +212,7 @@ class _Session:
         self.actions: list[int] = []
         self.agents = agents
         self.quiet = quiet
+        self.resign_reason = ""
         self.analysis = analysis
         self.as_json = as_json
         name = game.info.name if game is not None else ""
@@ -288,8 +291,9 @@ class _Session:
             except Undo:
                 self.undo(player)
                 continue
-            except Resign:
+            except Resign as why:
                 resigned = player
+                self.resign_reason = str(why)
                 break
             seconds = time.perf_counter() - start
             notation = state.action_to_string(action)
@@ -336,13 +340,21 @@ class _Session:
                 return
         self.say("nothing to undo: you have not moved yet")
 
+    def resign_text(self, resigned: int) -> str:
+        """``"X resigns: O wins"``; a resignation by end of input (Ctrl-D, a closed pipe) says
+        so: ``"X resigns (end of input): O wins"``."""
+        from searchlab.agents.human import END_OF_INPUT
+
+        why = f" ({END_OF_INPUT})" if self.resign_reason == END_OF_INPUT else ""
+        return f"{self.label(resigned)} resigns{why}: {self.label(1 - resigned)} wins"
+
     def finish(self, resigned: int | None) -> dict[str, Any]:
         if self.go is not None:
             return self.finish_go(resigned)
         state = self.history[-1]
         if resigned is not None:
             winner: int | None = 1 - resigned
-            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            text = self.resign_text(resigned)
             returns = [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
         else:
             returns = [float(value) for value in state.returns()]
@@ -382,7 +394,7 @@ class _Session:
         lines = []
         if resigned is not None:
             winner: int | None = 1 - resigned
-            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            text = self.resign_text(resigned)
             result = f"{'BW'[1 - resigned]}+R"
         else:
             if not self.as_json:
