@@ -499,3 +499,18 @@ def test_bad_keep_checkpoints_is_one_line(tmp_path: Path, keep: Any) -> None:
     config = config_for("tictactoe", TINY)
     with pytest.raises(InvalidParameterError, match="keep_checkpoints must be"):
         train_alphazero(TicTacToe(), tmp_path / "run", config, keep_checkpoints=keep)
+
+
+def test_the_progress_line_says_the_reference_games_open_with_a_sampled_move() -> None:
+    """0 network mistakes and still losses to the perfect player: the line says why (the
+    network's first move is drawn from its visits), the figure itself as measured."""
+    from searchlab.learning.alphazero import describe_entry
+
+    entry = {
+        "generation": 7, "games": 1400, "loss": 0.9, "loss_policy": 0.6, "loss_value": 0.3,
+        "elo": 300.0, "reference": "alphabeta:depth=9", "score_vs_reference": 0.38,
+        "mistakes": 0, "positions": 4520, "mistake_rate": 0.0,
+    }  # fmt: skip
+    line = describe_entry(entry)
+    assert "vs alphabeta:depth=9 0.38 (the network's first move sampled)" in line
+    assert "network mistakes 0/4520" in line

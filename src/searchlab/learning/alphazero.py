@@ -521,8 +521,23 @@ def _evaluate(
     return entry
 
 
+SAMPLED_OPENING = "the network's first move sampled"
+"""What the score against the reference carries in the progress line: the network's first move
+of each game is drawn from its root visits at temperature 1 (so the games differ), so even a
+network without a mistake can lose some games to a perfect reference."""
+
+
 def describe_entry(entry: dict[str, Any]) -> str:
-    """One line of a generation's figures (the log's and the command line's)."""
+    """One line of a generation's figures (the log's and the command line's); the score against
+    the reference says that the network's first move was sampled (:data:`SAMPLED_OPENING`).
+
+    >>> describe_entry({"generation": 3, "games": 600, "loss": 1.0, "loss_policy": 0.7,
+    ...     "loss_value": 0.3, "elo": 120.0, "reference": "alphabeta:depth=9",
+    ...     "score_vs_reference": 0.38, "mistakes": 0, "positions": 4520, "mistake_rate": 0.0})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'generation 3, games 600, loss 1.000 (policy 0.700, value 0.300), Elo +120,
+     vs alphabeta:depth=9 0.38 (the network's first move sampled), network mistakes 0/4520 (0.00%)'
+    """
     parts = [
         f"generation {entry['generation']}",
         f"games {entry['games']}",
@@ -531,7 +546,9 @@ def describe_entry(entry: dict[str, Any]) -> str:
         f"Elo {entry['elo']:+.0f}",
     ]
     if "score_vs_reference" in entry:
-        parts.append(f"vs {entry['reference']} {entry['score_vs_reference']:.2f}")
+        parts.append(
+            f"vs {entry['reference']} {entry['score_vs_reference']:.2f} ({SAMPLED_OPENING})"
+        )
     if entry.get("mistake_rate") is not None and not math.isnan(entry["mistake_rate"]):
         if "mistakes" in entry:  # the count: a rate rounded to 0.0% can hide a mistake or two
             parts.append(
