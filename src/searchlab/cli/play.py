@@ -17,7 +17,7 @@ up, down, left, right (u, d, l, r), split or ray for the snake the prompt names)
 rejected with the reason and asked again. End of input (Ctrl-D, or the end of piped moves)
 resigns for the person to move ("... resigns (end of input): ... wins"); a finished game,
 resigned or not, exits with 0. With --analysis each AI move also shows its
-principal variation or the root's children (visits, values).
+principal variation or the root's children (visits, values, and the network's prior for az).
 
 Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
 to act: up/down/right/split> "); -p seed=S draws the items (-p items=@FILE reads them, one
@@ -79,7 +79,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--moves", default="", help="start from the position after these moves")
     parser.add_argument("--seed", type=int, default=0, help="seed of the agents (default 0)")
     parser.add_argument(
-        "--analysis", action="store_true", help="show each AI move's line or root visit counts"
+        "--analysis",
+        action="store_true",
+        help="show each AI move's line or root children (visits, values; priors for az)",
     )
     parser.add_argument(
         "--sgf", metavar="FILE", help="Go: save the game as SGF in FILE after every move"
@@ -307,7 +309,7 @@ class _Session:
         return self.finish(resigned)
 
     def report(self, agent: Any, state: Any, notation: str, seconds: float) -> None:
-        from searchlab.cli._analysis import children_rows, summary
+        from searchlab.cli._analysis import child_line, children_rows, summary
 
         result = agent.last_result
         who = actor(state)
@@ -319,11 +321,7 @@ class _Session:
         self.say(f"{agent.name} plays {notation}: {summary(state, result)}")
         if self.analysis:
             for row in children_rows(state, result)[:7]:
-                proven = f" proven {row['proven']}" if row["proven"] else ""
-                self.say(
-                    f"    {row['move']:>6}  visits {row['visits']:>7}  value "
-                    f"{row['value']:+.3f}{proven}"
-                )
+                self.say(child_line(row))
 
     def undo(self, player: int) -> None:
         """Take back ``player``'s last move and every move after it."""
