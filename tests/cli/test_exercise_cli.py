@@ -138,25 +138,18 @@ def test_svg_to_stdout_and_files_to_a_folder(
     assert code == 0 and (tmp_path / "one.md").read_text().startswith("# Alpha-beta")
 
 
+def _two_svgs(capsys: pytest.CaptureFixture[str], out: str) -> tuple[int, str, str]:
+    argv = [*SMALL, "--count", "2", "--format", "svg", "--out", out]
+    return run_main(capsys, "exercise", "alphabeta", *argv)
+
+
 @pytest.mark.parametrize("name", ["new/exercises/", "new/exercises"])
 def test_out_folder_is_created(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
 ) -> None:
     """The example of ``exercise --help`` (``--count 10 --format png --out exercises/``) works
     in an empty folder: the output folder and its parents are created."""
-    folder = tmp_path / name
-    code, _, err = run_main(
-        capsys,
-        "exercise",
-        "alphabeta",
-        *SMALL,
-        "--count",
-        "2",
-        "--format",
-        "svg",
-        "--out",
-        str(folder) + ("/" if name.endswith("/") else ""),
-    )
+    code, _, err = _two_svgs(capsys, f"{tmp_path}/{name}")
     assert code == 0 and err == ""
     files = sorted(p.name for p in (tmp_path / "new" / "exercises").iterdir())
     assert files == ["alphabeta-seed0.svg", "alphabeta-seed1.svg"]
@@ -164,18 +157,7 @@ def test_out_folder_is_created(
 
 def test_out_folder_that_cannot_be_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
-    code, out, err = run_main(
-        capsys,
-        "exercise",
-        "alphabeta",
-        *SMALL,
-        "--count",
-        "2",
-        "--format",
-        "svg",
-        "--out",
-        f"{tmp_path}/file/exercises/",
-    )
+    code, out, err = _two_svgs(capsys, f"{tmp_path}/file/exercises/")
     assert_one_line_error(code, err, "is a file, not a folder")
     assert out == ""
 

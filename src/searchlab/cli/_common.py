@@ -71,6 +71,17 @@ def output_file(text: str, option: str, example: str = "out") -> Path:
             f"{option}: {text!r} is a folder; give a file name in it, like {str(path / example)!r}"
         )
     folder = path.parent
+    _no_file_in_the_way(folder, text, option)
+    if not folder.is_dir():
+        raise InvalidParameterError(f"{option}: no such folder {str(folder)!r} (for {text!r})")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidParameterError(f"{option}: permission denied, cannot write {text!r}")
+    return path
+
+
+def _no_file_in_the_way(folder: Path, text: str, option: str) -> None:
+    """One line when the nearest existing folder-to-be of ``folder`` (itself or a parent) is a
+    file: ``text`` cannot be written under it."""
     ancestor = folder
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
@@ -78,11 +89,6 @@ def output_file(text: str, option: str, example: str = "out") -> Path:
         raise InvalidParameterError(
             f"{option}: {str(ancestor)!r} is a file, not a folder (in {text!r})"
         )
-    if not folder.is_dir():
-        raise InvalidParameterError(f"{option}: no such folder {str(folder)!r} (for {text!r})")
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidParameterError(f"{option}: permission denied, cannot write {text!r}")
-    return path
 
 
 def output_folder(text: str, option: str) -> Path:
@@ -97,13 +103,7 @@ def output_folder(text: str, option: str) -> Path:
     if not text or not text.strip():
         raise InvalidParameterError(f"{option}: needs a folder name, got {text!r}")
     path = Path(text)
-    ancestor = path
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if ancestor.exists() and not ancestor.is_dir():
-        raise InvalidParameterError(
-            f"{option}: {str(ancestor)!r} is a file, not a folder (in {text!r})"
-        )
+    _no_file_in_the_way(path, text, option)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
