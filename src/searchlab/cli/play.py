@@ -14,8 +14,10 @@ Each turn shows the board. A person types a move in the game's notation (Connect
 column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count; Snake Go:
 up, down, left, right (u, d, l, r), split or ray for the snake the prompt names), or
 "moves", "undo" (take back your last move), "resign", "help". An illegal move is
-rejected with the reason and asked again. With --analysis each AI move also shows its
-principal variation or the root's children (visits, values).
+rejected with the reason and asked again. End of input (Ctrl-D, or the end of piped moves)
+resigns for the person to move ("... resigns (end of input): ... wins"); a finished game,
+resigned or not, exits with 0. With --analysis each AI move also shows its
+principal variation or the root's children (visits, values, and the network's prior for az).
 
 Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
 to act: up/down/right/split> "); -p seed=S draws the items (-p items=@FILE reads them, one
@@ -82,7 +84,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--moves", default="", help="start from the position after these moves")
     parser.add_argument("--seed", type=int, default=0, help="seed of the agents (default 0)")
     parser.add_argument(
-        "--analysis", action="store_true", help="show each AI move's line or root visit counts"
+        "--analysis",
+        action="store_true",
+        help="show each AI move's line or root children (visits, values; priors for az)",
     )
     parser.add_argument(
         "--sgf", metavar="FILE", help="Go: save the game as SGF in FILE after every move"
@@ -115,10 +119,10 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents import HumanAgent, make_agent, parse_spec
     from searchlab.agents.human import notation_of
     from searchlab.cli._position import position_from_moves
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.domains.games import make
 
-    params = dict(parse_param(p) for p in args.param)
+    params = parse_params(args.param)
     record = None
     game: Any
     state: Any
@@ -247,6 +251,7 @@ class _Session:
         self.actions: list[int] = []
         self.agents = agents
         self.quiet = quiet
+        self.resign_reason = ""
         self.analysis = analysis
         self.as_json = as_json
         name = game.info.name if game is not None else ""
@@ -340,6 +345,7 @@ class _Session:
                 continue
             except Resign as resignation:
                 resigned = player
+                self.resign_reason = str(resignation)
                 if not isinstance(agent, HumanAgent) and str(resignation):
                     self.say(f"{agent.name} resigns: {resignation}")
                 break
@@ -357,7 +363,7 @@ class _Session:
         return self.finish(resigned)
 
     def report(self, agent: Any, state: Any, notation: str, seconds: float) -> None:
-        from searchlab.cli._analysis import children_rows, summary
+        from searchlab.cli._analysis import child_line, children_rows, summary
 
         result = agent.last_result
         who = actor(state)
@@ -369,11 +375,7 @@ class _Session:
         self.say(f"{agent.name} plays {notation}: {summary(state, result)}")
         if self.analysis:
             for row in children_rows(state, result)[:7]:
-                proven = f" proven {row['proven']}" if row["proven"] else ""
-                self.say(
-                    f"    {row['move']:>6}  visits {row['visits']:>7}  value "
-                    f"{row['value']:+.3f}{proven}"
-                )
+                self.say(child_line(row))
 
     def undo(self, player: int) -> None:
         """Take back ``player``'s last move and every move after it."""
@@ -392,13 +394,21 @@ class _Session:
                 return
         self.say("nothing to undo: you have not moved yet")
 
+    def resign_text(self, resigned: int) -> str:
+        """``"X resigns: O wins"``; a resignation by end of input (Ctrl-D, a closed pipe) says
+        so: ``"X resigns (end of input): O wins"``."""
+        from searchlab.agents.human import END_OF_INPUT
+
+        why = f" ({END_OF_INPUT})" if self.resign_reason == END_OF_INPUT else ""
+        return f"{self.label(resigned)} resigns{why}: {self.label(1 - resigned)} wins"
+
     def finish(self, resigned: int | None) -> dict[str, Any]:
         if self.go is not None:
             return self.finish_go(resigned)
         state = self.history[-1]
         if resigned is not None:
             winner: int | None = 1 - resigned
-            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            text = self.resign_text(resigned)
             returns = [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
         else:
             returns = [float(value) for value in state.returns()]
@@ -437,7 +447,7 @@ class _Session:
         lines = []
         if resigned is not None:
             winner: int | None = 1 - resigned
-            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            text = self.resign_text(resigned)
             result = f"{'BW'[1 - resigned]}+R"
         else:
             if not self.as_json:
