@@ -147,3 +147,28 @@ def test_warmup_names_a_bad_game_in_one_line_before_compiling(
     code, out, err = run_main(capsys, "warmup", *argv)
     assert_one_line_error(code, err, fragment)
     assert out == ""  # nothing warmed before the bad name was found
+
+
+def test_a_searchs_clock_starts_after_its_kernels_are_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from searchlab.algorithms.mcts import compiled
+    from searchlab.algorithms.mcts.options import MCTSOptions
+    from searchlab.core.limits import Limits
+    from searchlab.games import make
+
+    readied: list[str] = []
+
+    def slow_ready(kernel: Any, *args: Any) -> None:  # as a first compile would be
+        time.sleep(0.5)
+        readied.append(kernel.name)
+
+    monkeypatch.setattr(compiled, "_make_ready", slow_ready)
+    game = make("connect4")
+    began = time.perf_counter()
+    result = compiled.compiled_mcts(
+        game, state=game.initial_state(), limits=Limits(time=0.2), options=MCTSOptions(), seed=1
+    )
+    assert result is not None and readied == ["connect4"]
+    assert time.perf_counter() - began >= 0.7
+    assert result.elapsed < 0.45 and result.stopped_by == "time"

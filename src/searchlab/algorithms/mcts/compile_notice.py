@@ -29,7 +29,7 @@ from typing import Any
 
 __all__ = ["ESTIMATES", "SLOW_SECONDS", "compile_message", "compiling", "is_cached", "notice"]
 
-ESTIMATES = {"connect4": "10-20 s", "othello": "15-30 s", "snakego": "15-40 s", "go": "15-60 s"}
+ESTIMATES = {"connect4": "10-20 s", "othello": "10-30 s", "snakego": "15-40 s", "go": "15-60 s"}
 """How long a cold compile of each built-in game's kernels takes: issue 28's first runs
 (Snake Go 14.4 s, Go 15.2 s) to the shared 2-core VM (2026-11-28, ``searchlab warmup`` on an
 empty cache: Connect Four 14.1 s, Othello 23.2 s, Snake Go 37.5 s, Go 55.1 s); other games:

@@ -588,6 +588,8 @@ def _make_ready(
         search = _Search(kernel, limits, options, 0, report_rave=False)
         search.run(_READY_SIMULATIONS, None)
         chosen = search.final_choice(RULES[options.final_move])
+        if chosen < 0:  # robust: no agreement yet
+            chosen = search.final_choice(MOST_VISITS)
         if 0 <= chosen < int(search.tree.first[0]) + int(search.tree.n_expanded[0]):
             child = state.apply(int(search.tree.action[chosen]))
             after = None if child.is_terminal() else _kernel_for(game, child, options, rules)
