@@ -43,14 +43,16 @@ def test_a_cold_cache_keeps_the_first_searchs_budget(tmp_path: Path) -> None:
     env = _cold(tmp_path)
     argv = ("analyse", "connect4", "--agent", "mcts:time=1", "--json")
     cold = _searchlab(*argv, env=env)  # compiles (10-20 s here), then searches 1 s
-    warm = _searchlab(*argv, env=env)
-    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr[-2000:] + warm.stderr
-    first, second = json.loads(cold.stdout), json.loads(warm.stdout)  # nothing else on stdout
+    warm = [_searchlab(*argv, env=env) for _ in range(2)]  # two: the 2 cores are shared
+    for run in (cold, *warm):
+        assert run.returncode == 0, run.stderr[-2000:]
+    first = json.loads(cold.stdout)  # nothing else on stdout
+    second = min((json.loads(run.stdout) for run in warm), key=lambda data: data["simulations"])
     # before: 64 simulations in 10.5 s (the compile inside the timed search), against 620,154
     assert first["simulations"] >= 0.9 * second["simulations"], (first, second)
     assert first["seconds"] < 1.5, first
     assert cold.stderr == compile_message("connect4", cached=True) + "\n"
-    assert warm.stderr == ""
+    assert [run.stderr for run in warm] == ["", ""]
 
 
 def test_the_first_go_command_says_what_it_compiles_and_ctrl_c_stops_it(
