@@ -65,6 +65,27 @@ def test_solve_tictactoe(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    "params",
+    [["-p", "m=3,n=2,k=2"], ["-p", "m=3", "-p", "n=2", "-p", "k=2"], ["-p", "m=3,n=2", "--k", "2"]],
+)
+def test_solve_mnk_takes_p_like_every_command(
+    params: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["solve", "mnk", *params, "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["plies_to_end"] == 3 and data["value"] == 1
+
+
+def test_several_params_in_one_p(capsys: pytest.CaptureFixture[str]) -> None:
+    """``-p m=4,n=3,k=3`` is three parameters in every command (``piles=3,4,5`` stays one)."""
+    joined = run(["perft", "mnk", "-p", "m=4,n=3,k=3", "--depth", "2"], capsys)
+    apart = run(["perft", "mnk", "-p", "m=4", "-p", "n=3", "-p", "k=3", "--depth", "2"], capsys)
+    assert joined[0] == 0 and joined == apart and "132" in joined[1]
+    code, out, _ = run(["perft", "nim", "-p", "piles=3,4,5,misere=true", "--depth", "1"], capsys)
+    assert code == 0 and "12" in out
+
+
+@pytest.mark.parametrize(
     ("argv", "fragments"),
     [
         (["solve", "chess"], ["unknown game 'chess'", "nim"]),
@@ -80,6 +101,12 @@ def test_solve_tictactoe(capsys: pytest.CaptureFixture[str]) -> None:
         (["perft", "nim", "-p", "piles=3,x", "--depth", "1"], ["nim: piles must be", "'3,x'"]),
         (["perft", "nim", "-p", "oops", "--depth", "1"], ["-p expects NAME=VALUE, got 'oops'"]),
         (["tree", "no/such/file.tree"], ["no such file: no/such/file.tree"]),
+        (["solve", "mnk", "-p", "m=x"], ["mnk: m must be an integer in 1..26, got 'x'"]),
+        (["solve", "mnk", "-p", "m=4,n=x"], ["mnk: n must be an integer in 1..26, got 'x'"]),
+        (["solve", "mnk", "-p", "rows=4"], ["unknown parameter rows; known: m, n, k"]),
+        (["solve", "mnk", "-p", "m"], ["-p expects NAME=VALUE, got 'm'"]),
+        (["solve", "mnk", "-p", "m=4", "--m", "4"], ["give m once"]),
+        (["play", "mnk", "-p", "m=4,n=x"], ["mnk: n must be an integer in 1..26, got 'x'"]),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

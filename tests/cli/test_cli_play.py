@@ -100,6 +100,25 @@ def test_undo_before_any_move(
 
 
 @pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ("", "after 0 moves: first (human) resigns (end of input): second (random) wins"),
+        ("b2\n", "after 2 moves: first (human) resigns (end of input): second (random) wins"),
+        ("resign\n", "after 0 moves: first (human) resigns: second (random) wins"),
+    ],
+)
+def test_end_of_input_is_a_resignation_that_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lines: str, said: str
+) -> None:
+    """Ctrl-D (or the end of piped moves) resigns for the person, says why, and exits with 0
+    like any finished game; a typed ``resign`` says no more than before."""
+    _human_session(monkeypatch, lines)
+    code, out, err = run_main(capsys, "play", "tictactoe", "--second", "random")
+    assert code == 0 and err == ""
+    assert f"game over {said}\n" in out
+
+
+@pytest.mark.parametrize(
     ("argv", "fragments"),
     [
         (["play", "chess"], ["unknown game 'chess'"]),

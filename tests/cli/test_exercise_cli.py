@@ -19,12 +19,49 @@ SMALL = ["--depth", "3", "--leaves", "12", "--min-cuts", "3"]
 
 
 def test_markdown_by_default(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_main(capsys, "exercise", "alphabeta", "--seed", "4")
+    code, out, err = run_main(capsys, "exercise", "alphabeta", "--seed", "4", "--size", "large")
     assert code == 0 and err == ""
-    exercise = generate_alphabeta(seed=4)
+    exercise = generate_alphabeta(seed=4)  # the library's default: the large size
     assert out.startswith("# Alpha-beta exercise (seed 4)")
     assert f"Root value: **{int(exercise.key.value)}**" in out
     assert exercise.text.rstrip("\n") in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "shape"),
+    [
+        ([], {"depth": 3, "branching": 3, "leaves": 12, "min_cuts": 3}),  # small: the default
+        (["--size", "small"], {"depth": 3, "branching": 3, "leaves": 12, "min_cuts": 3}),
+        (["--size", "medium"], {"depth": 4, "branching": 3, "leaves": 20, "min_cuts": 6}),
+        (["--size", "large"], {"depth": 6, "branching": 3, "leaves": 50, "min_cuts": 16}),
+        (["--size", "medium", "--depth", "5"], {"depth": 5, "branching": 3, "leaves": 20,
+                                                "min_cuts": 6}),
+    ],
+)  # fmt: skip
+def test_sizes_for_a_teacher(
+    capsys: pytest.CaptureFixture[str], argv: list[str], shape: dict[str, int]
+) -> None:
+    """``--size small|medium|large`` sets the tree's shape, small (pen and paper) by default;
+    an option of its own changes one setting of the size."""
+    code, out, _ = run_main(capsys, "exercise", "alphabeta", "--format", "json", *argv)
+    assert code == 0
+    expected = generate_alphabeta(seed=0, **shape)
+    assert json.loads(out) == json.loads(json.dumps(expected.to_dict()))
+    tree = expected.tree
+    assert tree.height() == shape["depth"] and len(tree.leaves()) <= shape["leaves"]
+
+
+def test_the_default_picture_fits_a_page(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    widths = []
+    for size in ("small", "large"):
+        out = tmp_path / f"{size}.png"
+        code, _, _ = run_main(capsys, "exercise", "alphabeta", "--size", size, "--format", "png",
+                              "--out", out)  # fmt: skip
+        assert code == 0
+        widths.append(Image.open(out).size[0])
+    assert widths[0] <= 1200 < 3000 <= widths[1]
 
 
 def test_json_is_the_library_export(capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,6 +138,30 @@ def test_svg_to_stdout_and_files_to_a_folder(
     assert code == 0 and (tmp_path / "one.md").read_text().startswith("# Alpha-beta")
 
 
+def _two_svgs(capsys: pytest.CaptureFixture[str], out: str) -> tuple[int, str, str]:
+    argv = [*SMALL, "--count", "2", "--format", "svg", "--out", out]
+    return run_main(capsys, "exercise", "alphabeta", *argv)
+
+
+@pytest.mark.parametrize("name", ["new/exercises/", "new/exercises"])
+def test_out_folder_is_created(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    """The example of ``exercise --help`` (``--count 10 --format png --out exercises/``) works
+    in an empty folder: the output folder and its parents are created."""
+    code, _, err = _two_svgs(capsys, f"{tmp_path}/{name}")
+    assert code == 0 and err == ""
+    files = sorted(p.name for p in (tmp_path / "new" / "exercises").iterdir())
+    assert files == ["alphabeta-seed0.svg", "alphabeta-seed1.svg"]
+
+
+def test_out_folder_that_cannot_be_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    code, out, err = _two_svgs(capsys, f"{tmp_path}/file/exercises/")
+    assert_one_line_error(code, err, "is a file, not a folder")
+    assert out == ""
+
+
 def test_png_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "ex.png"
     code, text, _ = run_main(
@@ -160,8 +221,8 @@ def test_astar_formats(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
         (["alphabeta", "--values", "nan..inf"], ["LO..HI"]),
         (["alphabeta", "--depth", "0"], ["depth must be 1..12"]),
         (["alphabeta", "--branching", "1"], ["branching must be >= 2"]),
-        (["alphabeta", "--leaves", "5"], ["at least 7 leaves"]),
-        (["alphabeta", "--min-cuts", "49"], ["cannot be reached"]),
+        (["alphabeta", "--size", "large", "--leaves", "5"], ["at least 7 leaves"]),
+        (["alphabeta", "--size", "large", "--min-cuts", "49"], ["cannot be reached"]),
         (["alphabeta", "--count", "0"], ["--count must be 1..1000"]),
         (["alphabeta", "--format", "png"], ["needs --out"]),
         (["alphabeta", "--format", "svg", "--count", "2"], ["give --out a folder"]),
@@ -185,6 +246,7 @@ def test_bad_input_is_one_line(
         ["alphabeta", "--depth", "inf"],
         ["alphabeta", "--depth", "1.5"],
         ["alphabeta", "--format", "pdf"],
+        ["alphabeta", "--size", "huge"],
         ["astar", "--nodes", "many"],
         ["sudoku"],
     ],

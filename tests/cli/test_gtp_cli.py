@@ -345,3 +345,67 @@ def test_time_settings_give_each_move_a_share() -> None:
 def test_the_human_agent_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_main(capsys, "gtp", "--agent", "human")
     assert_one_line_error(code, err, "the human agent cannot play here")
+
+
+# -- passing when passing keeps the win, resigning below --resign-below (cli/_go_endgame.py) -----
+def _position(server: GtpServer, black: list[str], white: list[str]) -> None:
+    """Place the stones with ``play`` (each colour may play out of turn), black to move."""
+    for colour, vertices in (("b", black), ("w", white)):
+        for vertex in vertices:
+            assert server.handle(f"play {colour} {vertex}") == "= \n\n"
+    if white:
+        assert server.state.to_move == 0
+
+
+COLUMNS = ([f"B{row}" for row in range(1, 6)], [f"C{row}" for row in range(1, 6)])
+WHITE_BOARD = [f"{col}{row}" for col in "BC" for row in range(1, 6)] + ["A1", "A3", "A5"]
+
+
+def test_genmove_passes_after_the_opponent_passes_when_the_count_wins() -> None:
+    server = GtpServer("mcts:simulations=300", size=5, komi=0.5)
+    _position(server, *COLUMNS)  # white's C column against black's B column: W+5.5
+    assert server.handle("play b pass") == "= \n\n"
+    # the compiled search's tree ranks the pass last: before the rule it filled its own area
+    assert server.handle("genmove w") == "= pass\n\n"
+    assert server.state.is_terminal() and server.handle("final_score") == "= W+5.5\n\n"
+
+
+def test_genmove_resigns_below_resign_below_and_never_without_it() -> None:
+    answers: dict[float | None, tuple[str | None, str | None]] = {}
+    for resign_below in (-0.5, None):
+        server = GtpServer("mcts:simulations=300", size=5, komi=0.5, resign_below=resign_below)
+        _position(server, [], WHITE_BOARD)  # black can take at most D and E: lost
+        first = server.handle("genmove b")
+        server.handle("play w pass")
+        answers[resign_below] = (first, server.handle("genmove b"))
+    first, second = answers[-0.5]
+    assert first not in ("= resign\n\n", "= pass\n\n")  # one bad move is not enough
+    assert second == "= resign\n\n"
+    assert "resign" not in str(answers[None])
+
+
+def test_under_a_clock_the_search_and_the_pass_search_share_the_move_time() -> None:
+    from searchlab.agents.search import MCTSAgent
+    from searchlab.core.limits import Limits
+
+    seen: list[object] = []
+
+    class Recording(MCTSAgent):
+        def act(self, state: object, limits: Limits | None = None) -> int:
+            seen.append(None if limits is None else limits.time)
+            return super().act(state, limits)  # type: ignore[arg-type]
+
+    def make(spec: object, game: Go, seed: int) -> Recording:
+        return Recording("recording", game, limits=Limits(simulations=300), seed=seed)
+
+    server = GtpServer("recording", size=5, komi=0.5, make_agent=make)
+    _position(server, [], [*WHITE_BOARD, *(f"D{row}" for row in range(1, 6))])
+    assert server.handle("time_settings 0 0.5 1") == "= \n\n"  # 0.5 s a move, 0.4 s used
+    # no neutral point, white ahead: the move's search and the search after a pass, each half
+    assert server.handle("genmove w") == "= pass\n\n"
+    assert seen == pytest.approx([0.2, 0.2])
+
+
+def test_resign_below_must_be_a_value(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(capsys, "gtp", "--agent", "random", "--resign-below", "2")
+    assert_one_line_error(code, err, "--resign-below takes", "got '2'")

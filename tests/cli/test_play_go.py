@@ -8,6 +8,7 @@ the tests are quick and do not depend on the compiled Go kernels."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -220,6 +221,105 @@ def test_load_continues_a_saved_game_and_keeps_its_record(
     assert record.metadata["RE"] == "W+R"
 
 
+def test_load_numbers_the_moves_after_the_loaded_ones_and_lists_them_all(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved = tmp_path / "old.sgf"
+    saved.write_text("(;GM[1]FF[4]SZ[7]KM[6.5];B[dd];W[cc];B[ee];W[])")
+    _type(monkeypatch, ["b2", "pass", "resign"])
+    code, out, err = run_main(
+        capsys, "play", "go", "--load", saved, "--second", "random", "--settle", "none",
+        "--seed", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    prompts = [line for line in out.splitlines() if line.startswith("move ")]
+    assert prompts[:3] == [
+        "move 5: black (human) to play",  # four moves in the file
+        "move 6: white (random) to play",
+        "move 7: black (human) to play",
+    ]
+    moves = out.split("moves: ")[-1].split()
+    assert moves[:5] == ["D4", "C5", "E3", "pass", "B2"] and moves[6] == "pass"
+    assert len(moves) == 8 and f"game over after {len(moves)} moves" in out
+    # in JSON the moves played here, and the loaded ones before them
+    code, out, err = run_main(
+        capsys, "play", "go", "--load", saved, "--first", "random", "--second", "random",
+        "--settle", "none", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    game = json.loads(out)
+    assert game["earlier_moves"] == ["D4", "C5", "E3", "pass"] and game["moves"]
+
+
+# -- the engine passes when passing keeps the win, and resigns below --resign-below --------------
+def _saved(tmp_path: Path, name: str, black: list[str], white: list[str], to_move: int) -> Path:
+    """A 5x5 position (komi 0.5) saved as the start of an SGF file."""
+    start = Go(5, 0.5).position(black=black, white=white, to_move=to_move)
+    saved = tmp_path / name
+    saved.write_text(write_sgf(start, start=start))
+    return saved
+
+
+# black's B column against white's C column: white is 5.5 ahead, black to move
+COLUMNS = {"black": [f"B{row}" for row in range(1, 6)], "white": [f"C{row}" for row in range(1, 6)]}
+# white's columns B to D with two eyes at A2 and A4; the E column white's too; black has nothing
+WHITE_BOARD = [f"{col}{row}" for col in "BCD" for row in range(1, 6)] + ["A1", "A3", "A5"]
+ENGINE = "mcts:simulations=300,tier=reference"
+COMPILED = "mcts:simulations=300"  # the compiled Go search (its tree ranks the pass last)
+
+
+def test_the_engine_passes_after_your_pass_when_it_has_won(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved = _saved(tmp_path, "won.sgf", COLUMNS["black"], COLUMNS["white"], to_move=0)
+    _type(monkeypatch, ["pass"] * 10)
+    code, out, err = run_main(
+        capsys, "play", "go", "--load", saved, "--second", COMPILED, "--sgf", saved
+    )
+    assert code == 0, err
+    # the game ends at once (before the rule, white filled its own area while you passed)
+    assert f"{COMPILED} plays pass" in out
+    assert "black passed and white wins the game scored now (W+5.5): passing ends it" in out
+    assert f"game over after 2 moves: white ({COMPILED}) wins by 5.5 points (W+5.5)" in out
+    assert out.rstrip().endswith("moves: pass pass")
+    assert load_sgf(saved).metadata["RE"] == "W+5.5"
+
+
+def test_the_engine_passes_first_when_the_board_is_closed_and_won(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    saved = _saved(tmp_path, "closed.sgf", [], WHITE_BOARD, to_move=1)
+    _type(monkeypatch, ["pass"])
+    code, out, err = run_main(
+        capsys, "play", "go", "--load", saved, "--second", COMPILED, "--seed", "2"
+    )
+    assert code == 0, err
+    # no neutral point, the count wins, and the search values passing as its own move
+    assert f"{COMPILED} plays pass" in out and "    passes instead of E" in out
+    assert "no neutral point is left and white wins the game scored now (W+25.5)" in out
+    assert out.rstrip().endswith("moves: pass pass")
+
+
+def test_the_engine_resigns_below_resign_below_and_not_without_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    white = [stone for stone in WHITE_BOARD if not stone.startswith("D")]  # D and E open
+    saved = _saved(tmp_path, "lost.sgf", [], white, to_move=0)
+    _type(monkeypatch, ["pass"] * 40)
+    argv = ["play", "go", "--load", saved, "--first", ENGINE, "--second", "human"]
+    code, out, err = run_main(capsys, *argv, "--resign-below", "-0.5", "--sgf", saved)
+    assert code == 0, err
+    said = rf"{re.escape(ENGINE)} resigns: the search's value (\S+) was below -0.5 at 2 moves"
+    found = re.search(said + " in a row", out)
+    assert found is not None and float(found[1]) < -0.5, out
+    assert f"game over after 2 moves: black ({ENGINE}) resigns: white (human) wins" in out
+    assert load_sgf(saved).metadata["RE"] == "W+R"
+    _type(monkeypatch, ["pass"] * 40)
+    code, out, err = run_main(capsys, *argv)  # off by default: played to the end
+    assert code == 0, err
+    assert "resigns" not in out and "white (human) wins by" in out
+
+
 def test_ctrl_c_keeps_every_move_in_the_file(tmp_path: Path) -> None:
     sgf = tmp_path / "game.sgf"
     process = subprocess.Popen(
@@ -302,6 +402,10 @@ def test_a_malformed_sgf_is_one_line_with_its_place(
         (["play", "go", "--moves", "D4 D4"], ["move 2 'D4'", "occupied"]),
         (["play", "go", "--moves", f"{SUPERKO_LINE} A1"], ["move 23 'A1'", "superko"]),
         (["play", "go", "-p", "size=21"], ["size must be an integer in 5..19, got 21"]),
+        (["play", "go", "--resign-below", "lost"], ["--resign-below takes", "got 'lost'"]),
+        (["play", "go", "--resign-below", "1.5"], ["from -1 (lost) to 1 (won)", "got '1.5'"]),
+        (["play", "go", "--resign-below", "nan"], ["--resign-below takes", "got 'nan'"]),
+        (["play", "tictactoe", "--resign-below", "-0.9"], ["--resign-below is for Go"]),
     ],
 )
 def test_bad_input_is_one_line(

@@ -50,6 +50,9 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], text: s
         (["--ray", "127.0.0.1:1"], "no Ray cluster answers"),
         (["--time", "5x"], "expected a duration like 90s"),
         (["--workers", "0"], "expected a number > 0"),
+        (["--keep", "some"], "expected a whole number >= 0 or 'all', got 'some'"),
+        (["--keep", "-1"], "expected a whole number >= 0 or 'all', got '-1'"),
+        (["--keep", "2", "--algorithm", "alphago"], "--keep is for alphazero"),
     ],
 )
 def test_bad_options_are_one_line(capsys, tmp_path: Path, extra: list[str], text: str) -> None:
@@ -99,9 +102,9 @@ def test_a_tiny_run_then_another_game_in_its_folder(capsys, tmp_path: Path) -> N
     assert "generation 2, 16 self-play games" in captured.out
     assert f"az:checkpoint={out}" in captured.out
     assert "generation 1" in captured.err  # the per-generation line
-    assert {"latest.pt", "progress.png", "progress.json", "train.log"} <= {
-        p.name for p in out.iterdir()
-    }
+    names = {p.name for p in out.iterdir()}
+    assert {"latest.pt", "best.pt", "progress.png", "progress.json", "train.log"} <= names
+    assert "checkpoints" not in names  # the last and the best only, by default
     assert json.loads((out / "progress.json").read_text())["games"] == 16
     assert "seed = 3" in (out / "config.toml").read_text()
     _one_line_error(capsys, ["train", "connect4", "--out", str(out)], "training run of tictactoe")
@@ -170,3 +173,13 @@ def test_ctrl_c_is_exit_130_and_the_run_resumes(tmp_path: Path) -> None:
     assert set(stored) <= set(after)
     firsts = [int(name.split("-")[1]) for name in after]
     assert len(firsts) == len(set(firsts))
+
+
+def test_keep_keeps_the_newest_generations(capsys, tmp_path: Path) -> None:
+    config = tmp_path / "tiny.toml"
+    config.write_text(TINY + "max_generations = 2\n")
+    out = tmp_path / "run"
+    argv = ["train", "tictactoe", "--config", str(config), "--out", str(out), "--keep", "all"]
+    assert main(argv) == 0
+    names = sorted(p.name for p in (out / "checkpoints").iterdir())
+    assert names == ["gen-0000.pt", "gen-0001.pt", "gen-0002.pt"]

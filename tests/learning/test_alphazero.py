@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -59,23 +61,19 @@ def reference_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def test_the_directory_holds_every_generation_and_the_figures(reference_run: Path) -> None:
+def test_the_directory_holds_the_last_and_the_best_and_the_figures(reference_run: Path) -> None:
     names = {p.name for p in reference_run.iterdir()}
     assert {
         "run.json",
         "config.toml",
         "train.log",
         "latest.pt",
+        "best.pt",
         "progress.json",
         "progress.png",
-        "checkpoints",
         "games",
     } <= names
-    assert sorted(p.name for p in (reference_run / "checkpoints").iterdir()) == [
-        "gen-0000.pt",
-        "gen-0001.pt",
-        "gen-0002.pt",
-    ]
+    assert "checkpoints" not in names  # by default the last and the best only
     progress = json.loads((reference_run / "progress.json").read_text())
     assert [e["generation"] for e in progress["generations"]] == [1, 2]
     assert progress["games"] == 16
@@ -150,6 +148,7 @@ def test_the_learning_rate_follows_the_schedule_over_the_generations(
         config_for("tictactoe", {**TINY, "max_generations": 0}),
         deadline=time.monotonic() + 1e6,
         should_stop=lambda: bool(list((tmp_path / "timed" / "checkpoints").glob("gen-0001.pt"))),
+        keep_checkpoints="all",
     )
     assert summary.generation == 1
     assert summary.entries[0]["learning_rate"] == pytest.approx(config.learning_rate, rel=1e-3)
@@ -170,8 +169,8 @@ def _child(folder: Path, *extra: str, timeout: float = 240) -> subprocess.Comple
 def test_sigkill_at_an_atomic_write_then_resume(
     reference_run: Path, tmp_path: Path, kill_at: int
 ) -> None:
-    """Renames, in order: config.toml, run.json, gen-0000.pt, latest.pt (2 calls each), then
-    per generation two chunks, gen-N.pt, latest.pt, progress.json, progress.png. Killed
+    """Renames, in order: config.toml, run.json, latest.pt (2 calls each), then per generation
+    two chunks, best.pt (when it is the best so far), latest.pt, progress.json, progress.png. Killed
     between the temporary file and its rename (a chunk, a checkpoint, a figure), the run
     resumes to the very network of the uninterrupted one, every game stored once."""
     folder = tmp_path / "run"
@@ -385,7 +384,7 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
         {**TINY, "max_generations": 1, "eval_games": 6, "reference": "alphabeta:depth=2",
          "reference_games": 3},
     )  # fmt: skip
-    train_alphazero(TicTacToe(), tmp_path / "a", config, pool=Recording())
+    train_alphazero(TicTacToe(), tmp_path / "a", config, pool=Recording(), keep_checkpoints="all")
     assert calls == [("play_chunk", 1), ("play_chunk", 1), ("play_match_game", 9)]
     entry = json.loads((tmp_path / "a" / "progress.json").read_text())["generations"][0]
     encoder = encoder_for(TicTacToe())
@@ -413,3 +412,105 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
     other = json.loads((tmp_path / "b" / "progress.json").read_text())["generations"][0]
     for key in ("score_vs_previous", "score_vs_reference", "reference_losses", "elo"):
         assert other[key] == entry[key]
+
+
+def test_best_checkpoint_is_the_generation_of_the_largest_merit(reference_run: Path) -> None:
+    """``best.pt`` holds the generation with the fewest network mistakes (then the higher Elo),
+    without the optimiser's state; ``latest.pt`` stays the newest, with it."""
+    from searchlab.learning.alphazero import merit
+
+    entries = json.loads((reference_run / "progress.json").read_text())["generations"]
+    best_entry = max(reversed(entries), key=merit)  # ties: the newer
+    best = load_checkpoint(reference_run / "best.pt", TicTacToe())
+    assert best.extra["generation"] == best_entry["generation"]
+    assert "optimizer" not in best.extra
+    latest = load_checkpoint(reference_run / "latest.pt", TicTacToe())
+    assert latest.extra["generation"] == 2 and latest.extra["optimizer"]
+    assert latest.extra["keep_checkpoints"] == 0
+
+
+def _longer(folder: Path, generations: int) -> None:
+    """Let the run in ``folder`` go on to ``generations`` (its config.toml rewritten)."""
+    config = folder / "config.toml"
+    text = re.sub(r"max_generations = \d+", f"max_generations = {generations}", config.read_text())
+    config.write_text(text)
+
+
+def test_best_follows_the_merit_of_every_generation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later generation that is worse leaves ``best.pt`` at the earlier one."""
+    import searchlab.learning.alphazero as alphazero
+
+    figures = iter([{"mistake_rate": 0.2}, {"mistake_rate": 0.3}, {"mistake_rate": 0.2}])
+    real = alphazero._evaluate
+
+    def evaluate(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        entry: dict[str, Any] = real(*args, **kwargs)
+        entry.update(next(figures))
+        return entry
+
+    monkeypatch.setattr(alphazero, "_evaluate", evaluate)
+    folder = tmp_path / "run"
+    bests = []
+    for generations in (1, 2, 3):
+        if generations == 1:
+            config = config_for("tictactoe", {**TINY, "max_generations": 1, "eval_games": 0})
+            train_alphazero(TicTacToe(), folder, config)
+        else:
+            _longer(folder, generations)
+            train_alphazero(TicTacToe(), folder, None)
+        bests.append(load_checkpoint(folder / "best.pt", TicTacToe()).extra["generation"])
+    assert bests == [1, 1, 3]  # the third ties the first: the newer wins
+
+
+@pytest.mark.parametrize(
+    ("keep", "files"),
+    [
+        (1, ["gen-0002.pt"]),
+        (2, ["gen-0001.pt", "gen-0002.pt"]),
+        ("all", ["gen-0000.pt", "gen-0001.pt", "gen-0002.pt"]),
+    ],
+)
+def test_keep_checkpoints(tmp_path: Path, keep: int | str, files: list[str]) -> None:
+    train_alphazero(
+        TicTacToe(), tmp_path / "run", config_for("tictactoe", TINY), keep_checkpoints=keep
+    )
+    assert sorted(p.name for p in (tmp_path / "run" / "checkpoints").iterdir()) == files
+
+
+def test_a_resumed_run_keeps_its_own_choice(tmp_path: Path) -> None:
+    """Resumed without saying, a run keeps what it was started with; saying prunes to it."""
+    folder = tmp_path / "run"
+    one = config_for("tictactoe", {**TINY, "max_generations": 1})
+    train_alphazero(TicTacToe(), folder, one, keep_checkpoints="all")
+    _longer(folder, 2)
+    assert train_alphazero(TicTacToe(), folder, None).generation == 2
+    names = sorted(p.name for p in (folder / "checkpoints").iterdir())
+    assert names == ["gen-0000.pt", "gen-0001.pt", "gen-0002.pt"]
+    _longer(folder, 3)
+    train_alphazero(TicTacToe(), folder, None, keep_checkpoints=1)
+    assert sorted(p.name for p in (folder / "checkpoints").iterdir()) == ["gen-0003.pt"]
+    assert load_checkpoint(folder / "latest.pt", TicTacToe()).extra["keep_checkpoints"] == 1
+
+
+@pytest.mark.parametrize("keep", [-1, "some", 1.5, True])
+def test_bad_keep_checkpoints_is_one_line(tmp_path: Path, keep: Any) -> None:
+    config = config_for("tictactoe", TINY)
+    with pytest.raises(InvalidParameterError, match="keep_checkpoints must be"):
+        train_alphazero(TicTacToe(), tmp_path / "run", config, keep_checkpoints=keep)
+
+
+def test_the_progress_line_says_the_reference_games_open_with_a_sampled_move() -> None:
+    """0 network mistakes and still losses to the perfect player: the line says why (the
+    network's first move is drawn from its visits), the figure itself as measured."""
+    from searchlab.learning.alphazero import describe_entry
+
+    entry = {
+        "generation": 7, "games": 1400, "loss": 0.9, "loss_policy": 0.6, "loss_value": 0.3,
+        "elo": 300.0, "reference": "alphabeta:depth=9", "score_vs_reference": 0.38,
+        "mistakes": 0, "positions": 4520, "mistake_rate": 0.0,
+    }  # fmt: skip
+    line = describe_entry(entry)
+    assert "vs alphabeta:depth=9 0.38 (the network's first move sampled)" in line
+    assert "network mistakes 0/4520" in line

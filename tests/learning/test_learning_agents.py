@@ -341,3 +341,22 @@ def test_az_and_policy_play_a_game_at_the_command_line(
     )
     out = capsys.readouterr().out
     assert code == 0 and "game over after" in out
+
+
+def test_play_analysis_shows_the_az_priors(
+    ttt_checkpoint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play --analysis`` shows the network's prior beside visits and value for ``az`` (the
+    rows of ``analyse``'s table), and no prior column for a search without one."""
+    from searchlab.cli.main import main
+
+    spec = f"az:checkpoint={ttt_checkpoint},simulations=16"
+    argv = ["play", "tictactoe", "--first", spec, "--second", "random", "--analysis"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if "  visits " in line]
+    assert rows and all("  prior 0." in line or "  prior 1." in line for line in rows), rows
+    argv = ["play", "tictactoe", "--first", "mcts:simulations=16", "--second", "random"]
+    assert main([*argv, "--analysis"]) == 0
+    out = capsys.readouterr().out
+    assert "  visits " in out and "prior" not in out

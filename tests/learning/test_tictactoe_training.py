@@ -28,7 +28,9 @@ SHORT = {
 
 def test_two_generations_cut_the_network_mistakes(tmp_path: Path) -> None:
     game = TicTacToe()
-    summary = train_alphazero(game, tmp_path / "run", config_for("tictactoe", SHORT))
+    summary = train_alphazero(
+        game, tmp_path / "run", config_for("tictactoe", SHORT), keep_checkpoints="all"
+    )
     assert summary.generation == 2
     table = exact_table(game)
     rates = []

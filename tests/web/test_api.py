@@ -650,6 +650,6 @@ def test_serve_without_the_web_extra_is_one_line(
     assert main(["serve", "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert err.strip().endswith(
-        "needs the web extra (uvicorn is not installed): pip install searchlab[web]"
+        "needs the web extra (uvicorn is not installed): pip install 'searchlab[web]'"
     )
     assert len(err.strip().splitlines()) == 1

@@ -29,7 +29,7 @@ from searchlab.core.errors import IllegalMoveError
 from searchlab.core.game import State
 from searchlab.core.limits import Limits
 
-__all__ = ["NOTATIONS", "HumanAgent", "Resign", "Undo", "notation_of"]
+__all__ = ["END_OF_INPUT", "NOTATIONS", "HumanAgent", "Resign", "Undo", "notation_of"]
 
 COMMANDS = "commands: moves (list the legal moves), undo (take back your last move), resign, help"
 
@@ -64,6 +64,10 @@ def notation_of(game: Any) -> str:
     if isinstance(own, str) and own:
         return own
     return NOTATIONS.get(game.info.name, "a move as the game writes it (type moves to see them)")
+
+
+END_OF_INPUT = "end of input"
+"""The reason of a :class:`Resign` raised when the input ends (Ctrl-D, a closed pipe)."""
 
 
 class Resign(Exception):
@@ -103,7 +107,7 @@ class HumanAgent(AgentBase):
             try:
                 text = self._read("your move> ").strip()
             except EOFError:
-                raise Resign("end of input") from None
+                raise Resign(END_OF_INPUT) from None
             command = text.lower()
             if not text:
                 continue

@@ -189,10 +189,22 @@ class MCTSAgent(_SeededSearchAgent):
                 )
             # Fail at construction on an option the game cannot take, not at the first move.
             searcher = MCTS(game, seed=seed, options=self.options)
+            self._searcher = searcher if reuse else None
+            self._compiled = _compiled_searcher(game, self.options, seed) if reuse else None
+            self.prepare()
         except SearchlabError as error:
             raise type(error)(f"agent {name!r}: {error}") from None
-        self._searcher = searcher if reuse else None
-        self._compiled = _compiled_searcher(game, self.options, seed) if reuse else None
+
+    def prepare(self) -> None:
+        """Load (or, on an empty numba cache, compile, saying so in one line on stderr) the
+        compiled kernels this agent's searches run, so that no move's clock pays for it:
+        done at construction (:meth:`~searchlab.algorithms.mcts.compiled.CompiledSearcher.
+        prepare`); nothing for the reference tier or a network's PUCT."""
+        if self._puct is not None:
+            return
+        searcher = self._compiled or _compiled_searcher(self._game, self.options, 0)
+        if searcher is not None:
+            searcher.prepare()
 
     def act(self, state: State, limits: Limits | None = None) -> int:
         limits = limits or self._limits

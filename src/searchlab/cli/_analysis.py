@@ -19,7 +19,7 @@ from searchlab.cli._common import shorten_line
 from searchlab.core.game import State, line_notation
 from searchlab.core.search_result import SearchResult
 
-__all__ = ["children_rows", "result_json", "summary"]
+__all__ = ["child_line", "children_rows", "result_json", "summary"]
 
 
 def children_rows(state: State, result: SearchResult) -> list[dict[str, Any]]:
@@ -36,6 +36,22 @@ def children_rows(state: State, result: SearchResult) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def child_line(row: dict[str, Any]) -> str:
+    """One root child of :func:`children_rows` as ``play --analysis`` prints it: visits, value,
+    the network's prior where the search has one (``az``), and a proven result.
+
+    >>> child_line({"move": "4", "visits": 120, "value": 0.25, "prior": 0.4137, "proven": None})
+    '         4  visits     120  value +0.250  prior 0.414'
+    >>> child_line({"move": "a1", "visits": 3, "value": -1.0, "prior": None, "proven": "loss"})
+    '        a1  visits       3  value -1.000 proven loss'
+    """
+    prior = "" if row["prior"] is None else f"  prior {row['prior']:.3f}"
+    proven = f" proven {row['proven']}" if row["proven"] else ""
+    return (
+        f"    {row['move']:>6}  visits {row['visits']:>7}  value {row['value']:+.3f}{prior}{proven}"
+    )
 
 
 def summary(state: State, result: SearchResult) -> str:

@@ -25,6 +25,7 @@ __all__ = [
     "emit_json",
     "has_module",
     "output_file",
+    "output_folder",
     "parse_xy",
     "picture_file",
     "positive_int",
@@ -70,6 +71,17 @@ def output_file(text: str, option: str, example: str = "out") -> Path:
             f"{option}: {text!r} is a folder; give a file name in it, like {str(path / example)!r}"
         )
     folder = path.parent
+    _no_file_in_the_way(folder, text, option)
+    if not folder.is_dir():
+        raise InvalidParameterError(f"{option}: no such folder {str(folder)!r} (for {text!r})")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InvalidParameterError(f"{option}: permission denied, cannot write {text!r}")
+    return path
+
+
+def _no_file_in_the_way(folder: Path, text: str, option: str) -> None:
+    """One line when the nearest existing folder-to-be of ``folder`` (itself or a parent) is a
+    file: ``text`` cannot be written under it."""
     ancestor = folder
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
@@ -77,10 +89,30 @@ def output_file(text: str, option: str, example: str = "out") -> Path:
         raise InvalidParameterError(
             f"{option}: {str(ancestor)!r} is a file, not a folder (in {text!r})"
         )
-    if not folder.is_dir():
-        raise InvalidParameterError(f"{option}: no such folder {str(folder)!r} (for {text!r})")
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise InvalidParameterError(f"{option}: permission denied, cannot write {text!r}")
+
+
+def output_folder(text: str, option: str) -> Path:
+    """The folder ``text`` for output files, created with its parents when missing (like
+    ``mkdir -p``); one line when it cannot be a folder (a file is in the way, no permission).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as top:
+    ...     output_folder(os.path.join(top, "a", "b"), "--out").is_dir()
+    True
+    """
+    if not text or not text.strip():
+        raise InvalidParameterError(f"{option}: needs a folder name, got {text!r}")
+    path = Path(text)
+    _no_file_in_the_way(path, text, option)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InvalidParameterError(
+            f"{option}: cannot create the folder {text!r}: {reason}"
+        ) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InvalidParameterError(f"{option}: permission denied, cannot write in {text!r}")
     return path
 
 
@@ -149,8 +181,8 @@ def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=f"game parameter, e.g. {example} (repeatable); NAME=@FILE reads the value "
-        "from FILE (e.g. items=@items.txt for snakego)",
+        help=f"game parameter, e.g. {example} (repeatable, or several joined by commas: "
+        "m=7,n=6,k=4); NAME=@FILE reads the value from FILE (e.g. items=@items.txt for snakego)",
     )
 
 

@@ -225,12 +225,15 @@ def settle(
 
 @dataclass(slots=True)
 class GoExtras:
-    """What ``searchlab play go`` adds to a game: the SGF file kept up to date, and the
-    settled score at the end."""
+    """What ``searchlab play go`` adds to a game: the SGF file kept up to date, the
+    settled score at the end, the moves before the first one played (``earlier``: the game
+    loaded by ``--load``, or ``--moves``) in notation, which the move numbers and the final
+    move list count."""
 
     recorder: SgfRecorder | None
     settle_spec: str | None
     seed: int
+    earlier: tuple[str, ...] = ()
 
     @classmethod
     def build(
@@ -263,7 +266,8 @@ class GoExtras:
             comments = record.comments if record is not None else {}
             recorder = SgfRecorder(path, start, metadata, comments)
             recorder.save(state)
-        return cls(recorder, spec, args.seed + 2)
+        earlier = tuple(state.action_to_string(action) for action in state.moves)
+        return cls(recorder, spec, args.seed + 2, earlier)
 
     def save(self, state: GoState, result: str | None = None) -> None:
         """Rewrite the SGF file (when there is one) with the game up to ``state``."""

@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents.spec import parse_spec
     from searchlab.cli._analysis import children_rows, result_json
     from searchlab.cli._position import position_from_moves
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.core.game import line_notation
     from searchlab.domains.games import make
 
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         tree_picture = picture_file(args.tree_png, "--tree-png", "analyse")
         if not 1 <= args.tree_depth <= 6:
             raise InvalidParameterError(f"--tree-depth must be 1..6, got {args.tree_depth}")
-    params = dict(parse_param(p) for p in args.param)
+    params = parse_params(args.param)
     where = repr(args.moves)
     if args.sgf is not None:
         game, state, where = _from_sgf(args, params)

@@ -119,7 +119,7 @@ def run_positions(args: argparse.Namespace) -> int:
     """``analyse --positions``: check the options and every line, then search each position."""
     from searchlab.agents import HumanAgent, make_agent
     from searchlab.cli._analysis import result_json
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.domains.games import make
 
     for given, option in (
@@ -131,7 +131,7 @@ def run_positions(args: argparse.Namespace) -> int:
     ):
         if given:
             raise InvalidParameterError(f"--positions analyses a file of positions; drop {option}")
-    params = dict(parse_param(p) for p in args.param)
+    params = parse_params(args.param)
     game = make(args.game, **params)
     positions = read_positions(game, args.positions, args.positions_format)
     agent = make_agent(args.agent, game, seed=args.seed)

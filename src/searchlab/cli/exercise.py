@@ -1,33 +1,39 @@
 """``searchlab exercise alphabeta|astar``: random course exercises with their answer keys.
 
   searchlab exercise alphabeta --seed 3
+  searchlab exercise alphabeta --size large --seed 3
   searchlab exercise alphabeta --depth 4 --leaves 20 --min-cuts 6 --format svg --out q.svg
   searchlab exercise alphabeta --count 10 --format png --out exercises/
   searchlab exercise astar --nodes 6 --consistent --seed 2
 
-Alpha-beta: a random tree (MAX at the root, levels alternating, inner nodes with 2..B
-children, at most --leaves leaves, integer leaf values LO..HI, exactly --depth plies deep),
+Alpha-beta: --size small (default, pen and paper), medium or large sets the tree's shape
+(--depth, --branching, --leaves, --min-cuts change one setting of it): a random tree (MAX at
+the root, levels alternating, inner nodes with 2..B children, at most --leaves leaves, integer
+leaf values LO..HI, exactly --depth plies deep),
 drawn again until alpha-beta (children left to right, pruning when alpha >= beta) cuts at
 least --min-cuts branches; the key gives the root value, the best move, every cut with its
 alpha and beta, and alpha, beta and the value at every visited node. A*: a small random graph
 from S to T with heuristic values (admissible, or consistent with --consistent); the key
 gives the open and closed lists with f, g and h at every step, the reopenings, the path and
 its cost. --format md (default) or json go to stdout unless --out names a file; svg and png
-(alpha-beta) pictures go to --out (a file, or a folder for --count > 1). The same seed gives
-the same exercise; --count N makes the exercises of seeds S, S+1, ..., S+N-1.
+(alpha-beta) pictures go to --out (a file, or a folder for --count > 1, created if
+missing). The same seed gives the same exercise; --count N makes the exercises of seeds S,
+S+1, ..., S+N-1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from searchlab.cli._common import output_file, picture_file
+from searchlab.cli._common import output_file, output_folder, picture_file
 from searchlab.core.errors import InvalidParameterError
+from searchlab.exercises.alphabeta_exercise import DEFAULT_SIZE, EXERCISE_SIZES, ExerciseSize
 
 __all__ = ["register"]
 
@@ -54,27 +60,30 @@ def register(subparsers: Any) -> None:
         "exercise --help).",
     )
     ab.add_argument(
+        "--size",
+        choices=tuple(EXERCISE_SIZES),
+        default=DEFAULT_SIZE,
+        help=f"the tree's shape (default {DEFAULT_SIZE}): "
+        + "; ".join(f"{name}: {_describe_size(size)}" for name, size in EXERCISE_SIZES.items()),
+    )
+    ab.add_argument(
         "--depth",
         type=int,
-        default=6,
-        help="plies from the root to the deepest leaves (default %(default)s)",
+        help="plies from the root to the deepest leaves (default: the size's)",
     )
     ab.add_argument(
         "--branching",
         type=int,
-        default=3,
-        help="most children of an inner node (2..B; default %(default)s)",
+        help="most children of an inner node (2..B; default: the size's)",
     )
-    ab.add_argument("--leaves", type=int, default=50, help="most leaves (default %(default)s)")
+    ab.add_argument("--leaves", type=int, help="most leaves (default: the size's)")
     ab.add_argument(
         "--values",
         default="-10..10",
         metavar="LO..HI",
         help="whole leaf values LO..HI (default %(default)s)",
     )
-    ab.add_argument(
-        "--min-cuts", type=int, default=16, help="least pruned branches (default %(default)s)"
-    )
+    ab.add_argument("--min-cuts", type=int, help="least pruned branches (default: the size's)")
     _common_options(ab, ("md", "json", "svg", "png"))
     ab.add_argument("--count", type=int, default=1, help="how many exercises (default 1)")
     ab.add_argument("--no-answers", action="store_true", help="the question only (md, svg, png)")
@@ -101,6 +110,24 @@ def register(subparsers: Any) -> None:
     star.set_defaults(func=run_astar)
 
 
+def _describe_size(size: ExerciseSize) -> str:
+    """A size for a teacher: ``"3 plies, up to 12 leaves, 3+ cuts (pen and paper: ...)"``."""
+    return (
+        f"{size.depth} plies, up to {size.leaves} leaves, at least {size.min_cuts} cuts "
+        f"({size.use})"
+    )
+
+
+def _shape(args: argparse.Namespace) -> dict[str, int]:
+    """The tree's settings: the ``--size``'s, with any of them given on its own instead."""
+    size = EXERCISE_SIZES[args.size]
+    names = ("depth", "branching", "leaves", "min_cuts")
+    return {
+        name: getattr(size, name) if getattr(args, name) is None else getattr(args, name)
+        for name in names
+    }
+
+
 def _common_options(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
@@ -109,7 +136,8 @@ def _common_options(parser: argparse.ArgumentParser, formats: tuple[str, ...]) -
     parser.add_argument(
         "--out",
         metavar="FILE|DIR",
-        help="write here instead of stdout (a folder for several pictures)",
+        help="write here instead of stdout; a folder (created if missing) for several "
+        "pictures, or for a file per exercise when it ends in /",
     )
 
 
@@ -133,10 +161,8 @@ def _targets(args: argparse.Namespace, stem: str, seeds: list[int]) -> list[Path
                 "give --out a folder"
             )
         return None
-    folder = Path(args.out)
-    if folder.is_dir() or args.out.endswith("/"):
-        if not folder.is_dir():
-            raise InvalidParameterError(f"--out: no such folder {args.out!r}")
+    if _names_a_folder(args.out, picture and len(seeds) > 1):
+        folder = output_folder(args.out, "--out")
         return [output_file(str(folder / f"{stem}-seed{seed}.{fmt}"), "--out") for seed in seeds]
     if picture and len(seeds) > 1:
         raise InvalidParameterError(
@@ -146,6 +172,15 @@ def _targets(args: argparse.Namespace, stem: str, seeds: list[int]) -> list[Path
     if fmt == "png":
         return picture_file(args.out, "--out", "exercise")
     return output_file(args.out, "--out", example=f"{stem}.{fmt}")
+
+
+def _names_a_folder(out: str, several_pictures: bool) -> bool:
+    """Whether ``--out OUT`` names a folder (created when missing): one that exists, a name
+    ending in ``/``, or, for several pictures, a name without an extension."""
+    path = Path(out)
+    if path.is_dir() or out.endswith(("/", os.sep)):
+        return True
+    return several_pictures and not path.exists() and path.suffix == ""
 
 
 def _write(text: str, target: Path | None) -> None:
@@ -164,9 +199,8 @@ def run_alphabeta(args: argparse.Namespace) -> int:
     )
 
     low, high = parse_value_range(args.values)
-    AlphaBetaSettings(
-        args.depth, args.branching, args.leaves, low, high, args.min_cuts, args.seed
-    ).checked()
+    shape = _shape(args)
+    AlphaBetaSettings(low=low, high=high, seed=args.seed, **shape).checked()
     if not 1 <= args.count <= MAX_COUNT:
         raise InvalidParameterError(f"--count must be 1..{MAX_COUNT}, got {args.count}")
     if args.format == "png":
@@ -175,18 +209,7 @@ def run_alphabeta(args: argparse.Namespace) -> int:
         require_extra("searchlab exercise --format png", "PIL")
     seeds = [args.seed + i for i in range(args.count)]
     targets = _targets(args, "alphabeta", seeds)
-    exercises = [
-        generate_alphabeta(
-            depth=args.depth,
-            branching=args.branching,
-            leaves=args.leaves,
-            low=low,
-            high=high,
-            min_cuts=args.min_cuts,
-            seed=seed,
-        )
-        for seed in seeds
-    ]
+    exercises = [generate_alphabeta(low=low, high=high, seed=seed, **shape) for seed in seeds]
     answers = not args.no_answers
     if args.format == "png":
         from searchlab.exercises.alphabeta_pictures import exercise_picture

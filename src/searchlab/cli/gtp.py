@@ -23,6 +23,12 @@ says otherwise. ``play`` for the colour that is not to move, or after the game e
 passes), continues from the same stones with that colour to move (the ko and superko history
 start again there), as controllers that place stones or play on after passes expect.
 
+Passing and resigning: a search agent's ``genmove`` passes when the opponent has just passed and
+the game scored now is its win (or when passing is worth as much as its move and no neutral
+point is left), and with ``--resign-below V`` answers ``resign`` when its search's value was
+below V at two of its moves in a row: the rule ``play go`` follows
+(:class:`~searchlab.cli._go_endgame.GoEndgame`).
+
 Time: after ``time_settings M B S`` (main time M, then B seconds per S stones) and
 ``time_left``, each ``genmove`` gets a share of the time left: in byo-yomi, its period over its
 stones; in main time, the time left over 20 (or over the stones of the first period when the
@@ -63,7 +69,10 @@ time_settings time_left loadsgf. Failures are answered '? message' as the protoc
 Rules: Chinese area scoring (final_score counts the board as it stands: play dead stones out
 first), suicide illegal, positional superko unless --superko says otherwise. With
 time_settings and time_left, each genmove gets a share of the time left; without them the
-agent uses its own budget. The engine ends at quit or at the end of its input.
+agent uses its own budget. A search agent passes when the opponent has passed and the game
+scored now is its win, and resigns (genmove answers resign) with --resign-below V when its
+search's value (-1 lost .. +1 won) was below V at two of its moves in a row. The engine ends
+at quit or at the end of its input.
 
 examples:
   searchlab gtp --agent mcts:time=1
@@ -118,6 +127,10 @@ class GtpServer:
         size, komi, superko: the rules of the first game (``boardsize``/``komi`` change them).
         seed: seeds the agent.
         make_agent: builds the agent for a game (the default registry's ``make_agent``).
+        resign_below: the engine resigns (``genmove`` answers ``resign``) when its search's
+            value was below this at two of its moves in a row; ``None``: never. It passes when
+            passing keeps the win; both as ``play`` does
+            (:class:`~searchlab.cli._go_endgame.GoEndgame`).
 
     >>> server = GtpServer("random", size=5, komi=0.5)
     >>> server.handle("1 play b C3"), server.handle("final_score"), server.handle("bogus")
@@ -133,9 +146,11 @@ class GtpServer:
         superko: str = "positional",
         seed: int = 0,
         make_agent: Callable[..., Any] | None = None,
+        resign_below: float | None = None,
     ) -> None:
         from searchlab.agents import make_agent as default_make_agent
         from searchlab.agents.spec import parse_spec
+        from searchlab.cli._go_endgame import GoEndgame
         from searchlab.core.errors import InvalidParameterError
 
         spec = parse_spec(agent_spec)  # parsed once: each new game's agent is made from it
@@ -152,6 +167,7 @@ class GtpServer:
         self.done = False
         self._agent: Any = None
         self._clock = _Clock()
+        self._endgame = GoEndgame(resign_below=resign_below, seed=seed)
         self._set_game(self._game(size, komi, 0))  # bad rules or agent: raise before serving
 
     # -- the game ------------------------------------------------------------------------------
@@ -177,6 +193,7 @@ class GtpServer:
             self._agent = self._make_agent(self._spec, game, seed=self.seed)
         else:
             self._agent.reset()
+        self._endgame.reset()
         self.game = game
         self.states = states or [game.initial_state()]
 
@@ -361,7 +378,7 @@ class GtpServer:
         seconds = self._clock.move_time(player)
         limits = Limits(time=seconds) if seconds is not None else None
         try:
-            action = self._agent.act(state, limits)
+            action, _ = self._endgame.act(self._agent, state, limits)
         except Resign:
             return "resign"
         if not state.is_legal(action):
@@ -453,8 +470,15 @@ def serve(server: GtpServer, stdin: IO[str], stdout: IO[str]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from searchlab.cli._go_endgame import resign_threshold
+
     server = GtpServer(
-        args.agent, size=args.size, komi=args.komi, superko=args.superko, seed=args.seed
+        args.agent,
+        size=args.size,
+        komi=args.komi,
+        superko=args.superko,
+        seed=args.seed,
+        resign_below=None if args.resign_below is None else resign_threshold(args.resign_below),
     )
     serve(server, sys.stdin, sys.stdout)
     return 0
@@ -479,4 +503,10 @@ def register(subparsers: Any) -> None:
         help="repetition rule (default positional)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seeds the agent (default 0)")
+    parser.add_argument(
+        "--resign-below",
+        metavar="V",
+        help="genmove answers resign when the search's value (-1 lost .. +1 won) was below V "
+        "at two moves in a row, e.g. -0.9 (default: never resign)",
+    )
     parser.set_defaults(func=_run)

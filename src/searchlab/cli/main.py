@@ -30,7 +30,7 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main
 # Subcommand modules, in the order `searchlab --help` lists them.
 SUBCOMMANDS = (
     "play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena", "serve",
-    "gtp", "train",
+    "gtp", "train", "warmup",
 )  # fmt: skip
 
 EPILOG = """\
@@ -49,6 +49,7 @@ examples:
   searchlab arena tictactoe random greedy alphabeta:depth=4 --games 20 --db t.sqlite
   searchlab play snakego -p size=8 -p rounds=30    (one snake action a prompt: up, split, ...)
   searchlab arena snakego mcts:time=0.2 greedy --matches 10 -p size=10 -p rounds=60
+  searchlab warmup                               (compile every game's kernels, once)
 
 Run `searchlab COMMAND --help` for the options of one command.
 """

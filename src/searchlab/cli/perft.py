@@ -10,13 +10,15 @@ With ``--expect N`` a mismatch prints the per-move divide and exits with 1.
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError
 
-__all__ = ["parse_param", "register"]
+__all__ = ["parse_param", "parse_params", "register"]
 
 
 def parse_param(text: str) -> tuple[str, Any]:
@@ -48,6 +50,29 @@ def parse_param(text: str) -> tuple[str, Any]:
     return name, numbers if "," in value else numbers[0]
 
 
+_NEXT_PARAM = re.compile(r",(?=[A-Za-z_]\w*=)")
+"""A comma that starts another ``NAME=VALUE`` (``-p m=7,n=6,k=4``); other commas belong to
+the value (``piles=3,4,5``)."""
+
+
+def parse_params(texts: Sequence[str]) -> dict[str, Any]:
+    """The game parameters of every ``-p``: each one ``NAME=VALUE`` or several joined by
+    commas (``m=7,n=6,k=4``), read by :func:`parse_param`; a name given again wins.
+
+    >>> parse_params(["m=7,n=6,k=4"])
+    {'m': 7, 'n': 6, 'k': 4}
+    >>> parse_params(["piles=3,4,5,misere=true"])
+    {'piles': (3, 4, 5), 'misere': True}
+    """
+    params: dict[str, Any] = {}
+    for text in texts:
+        parts = [text] if text.partition("=")[2].startswith("@") else _NEXT_PARAM.split(text)
+        for part in parts:
+            name, value = parse_param(part)
+            params[name] = value
+    return params
+
+
 def register(subparsers: Any) -> None:
     """Add ``perft`` to the ``searchlab`` command line."""
     parser = subparsers.add_parser(
@@ -77,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.depth <= 0:
         raise InvalidParameterError(f"--depth must be >= 1, got {args.depth}")
-    game = make(args.game, **dict(parse_param(p) for p in args.param))
+    game = make(args.game, **parse_params(args.param))
     state = play(game.initial_state(), args.moves)
     counts = divide(state, args.depth) if args.divide else None
     total = sum(counts.values()) if counts is not None else perft(state, args.depth)

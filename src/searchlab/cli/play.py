@@ -14,8 +14,10 @@ Each turn shows the board. A person types a move in the game's notation (Connect
 column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count; Snake Go:
 up, down, left, right (u, d, l, r), split or ray for the snake the prompt names), or
 "moves", "undo" (take back your last move), "resign", "help". An illegal move is
-rejected with the reason and asked again. With --analysis each AI move also shows its
-principal variation or the root's children (visits, values).
+rejected with the reason and asked again. End of input (Ctrl-D, or the end of piped moves)
+resigns for the person to move ("... resigns (end of input): ... wins"); a finished game,
+resigned or not, exits with 0. With --analysis each AI move also shows its
+principal variation or the root's children (visits, values, and the network's prior for az).
 
 Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
 to act: up/down/right/split> "); -p seed=S draws the items (-p items=@FILE reads them, one
@@ -29,13 +31,18 @@ the score is Tromp-Taylor area with komi: by default random play-outs from the f
 them; --settle SPEC has that engine's search play both sides until two passes instead;
 --settle none scores the board as it stands. --sgf FILE saves the game as SGF after every
 move (nothing is lost on Ctrl-C) and with its result at the end; --load FILE continues a game
-saved as SGF (size, komi, handicap and moves from the file; its main line).
+saved as SGF (size, komi, handicap and moves from the file; its main line; the moves are
+numbered on from the file's and the final list has them all). An engine passes when you have
+passed and the game scored now is its win (or when passing is worth as much as its move and no
+neutral point is left); --resign-below V makes it resign when its search's value (-1 lost, +1
+won) was below V at two of its moves in a row.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
@@ -77,7 +84,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--moves", default="", help="start from the position after these moves")
     parser.add_argument("--seed", type=int, default=0, help="seed of the agents (default 0)")
     parser.add_argument(
-        "--analysis", action="store_true", help="show each AI move's line or root visit counts"
+        "--analysis",
+        action="store_true",
+        help="show each AI move's line or root children (visits, values; priors for az)",
     )
     parser.add_argument(
         "--sgf", metavar="FILE", help="Go: save the game as SGF in FILE after every move"
@@ -89,6 +98,12 @@ def register(subparsers: Any) -> None:
         help="Go: how dead stones are settled at the end: 'playouts' (default: random "
         "play-outs judge them), an agent spec (its search plays both sides until two "
         "passes) or 'none' (score the board as it stands)",
+    )
+    parser.add_argument(
+        "--resign-below",
+        metavar="V",
+        help="Go: an engine resigns when its search's value (-1 lost .. +1 won) was below V "
+        "at two of its moves in a row, e.g. -0.9 (default: it never resigns)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
     parser.add_argument(
@@ -104,10 +119,10 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents import HumanAgent, make_agent, parse_spec
     from searchlab.agents.human import notation_of
     from searchlab.cli._position import position_from_moves
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.domains.games import make
 
-    params = dict(parse_param(p) for p in args.param)
+    params = parse_params(args.param)
     record = None
     game: Any
     state: Any
@@ -126,7 +141,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         game = make(args.game, **params)
         state = position_from_moves(game, args.moves)
-    go_options = [f"--{name}" for name in ("sgf", "settle") if getattr(args, name) is not None]
+    go_options = [
+        option
+        for option, value in (
+            ("--sgf", args.sgf),
+            ("--settle", args.settle),
+            ("--resign-below", args.resign_below),
+        )
+        if value is not None
+    ]
     if go_options and game.info.name != "go":
         raise InvalidParameterError(f"{go_options[0]} is for Go: use 'play go', not {args.game!r}")
     if state.is_terminal():
@@ -142,13 +165,28 @@ def run(args: argparse.Namespace) -> int:
         make_agent(specs[1], game, seed=args.seed + 1),
     ]
     quiet = args.quiet or args.json
-    go = None
+    go = endgame = None
     if game.info.name == "go":
+        from searchlab.cli._go_endgame import GoEndgame, resign_threshold
         from searchlab.cli._go_play import GoExtras
 
+        resign_below = None if args.resign_below is None else resign_threshold(args.resign_below)
         go = GoExtras.build(args, game, state, record, agents)
+        # the engines pass when passing keeps the win, and resign below --resign-below; the
+        # settling play-outs are those of the final count (same seed)
+        endgame = GoEndgame(
+            resign_below=resign_below, settle=go.settle_spec is not None, seed=go.seed
+        )
     session = _Session(
-        state, agents, quiet=quiet, analysis=args.analysis, as_json=args.json, game=game, go=go
+        state,
+        agents,
+        quiet=quiet,
+        analysis=args.analysis,
+        as_json=args.json,
+        game=game,
+        go=go,
+        earlier=go.earlier if go is not None else (),
+        endgame=endgame,
     )
     for index, agent in enumerate(agents):
         if isinstance(agent, HumanAgent):  # asks with the session's prompt (the acting snake)
@@ -204,18 +242,23 @@ class _Session:
         as_json: bool,
         game: Any = None,
         go: Any = None,
+        earlier: Sequence[str] = (),
+        endgame: Any = None,
     ) -> None:
         self.history = [state]
+        self.earlier = tuple(earlier)  # the moves before the first one played here (--load)
         self.moves: list[tuple[int, str, float]] = []  # (player, notation, seconds)
         self.actions: list[int] = []
         self.agents = agents
         self.quiet = quiet
+        self.resign_reason = ""
         self.analysis = analysis
         self.as_json = as_json
         name = game.info.name if game is not None else ""
         self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
         self.names = ("first", "second")
         self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
+        self.endgame = endgame  # Go: when an engine passes or resigns (cli/_go_endgame.py)
         self.game = game  # its max_game_length ends a game that goes on too long
         if go is not None:
             self.sides, self.names = ("X", "O"), ("black", "white")
@@ -223,6 +266,14 @@ class _Session:
     def say(self, text: str) -> None:
         if not self.quiet:
             print(text, flush=True)
+
+    def plies(self) -> int:
+        """Moves of the whole game so far: those before this session and those played here."""
+        return len(self.earlier) + len(self.moves)
+
+    def move_list(self) -> list[str]:
+        """The whole game's moves in notation, the earlier ones (``--load``) first."""
+        return [*self.earlier, *(notation for _, notation, _ in self.moves)]
 
     def read(self, prompt: str) -> str:
         """A person's input line; in a game with several acting pieces the prompt names the
@@ -278,22 +329,29 @@ class _Session:
         self.introduce()
         while not self.history[-1].is_terminal():
             if self.game is not None:  # a game that outlasts its max_game_length: one line
-                check_length(self.game, len(self.moves))
+                check_length(self.game, self.plies())
             state = self.history[-1]
             player = state.current_player()
             agent = self.agents[player]
             board = self.board(state, hints=isinstance(agent, HumanAgent))
             who = actor(state)
             acting = f", {who}" if who else ""
-            self.say(f"\n{board}\nmove {len(self.moves) + 1}: {self.label(player)} to play{acting}")
+            self.say(f"\n{board}\nmove {self.plies() + 1}: {self.label(player)} to play{acting}")
             start = time.perf_counter()
+            why = ""
             try:
-                action = agent.act(state)
+                if self.endgame is not None:
+                    action, why = self.endgame.act(agent, state)
+                else:
+                    action = agent.act(state)
             except Undo:
                 self.undo(player)
                 continue
-            except Resign:
+            except Resign as resignation:
                 resigned = player
+                self.resign_reason = str(resignation)
+                if not isinstance(agent, HumanAgent) and str(resignation):
+                    self.say(f"{agent.name} resigns: {resignation}")
                 break
             seconds = time.perf_counter() - start
             notation = state.action_to_string(action)
@@ -304,10 +362,12 @@ class _Session:
                 self.go.save(self.history[-1])
             if not isinstance(agent, HumanAgent):
                 self.report(agent, state, notation, seconds)
+                if why:
+                    self.say(f"    {why}")
         return self.finish(resigned)
 
     def report(self, agent: Any, state: Any, notation: str, seconds: float) -> None:
-        from searchlab.cli._analysis import children_rows, summary
+        from searchlab.cli._analysis import child_line, children_rows, summary
 
         result = agent.last_result
         who = actor(state)
@@ -319,11 +379,7 @@ class _Session:
         self.say(f"{agent.name} plays {notation}: {summary(state, result)}")
         if self.analysis:
             for row in children_rows(state, result)[:7]:
-                proven = f" proven {row['proven']}" if row["proven"] else ""
-                self.say(
-                    f"    {row['move']:>6}  visits {row['visits']:>7}  value "
-                    f"{row['value']:+.3f}{proven}"
-                )
+                self.say(child_line(row))
 
     def undo(self, player: int) -> None:
         """Take back ``player``'s last move and every move after it."""
@@ -334,11 +390,21 @@ class _Session:
                 del self.history[index + 1 :]
                 for agent in self.agents:
                     agent.reset()
+                if self.endgame is not None:
+                    self.endgame.reset()
                 if self.go is not None:
                     self.go.save(self.history[-1])
                 self.say("took back your last move")
                 return
         self.say("nothing to undo: you have not moved yet")
+
+    def resign_text(self, resigned: int) -> str:
+        """``"X resigns: O wins"``; a resignation by end of input (Ctrl-D, a closed pipe) says
+        so: ``"X resigns (end of input): O wins"``."""
+        from searchlab.agents.human import END_OF_INPUT
+
+        why = f" ({END_OF_INPUT})" if self.resign_reason == END_OF_INPUT else ""
+        return f"{self.label(resigned)} resigns{why}: {self.label(1 - resigned)} wins"
 
     def finish(self, resigned: int | None) -> dict[str, Any]:
         if self.go is not None:
@@ -346,7 +412,7 @@ class _Session:
         state = self.history[-1]
         if resigned is not None:
             winner: int | None = 1 - resigned
-            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            text = self.resign_text(resigned)
             returns = [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
         else:
             returns = [float(value) for value in state.returns()]
@@ -359,12 +425,11 @@ class _Session:
         points = scores(state)
         if not self.as_json:
             print(f"\n{self.board(state, hints=False)}")
-            print(f"game over after {len(self.moves)} moves: {text}")
+            print(f"game over after {self.plies()} moves: {text}")
             if points is not None:
                 print(f"scores: {self.label(0)} {points[0]}, {self.label(1)} {points[1]}")
-        print_moves = " ".join(notation for _, notation, _ in self.moves)
         if not self.quiet:
-            print(f"moves: {print_moves}")
+            print(f"moves: {' '.join(self.move_list())}")
         extra = {} if points is None else {"scores": list(points)}
         return {
             **extra,
@@ -386,7 +451,7 @@ class _Session:
         lines = []
         if resigned is not None:
             winner: int | None = 1 - resigned
-            text = f"{self.label(resigned)} resigns: {self.label(1 - resigned)} wins"
+            text = self.resign_text(resigned)
             result = f"{'BW'[1 - resigned]}+R"
         else:
             if not self.as_json:
@@ -418,13 +483,14 @@ class _Session:
                 print(f"\n{self.board(state, hints=False)}")
             for line in lines:
                 print(line)
-            print(f"game over after {len(self.moves)} moves: {text}")
+            print(f"game over after {self.plies()} moves: {text}")
             if self.go.recorder is not None:
                 print(f"saved: {self.go.recorder.path}")
         if not self.quiet:
-            print("moves: " + " ".join(notation for _, notation, _ in self.moves))
+            print(f"moves: {' '.join(self.move_list())}")
         return {
             **extra,
+            "earlier_moves": list(self.earlier),
             "moves": [notation for _, notation, _ in self.moves],
             "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
             "winner": winner,

@@ -29,7 +29,7 @@ __all__ = ["DEFAULT_PORT", "LOCAL_HOSTS", "register", "run"]
 
 DEFAULT_PORT = 8765
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
-WEB_HINT = "pip install searchlab[web]"
+WEB_HINT = "pip install 'searchlab[web]'"
 
 
 def register(subparsers: Any) -> None:

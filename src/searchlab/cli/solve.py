@@ -12,7 +12,7 @@ error; Ctrl-C stops any of them (one line, exit code 130, from ``cli/main.py``).
 
   searchlab solve nim 3,4,5 [--misere] [--json]
   searchlab solve tictactoe [MOVES] [--json] [--time S] [--nodes N]
-  searchlab solve mnk --m 4 --n 3 --k 3 [MOVES] [--json] [--time S] [--nodes N]
+  searchlab solve mnk -p m=4,n=3,k=3 [MOVES] [--json] [--time S] [--nodes N]
   searchlab solve examples/custom_game.py:Subtraction -p counters=10 [MOVES] [--json] ...
 """
 
@@ -117,6 +117,7 @@ def register(subparsers: Any) -> None:
             "  searchlab solve connect4 4453\n"
             "  searchlab solve tictactoe b2 a1\n"
             "  searchlab solve kayles -p heaps=4,5\n"
+            "  searchlab solve mnk -p m=4,n=3,k=3\n"
             "  searchlab solve examples/custom_game.py:Subtraction -p counters=10 --json\n\n"
             "Run `searchlab solve GAME --help` for a game's options."
         ),

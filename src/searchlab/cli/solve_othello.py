@@ -106,11 +106,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _warm_up(solver: Any) -> None:
-    """Load (or compile) every kernel outside the timed solves: a 9-empty position."""
-    from searchlab.domains.games.othello import Othello
+    """Load (or compile) every kernel outside the timed solves."""
+    from searchlab.algorithms.adversarial.othello_endgame import warm_up
 
-    board = "XXXXXXXX" * 3 + "OOOOOOXX" + "XOXOXOOX" + "OXXOOXOX" + "OX---X-O" + "O-O-XO--"
-    solver.solve(Othello().state_from_board(board, "X"))
+    warm_up(solver)
 
 
 def _row(position: Any, state: Any, result: Any) -> _Row:

@@ -3,7 +3,7 @@
 ``kayles``, or a game of your own as ``FILE.py:CLASS`` or ``MODULE:CLASS``).
 
   searchlab solve tictactoe [MOVES] [--json] [--time S] [--nodes N]
-  searchlab solve mnk --m 4 --n 3 --k 3 [MOVES] [--json] [--time S] [--nodes N]
+  searchlab solve mnk -p m=4,n=3,k=3 [MOVES] [--json] [--time S] [--nodes N]
   searchlab solve examples/custom_game.py:Subtraction [MOVES] [-p counters=10] [--json] ...
 
 The solver is the reference tier of ``solve``
@@ -64,10 +64,10 @@ def _tictactoe_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _mnk_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--m", type=int, default=3, help="columns (default 3)")
-    parser.add_argument("--n", type=int, default=3, help="rows (default 3)")
-    parser.add_argument("--k", type=int, default=3, help="stones in a row to win")
     _position_arguments(parser)
+    add_param_argument(parser, "m=4,n=3,k=3 (columns, rows, stones in a row; default 3 each)")
+    for name in "mnk":  # the older spelling --m 4 --n 3 --k 3, kept working
+        parser.add_argument(f"--{name}", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def _any_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -103,16 +103,24 @@ def _run_tictactoe(args: argparse.Namespace) -> int:
 
 
 def _run_mnk(args: argparse.Namespace) -> int:
-    from searchlab.domains.games.tictactoe import MNKGame
+    from searchlab.cli.perft import parse_params
+    from searchlab.domains.games.registry import make
 
-    return _solve_and_report(MNKGame(args.m, args.n, args.k), args, sides="XO")
+    params = parse_params(args.param)
+    for name in "mnk":
+        old = getattr(args, name)
+        if old is not None:
+            if name in params:
+                raise InvalidParameterError(f"give {name} once: -p {name}=... or --{name}")
+            params[name] = old
+    return _solve_and_report(make("mnk", **params), args, sides="XO")
 
 
 def _run_any_game(args: argparse.Namespace) -> int:
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.domains.games.registry import make
 
-    game = make(args.game, **dict(parse_param(p) for p in args.param))
+    game = make(args.game, **parse_params(args.param))
     return _solve_and_report(game, args, sides=None, name=args.game)
 
 

@@ -6,9 +6,10 @@
   searchlab train connect4 --ray --workers 8 --out runs/c4       (a local Ray instance)
   searchlab train connect4 --ray 10.0.0.5:6379 --out runs/c4     (an existing Ray cluster)
 
-The training directory holds the checkpoints (``latest.pt`` and one per generation), the
-stored self-play games, ``train.log``, ``progress.json`` and ``progress.png``. Running the same
-command again resumes where the run stopped, however it stopped (Ctrl-C, --time, a kill).
+The training directory holds the checkpoints (``latest.pt``, ``best.pt`` and, with --keep,
+the generations' own), the stored self-play games, ``train.log``, ``progress.json`` and
+``progress.png``. Running the same command again resumes where the run stopped, however it
+stopped (Ctrl-C, --time, a kill).
 The algorithm is chosen from :data:`ALGORITHMS` (a name and the function that trains).
 """
 
@@ -40,8 +41,11 @@ DESCRIPTION = """\
 Learn GAME from scratch by self-play: the network plays itself with PUCT, the games go to a
 replay window, the network is trained on it (policy cross-entropy + value MSE + L2, symmetry
 augmentation), and each new generation is evaluated against the previous one (Elo) and a
-reference agent, in a loop (AlphaZero). Every generation is checkpointed atomically in --out;
-the log, progress.json and the picture progress.png (losses, Elo, mistake rate) follow it.
+reference agent, in a loop (AlphaZero). Every generation is checkpointed atomically in --out
+as latest.pt, and the best so far also as best.pt (fewest network mistakes where they are
+counted, tic-tac-toe; else the highest Elo); --keep N also keeps the newest N generations as
+checkpoints/gen-NNNN.pt (--keep all: every one). The log, progress.json and the picture
+progress.png (losses, Elo, mistake rate) follow it.
 
 Stop it any way you like (Ctrl-C: exit 130, --time, even a kill): the same command resumes
 from the last generation and the stored games; no finished game is lost or counted twice.
@@ -214,20 +218,42 @@ def register(subparsers: Any) -> None:
         help="run the self-play workers on Ray: alone, a local Ray instance; with ADDRESS "
         "(host:port), that cluster (needs pip install 'searchlab[ray]')",
     )
+    parser.add_argument(
+        "--keep",
+        type=_keep,
+        default=None,
+        metavar="N|all",
+        help="alphazero: also keep the newest N generations as checkpoints/gen-NNNN.pt, or "
+        "all of them (default: the run's own choice; a new run keeps none, only latest.pt "
+        "and best.pt)",
+    )
     add_param_argument(parser, example="m=4")
     parser.set_defaults(func=run)
 
 
+def _keep(text: str) -> int | str:
+    """``argparse`` type of ``--keep``: a whole number >= 0 or ``all``."""
+    if text.strip().lower() == "all":
+        return "all"
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0 or 'all', got {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Check everything (game, config, device, workers), then train until told to stop."""
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.games import make
 
     if args.algorithm not in ALGORITHMS:
         raise InvalidParameterError(
             f"--algorithm {args.algorithm!r}: unknown; known: {', '.join(ALGORITHMS)}"
         )
-    params = dict(parse_param(text) for text in args.param)
+    params = parse_params(args.param)
     game = make(args.game, **params)
     try:
         import torch
@@ -244,6 +270,14 @@ def run(args: argparse.Namespace) -> int:
     except InvalidParameterError as error:
         raise InvalidParameterError(f"--device: {error}") from None
     overrides = _overrides(args)
+    options: dict[str, Any] = {}
+    if args.keep is not None:
+        if args.algorithm != "alphazero":
+            raise InvalidParameterError(
+                f"--keep: --algorithm {args.algorithm} keeps its stage checkpoints; "
+                "--keep is for alphazero"
+            )
+        options["keep_checkpoints"] = args.keep
     module, _, function = ALGORITHMS[args.algorithm].partition(":")
     train = getattr(importlib.import_module(module), function)
     deadline = time.monotonic() + args.time if args.time else None
@@ -269,6 +303,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 on_event=display.event,
                 should_stop=None,
+                **options,
             )
     finally:
         pool.close()

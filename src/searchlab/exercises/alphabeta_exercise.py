@@ -43,8 +43,11 @@ from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 from searchlab.exercises.alphabeta_key import AnswerKey, answer_key
 
 __all__ = [
+    "DEFAULT_SIZE",
+    "EXERCISE_SIZES",
     "AlphaBetaSettings",
     "Exercise",
+    "ExerciseSize",
     "generate_alphabeta",
     "parse_value_range",
     "tree_text",
@@ -59,15 +62,41 @@ MAX_TRIES = 5_000
 
 
 @dataclass(frozen=True, slots=True)
-class AlphaBetaSettings:
-    """The generator's parameters (the course generator's defaults)."""
+class ExerciseSize:
+    """The shape of a tree of one exercise size: plies, most children, most leaves, least cuts,
+    and what it is for, in a teacher's words."""
 
-    depth: int = 6
-    branching: int = 3
-    leaves: int = 50
+    depth: int
+    branching: int
+    leaves: int
+    min_cuts: int
+    use: str
+
+
+EXERCISE_SIZES: dict[str, ExerciseSize] = {
+    "small": ExerciseSize(3, 3, 12, 3, "pen and paper: a page; pictures about 1,100 px wide"),
+    "medium": ExerciseSize(4, 3, 20, 6, "a longer exercise on paper; about 1,500 px"),
+    "large": ExerciseSize(6, 3, 50, 16, "the course generator's, for a screen; about 3,500 px"),
+}
+"""The exercise sizes (``searchlab exercise alphabeta --size``), each written here once;
+``large`` is the course generator's (IAI_GEN) and the library's default."""
+
+DEFAULT_SIZE = "small"
+"""The size ``searchlab exercise alphabeta`` draws unless told (pen and paper)."""
+
+_LARGE = EXERCISE_SIZES["large"]
+
+
+@dataclass(frozen=True, slots=True)
+class AlphaBetaSettings:
+    """The generator's parameters (the course generator's defaults: the ``large`` size)."""
+
+    depth: int = _LARGE.depth
+    branching: int = _LARGE.branching
+    leaves: int = _LARGE.leaves
     low: int = -10
     high: int = 10
-    min_cuts: int = 16
+    min_cuts: int = _LARGE.min_cuts
     seed: int = 0
     max_tries: int = MAX_TRIES
 
@@ -329,12 +358,12 @@ def _build_tree(children: list[list[int]], values: list[int]) -> ExplicitTree:
 
 def generate_alphabeta(
     *,
-    depth: int = 6,
-    branching: int = 3,
-    leaves: int = 50,
+    depth: int = _LARGE.depth,
+    branching: int = _LARGE.branching,
+    leaves: int = _LARGE.leaves,
     low: int = -10,
     high: int = 10,
-    min_cuts: int = 16,
+    min_cuts: int = _LARGE.min_cuts,
     seed: int = 0,
     max_tries: int = MAX_TRIES,
 ) -> Exercise:

@@ -10,7 +10,7 @@ and ``policy`` are short specs for it that load the network. They are agent kind
 so they are specs everywhere -- ``play``, ``analyse``, ``arena``::
 
     searchlab play connect4 --second az:checkpoint=runs/c4,simulations=400
-    searchlab analyse connect4 4453 --agent az:checkpoint=runs/c4/gen-0012.pt
+    searchlab analyse connect4 4453 --agent az:checkpoint=runs/c4/best.pt
     searchlab arena connect4 az:checkpoint=runs/c4 policy:checkpoint=runs/c4 --games 20
 
 ``checkpoint=`` is a checkpoint file, or a training directory (its ``latest.pt``); left out, the

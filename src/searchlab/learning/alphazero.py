@@ -19,9 +19,11 @@
    generation 0 at 0) and a fixed reference agent (``reference``: alpha-beta, MCTS...); for a
    game small enough to enumerate, the **mistake rate** of the network alone (no search) over
    every position is measured against the exact values;
-4. the new generation is checkpointed (``gen-NNNN.pt`` and ``latest.pt``, atomically) with the
-   optimiser's state and the figures, ``progress.json`` and ``progress.png`` are rewritten, and
-   the chunks that left the window are deleted.
+4. the new generation is checkpointed (``latest.pt``, atomically) with the optimiser's state and
+   the figures; the best generation so far (:func:`merit`) also as ``best.pt``; and, with
+   ``keep_checkpoints``, as ``checkpoints/gen-NNNN.pt`` (the newest N, or every one);
+   ``progress.json`` and ``progress.png`` are rewritten, and the chunks that left the window
+   are deleted.
 
 The loop stops after ``max_generations``, at the ``deadline``, or when ``should_stop()`` says
 so. Near the deadline the current generation ends early with the games it has, early enough
@@ -51,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from searchlab.core.elo import elo_difference
+from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoders import encoder_for
@@ -71,11 +74,22 @@ from searchlab.learning.workers import (
     play_match_game,
 )
 
-__all__ = ["Event", "TrainSummary", "describe_entry", "run_training", "train_alphazero"]
+__all__ = [
+    "KEEP_ALL",
+    "Event",
+    "TrainSummary",
+    "describe_entry",
+    "merit",
+    "run_training",
+    "train_alphazero",
+]
 
 Event = Callable[[str, dict[str, Any]], None]
 """``on_event(kind, info)``: ``"start"``, ``"chunk"`` (games done / planned), ``"trained"``,
 ``"generation"`` (the figures), ``"stop"``."""
+
+KEEP_ALL = "all"
+"""``keep_checkpoints=KEEP_ALL``: a ``checkpoints/gen-NNNN.pt`` for every generation."""
 
 _EXACT_CELLS = 16  # enumerate exact values only for boards this small (tic-tac-toe)
 
@@ -112,6 +126,7 @@ def train_alphazero(
     workers: int = 1,
     on_event: Event | None = None,
     should_stop: Callable[[], bool] | None = None,
+    keep_checkpoints: int | str | None = None,
 ) -> TrainSummary:
     """Train ``game`` by AlphaZero in the directory ``out`` (new, or a run to resume).
 
@@ -129,6 +144,10 @@ def train_alphazero(
         on_event: progress callback (see :data:`Event`).
         should_stop: asked between waves of chunks; ``True`` returns at once (the finished
             chunks are kept; the generation is not closed: a resumed run completes it).
+        keep_checkpoints: generation files kept in ``checkpoints/`` besides ``latest.pt`` and
+            ``best.pt``: the newest N (``0``: none), or :data:`KEEP_ALL`; older ones are
+            deleted. ``None``: the run's own choice (recorded in ``latest.pt``; ``0`` for a new
+            run, every one for a run started before the choice existed).
     """
     invoked = time.monotonic()
     name = game_name if game_name is not None else game.info.name
@@ -144,16 +163,20 @@ def train_alphazero(
     symmetries = encoder.symmetries() if config.symmetries else None
 
     # --- the newest generation, or a fresh network --------------------------------------------
+    keep = _checked_keep(keep_checkpoints)
     if run.latest_path.exists():
         checkpoint = load_checkpoint(run.latest_path, game, device=str(torch_device))
         net = checkpoint.net
         extra = checkpoint.extra
+        if keep is None:  # a run from before the choice kept every generation
+            keep = _checked_keep(extra.get("keep_checkpoints", KEEP_ALL))
     else:
         net = PolicyValueNet(
             encoder.shape, encoder.num_actions, config.network(encoder.shape), seed=config.seed
         ).to(torch_device)
+        keep = 0 if keep is None else keep
         extra = {"generation": 0, "next_game": 0, "entries": [], "elo": 0.0, "optimizer": None}
-        _save(run, net, encoder, extra, generation=0)
+        _save(run, net, encoder, {**extra, "keep_checkpoints": keep}, generation=0, keep=keep)
         run.log(f"start: {name}, network {net.describe()}, seed {config.seed}")
     net.eval()
     trainer = Trainer(
@@ -324,8 +347,10 @@ def train_alphazero(
             "elo": elo,
             "optimizer": trainer.state_dict(),
             "schedule_progress": progress,
+            "keep_checkpoints": keep,
         }
-        _save(run, net, encoder, extra, generation=generation)
+        best = merit(entry) >= max(merit(e) for e in entries)  # ties: the newer
+        _save(run, net, encoder, extra, generation=generation, keep=keep, best=best)
         first = end
         run.write_progress(entries, {"generation": generation, "games": end})
         _plot(run, entries)
@@ -375,11 +400,55 @@ def _summary(
     return TrainSummary(generation, stored, tuple(entries), stopped, run.path)
 
 
+def _checked_keep(keep: int | str | None) -> int | str | None:
+    """``keep_checkpoints`` checked: ``None``, a whole number >= 0 or :data:`KEEP_ALL`."""
+    if keep is None or keep == KEEP_ALL:
+        return keep
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise InvalidParameterError(
+            f"keep_checkpoints must be a whole number >= 0 or {KEEP_ALL!r}, got {keep!r}"
+        )
+    return keep
+
+
+def merit(entry: dict[str, Any]) -> tuple[float, ...]:
+    """How good a generation is by the run's own measure, larger is better: fewer network
+    mistakes where the run counts them against exact values (tic-tac-toe), then the higher
+    Elo; elsewhere the Elo alone. ``best.pt`` is the generation of the largest merit.
+
+    >>> merit({"elo": 40.0, "mistake_rate": 0.25}) > merit({"elo": 90.0, "mistake_rate": 0.5})
+    True
+    >>> merit({"elo": 40.0}) < merit({"elo": 90.0})
+    True
+    """
+    rate = entry.get("mistake_rate")
+    elo = float(entry.get("elo", 0.0))
+    if rate is None or math.isnan(rate):
+        return (elo,)
+    return (-float(rate), elo)
+
+
 def _save(
-    run: RunDirectory, net: PolicyValueNet, encoder: Any, extra: dict[str, Any], *, generation: int
+    run: RunDirectory,
+    net: PolicyValueNet,
+    encoder: Any,
+    extra: dict[str, Any],
+    *,
+    generation: int,
+    keep: int | str | None,
+    best: bool = False,
 ) -> None:
-    save_checkpoint(run.generation_path(generation), net, encoder, extra=extra)
+    """The generation's files, ``latest.pt`` last (the one a resumed run reads): its
+    ``gen-NNNN.pt`` when kept, ``best.pt`` (without the optimiser's state) when it is the
+    best so far; then the generation files older than the newest ``keep`` are deleted."""
+    if keep == KEEP_ALL or (isinstance(keep, int) and keep > 0):
+        save_checkpoint(run.generation_path(generation), net, encoder, extra=extra)
+    if best:
+        plain = {key: value for key, value in extra.items() if key != "optimizer"}
+        save_checkpoint(run.best_path, net, encoder, extra=plain)
     save_checkpoint(run.latest_path, net, encoder, extra=extra)
+    if isinstance(keep, int):
+        run.prune_checkpoints(generation - keep)
 
 
 def _evaluate(
@@ -452,8 +521,23 @@ def _evaluate(
     return entry
 
 
+SAMPLED_OPENING = "the network's first move sampled"
+"""What the score against the reference carries in the progress line: the network's first move
+of each game is drawn from its root visits at temperature 1 (so the games differ), so even a
+network without a mistake can lose some games to a perfect reference."""
+
+
 def describe_entry(entry: dict[str, Any]) -> str:
-    """One line of a generation's figures (the log's and the command line's)."""
+    """One line of a generation's figures (the log's and the command line's); the score against
+    the reference says that the network's first move was sampled (:data:`SAMPLED_OPENING`).
+
+    >>> describe_entry({"generation": 3, "games": 600, "loss": 1.0, "loss_policy": 0.7,
+    ...     "loss_value": 0.3, "elo": 120.0, "reference": "alphabeta:depth=9",
+    ...     "score_vs_reference": 0.38, "mistakes": 0, "positions": 4520, "mistake_rate": 0.0})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'generation 3, games 600, loss 1.000 (policy 0.700, value 0.300), Elo +120,
+     vs alphabeta:depth=9 0.38 (the network's first move sampled), network mistakes 0/4520 (0.00%)'
+    """
     parts = [
         f"generation {entry['generation']}",
         f"games {entry['games']}",
@@ -462,7 +546,9 @@ def describe_entry(entry: dict[str, Any]) -> str:
         f"Elo {entry['elo']:+.0f}",
     ]
     if "score_vs_reference" in entry:
-        parts.append(f"vs {entry['reference']} {entry['score_vs_reference']:.2f}")
+        parts.append(
+            f"vs {entry['reference']} {entry['score_vs_reference']:.2f} ({SAMPLED_OPENING})"
+        )
     if entry.get("mistake_rate") is not None and not math.isnan(entry["mistake_rate"]):
         if "mistakes" in entry:  # the count: a rate rounded to 0.0% can hide a mistake or two
             parts.append(

@@ -5,8 +5,10 @@ Layout of ``DIR``::
     run.json             the game (name, parameters) and the format; written once
     config.toml          the run's TrainConfig (every key); written once
     train.log            one line per event, appended
-    checkpoints/         gen-0000.pt, gen-0001.pt, ... one per generation
-    latest.pt            the newest generation (a copy of its gen file)
+    latest.pt            the newest generation, with the optimiser's state (a run resumes from it)
+    best.pt              the best generation so far by the run's own measure (alphazero.merit)
+    checkpoints/         gen-NNNN.pt: the newest N generations with keep_checkpoints = N (none
+                         by default), every one with keep_checkpoints = "all"
     games/               games-FIRST-END-gGEN.npz: the samples of self-play games FIRST..END-1,
                          played by generation GEN (a chunk, see replay.SampleBlock)
     progress.json        the per-generation figures (losses, Elo, scores, mistake rate)
@@ -176,11 +178,28 @@ class RunDirectory:
         """``DIR/latest.pt``."""
         return self.path / "latest.pt"
 
+    @property
+    def best_path(self) -> Path:
+        """``DIR/best.pt``."""
+        return self.path / "best.pt"
+
     def generation_path(self, generation: int) -> Path:
         """``DIR/checkpoints/gen-NNNN.pt``."""
         folder = self.path / "checkpoints"
         folder.mkdir(exist_ok=True)
         return folder / f"gen-{generation:04d}.pt"
+
+    def prune_checkpoints(self, keep_after: int) -> None:
+        """Delete the files ``checkpoints/gen-NNNN.pt`` of the generations up to ``keep_after``
+        (the generations after it stay)."""
+        folder = self.path / "checkpoints"
+        if not folder.is_dir():
+            return
+        for item in folder.glob("gen-*.pt"):
+            number = item.name[len("gen-") : -len(".pt")]
+            if number.isdigit() and int(number) <= keep_after:
+                with contextlib.suppress(FileNotFoundError):
+                    item.unlink()
 
     def chunks(self) -> list[ChunkFile]:
         """The stored chunks of games, by first id."""

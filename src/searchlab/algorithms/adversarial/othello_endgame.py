@@ -90,6 +90,7 @@ __all__ = [
     "EndgameSolver",
     "solve_as_reference",
     "solve_endgame",
+    "warm_up",
 ]
 
 _UNLIMITED = int(np.iinfo(np.int64).max)
@@ -459,3 +460,10 @@ def solve_as_reference(game: Othello, *, state: OthelloState) -> SearchResult | 
         stats={"action_values": {a: float(root_scores[a]) for a in state.legal_actions()}},
         score=value,
     )
+
+
+def warm_up(solver: EndgameSolver | None = None) -> None:
+    """Load (or compile) every kernel of ``solver`` (default: a fresh one), so that timings
+    exclude compilation: a 9-empty position."""
+    board = "XXXXXXXX" * 3 + "OOOOOOXX" + "XOXOXOOX" + "OXXOOXOX" + "OX---X-O" + "O-O-XO--"
+    (solver or EndgameSolver()).solve(Othello().state_from_board(board, "X"))

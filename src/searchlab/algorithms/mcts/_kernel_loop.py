@@ -902,14 +902,14 @@ class Tree:
         thread reading a snapshot between kernel slices sees the old arrays or the new,
         never one half filled."""
         blocks = tuple(
-            np.empty((sum(1 for _, d in self.FIELDS if d is dtype), capacity), dtype=dtype)
-            for dtype in self.DTYPES
+            np.empty((rows, capacity), dtype=dtype)
+            for rows, dtype in zip(_BLOCK_ROWS, self.DTYPES, strict=True)
         )
         for new_block, old_block in zip(blocks, keep, strict=False):
             new_block[:, : old_block.shape[1]] = old_block
         self.blocks = blocks
-        for name, dtype in self.FIELDS:
-            setattr(self, name, blocks[self.DTYPES.index(dtype)][ROWS[name]])
+        for name, block, row in _LAYOUT:  # (a tree is made per move in self-play: kept cheap)
+            setattr(self, name, blocks[block][row])
 
     @classmethod
     def view(cls, blocks: tuple[np.ndarray, ...]) -> SimpleNamespace:
@@ -1063,3 +1063,7 @@ ROWS: dict[str, int] = {}
 for _dtype in Tree.DTYPES:
     for _row, (_name, _) in enumerate(f for f in Tree.FIELDS if f[1] is _dtype):
         ROWS[_name] = _row
+_BLOCK_ROWS = tuple(sum(1 for _, d in Tree.FIELDS if d is dtype) for dtype in Tree.DTYPES)
+"""How many fields each dtype's block holds."""
+_LAYOUT = tuple((name, Tree.DTYPES.index(dtype), ROWS[name]) for name, dtype in Tree.FIELDS)
+"""Each field's block and row, in :attr:`Tree.FIELDS` order."""

@@ -61,6 +61,7 @@ from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_bind import bind
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
 from searchlab.algorithms.mcts._kernel_rng import seed_state
+from searchlab.algorithms.mcts.compile_notice import compiling
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.results import (
     EMPTY_SNAPSHOT,
@@ -425,6 +426,19 @@ class CompiledSearcher:
         self._search: _Search | None = None
         self._root: State | None = None
 
+    def prepare(self, state: State | None = None) -> None:
+        """Load (or, on an empty cache, compile: 10 to 60 s, said in one line on stderr) the
+        kernels a search of ``state`` (default: the start) needs, before any clock starts;
+        once per process and game (a later call costs a position's encoding). :meth:`search`
+        does it too before its own clock; callers that time the whole move (an agent, the
+        arena's time control) call this first."""
+        state = self.game.initial_state() if state is None else state
+        if state.is_terminal():
+            return
+        kernel = _kernel_for(self.game, state, self.options, self._rules)
+        if kernel is not None:
+            _make_ready(kernel, self.game, state, self.options, self._rules)
+
     def reset(self) -> None:
         """Forget the tree (the next search starts afresh)."""
         self._search = None
@@ -513,19 +527,21 @@ class CompiledSearcher:
     def search(self, state: State, limits: Limits) -> SearchResult:
         """Search ``state`` within ``limits`` (checked by the caller), keeping what the
         previous tree knows of it."""
-        began = time.perf_counter()
         options = self.options
         if state.is_terminal():
             self.reset()
             return terminal_result(
-                state, algorithm="mcts", tier="compiled", start=began, reused_visits=0,
-                scale=returns_scale(self.game, options.value_scale, "mcts"), c=options.c,
+                state, algorithm="mcts", tier="compiled", start=time.perf_counter(),
+                reused_visits=0, scale=returns_scale(self.game, options.value_scale, "mcts"),
+                c=options.c,
             )  # fmt: skip
         kernel = _kernel_for(self.game, state, options, self._rules)
         if kernel is None:
             raise InvalidParameterError(
                 f"mcts: the compiled tier has no {type(state).__name__} positions"
             )
+        _make_ready(kernel, self.game, state, options, self._rules)
+        began = time.perf_counter()  # the clock starts with the kernel loaded (or compiled)
         node = self._find_reusable(state)
         if node >= 0 and self._search is not None:
             search = self._search
@@ -552,14 +568,43 @@ class CompiledSearcher:
         return search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
 
 
+_READY: set[tuple[Any, bool]] = set()
+"""The bound kernels (and whether with the solver) that have run once in this process."""
+_READY_SIMULATIONS = 8
+
+
+def _make_ready(
+    kernel: _Kernel, game: Game, state: State, options: MCTSOptions, rules: CompiledGame | None
+) -> None:
+    """Run every compiled step a search of ``state`` takes (a few simulations, the final
+    choice, keeping a subtree) once per process, so that numba loads or compiles them now, not
+    inside a timed search; one line on stderr when that is long
+    (:func:`~searchlab.algorithms.mcts.compile_notice.compiling`)."""
+    key = (kernel.search, bool(options.solver))
+    if key in _READY:
+        return
+    limits = Limits(simulations=_READY_SIMULATIONS)
+    with compiling(kernel.name, kernel.search):
+        search = _Search(kernel, limits, options, 0, report_rave=False)
+        search.run(_READY_SIMULATIONS, None)
+        chosen = search.final_choice(RULES[options.final_move])
+        if chosen < 0:  # robust: no agreement yet
+            chosen = search.final_choice(MOST_VISITS)
+        if 0 <= chosen < int(search.tree.first[0]) + int(search.tree.n_expanded[0]):
+            child = state.apply(int(search.tree.action[chosen]))
+            after = None if child.is_terminal() else _kernel_for(game, child, options, rules)
+            if after is not None:  # keeping a subtree compacts the arrays (compiled too)
+                search.reroot(chosen, after, limits)
+                search.run(_READY_SIMULATIONS, None)
+    _READY.add(key)
+
+
 def warm_up() -> None:
-    """Load (or compile, on the first run: a few seconds each) the game kernels.
+    """Load (or compile, on the first run: 10 to 30 s each) the kernels of Connect Four,
+    Othello and Snake Go (Go's: :func:`~searchlab.algorithms.mcts.go_compiled.warm_up`).
 
     >>> warm_up()
     """
     options = MCTSOptions()
     for game in (Connect4(), Othello(), SnakeGo(size=5, rounds=2)):
-        compiled_mcts(
-            game, state=game.initial_state(), limits=Limits(simulations=8), options=options,
-            seed=0,
-        )  # fmt: skip
+        CompiledSearcher(game, options, 0).prepare()

@@ -104,7 +104,6 @@ class GoSearcher(CompiledSearcher):
             raise InvalidParameterError(f"GoSearcher: a Go game is needed, got {game!r}")
         if isinstance(expand, bool) or not isinstance(expand, int) or expand < 1:
             raise InvalidParameterError(f"GoSearcher: expand must be >= 1, got {expand!r}")
-        _load_kernel()
         super().__init__(game, options, seed, rules=compiled_go(game, priors=priors, expand=expand))
 
 
@@ -128,22 +127,11 @@ def go_mcts(
     return GoSearcher(game, options, seed).search(state, limits)
 
 
-_loaded = False
-
-
-def _load_kernel() -> None:
-    """Load (or compile) the kernel once per process, so that the first timed search does
-    not spend its budget on it (loading the cached kernel takes about a second)."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        game = Go(size=5)
-        GoSearcher(game, MCTSOptions(), 0).search(game.initial_state(), Limits(simulations=8))
-
-
 def warm_up() -> None:
-    """Load (or compile, on the first run) the Go kernel.
+    """Load (or compile, on the first run: about 30 s) the Go kernels; a searcher's first
+    search does it too, before its clock starts
+    (:meth:`~searchlab.algorithms.mcts.compiled.CompiledSearcher.prepare`).
 
     >>> warm_up()
     """
-    _load_kernel()
+    GoSearcher(Go(size=5), MCTSOptions(), 0).prepare()
