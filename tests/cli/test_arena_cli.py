@@ -185,3 +185,16 @@ def test_the_time_limit_must_be_a_positive_number(
                            "--time", seconds)  # fmt: skip
     assert_one_line_error(code, err, "--time")
     assert out == "" and not db.exists()
+
+
+def test_one_p_carries_several_game_parameters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-p m=4,n=3,k=3`` as in every other command: the games are played on that board."""
+    db = tmp_path / "p.sqlite"
+    code, out, err = arena(capsys, db, "mnk", "random", "greedy", "-p", "m=4,n=3,k=3",
+                           "--games", "2", "--json")  # fmt: skip
+    assert code == 0, err
+    with ArenaStore.open(db) as store:
+        games = {record.game for record in store.records()}
+    assert games and all("m=4" in game and "n=3" in game and "k=3" in game for game in games)

@@ -387,7 +387,7 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     game is played or stored."""
     from searchlab.agents import make_agent, parse_spec
     from searchlab.agents.match import check_ready, close_agent
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli.perft import parse_params
     from searchlab.core.game import check_capabilities
     from searchlab.games import make
 
@@ -398,7 +398,7 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
                 "are part of its stored name); Snake Go's items come from -p seed=S (pair j "
                 "of every pairing plays the items of seed S + j)"
             )
-    params = dict(parse_param(text) for text in args.param)
+    params = parse_params(args.param)
     game = make(args.game, **params)
     check_capabilities(game, "the arena")
     if len(args.agents) < 2:
