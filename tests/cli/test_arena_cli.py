@@ -192,7 +192,7 @@ def test_one_p_carries_several_game_parameters(
 ) -> None:
     """``-p m=4,n=3,k=3`` as in every other command: the games are played on that board."""
     db = tmp_path / "p.sqlite"
-    code, out, err = arena(capsys, db, "mnk", "random", "greedy", "-p", "m=4,n=3,k=3",
+    code, _, err = arena(capsys, db, "mnk", "random", "greedy", "-p", "m=4,n=3,k=3",
                            "--games", "2", "--json")  # fmt: skip
     assert code == 0, err
     with ArenaStore.open(db) as store:
