@@ -531,12 +531,12 @@ def describe_entry(entry: dict[str, Any]) -> str:
     """One line of a generation's figures (the log's and the command line's); the score against
     the reference says that the network's first move was sampled (:data:`SAMPLED_OPENING`).
 
-    >>> describe_entry({"generation": 3, "games": 600, "loss": 1.0, "loss_policy": 0.7,
+    >>> print(describe_entry({"generation": 3, "games": 600, "loss": 1.0, "loss_policy": 0.7,
     ...     "loss_value": 0.3, "elo": 120.0, "reference": "alphabeta:depth=9",
-    ...     "score_vs_reference": 0.38, "mistakes": 0, "positions": 4520, "mistake_rate": 0.0})
+    ...     "score_vs_reference": 0.38, "mistakes": 0, "positions": 4520, "mistake_rate": 0.0}))
     ... # doctest: +NORMALIZE_WHITESPACE
-    'generation 3, games 600, loss 1.000 (policy 0.700, value 0.300), Elo +120,
-     vs alphabeta:depth=9 0.38 (the network's first move sampled), network mistakes 0/4520 (0.00%)'
+    generation 3, games 600, loss 1.000 (policy 0.700, value 0.300), Elo +120,
+    vs alphabeta:depth=9 0.38 (the network's first move sampled), network mistakes 0/4520 (0.00%)
     """
     parts = [
         f"generation {entry['generation']}",
