@@ -144,7 +144,7 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
     if isinstance(agent, AlphaBetaAgent):
         result = _alphabeta_live(game, state, limits, context)
         chosen = result.action
-    elif isinstance(agent, MCTSAgent):
+    elif isinstance(agent, MCTSAgent) and agent.evaluator is None:  # UCT: live snapshots
         result = _mcts_live(game, state, agent, limits, seed, context)
         chosen = result.action
     else:
