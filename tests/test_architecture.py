@@ -33,6 +33,7 @@ LAYERS = {
     "learning": 4,
     "cli": 5,
     "web": 5,
+    "interop": 5,
 }
 """Subpackage -> layer: a module may import its own layer and those below."""
 

@@ -17,7 +17,7 @@
 
 Everything else lives in the layers, which import downward only (``docs/architecture.md``)::
 
-    core <- domains <- algorithms <- agents, viz, exercises <- arena, learning <- cli, web
+    core <- domains <- algorithms <- agents, viz, exercises <- arena, learning <- cli, web, interop
 
 The adversarial and Monte Carlo searches and the agents load on first use (their compiled
 kernels are modules of their own), so ``import searchlab`` stays as quick as path search needs.
