@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from cli_support import assert_one_line_error, run_main
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from interop_support import optional_module
 
 pyspiel: Any = optional_module("pyspiel", "openspiel")
@@ -148,12 +150,14 @@ def test_other_kinds_of_game_are_one_line(name: str, lacks: str) -> None:
     assert "two-player, zero-sum, deterministic, sequential, perfect-information" in message
 
 
-def test_unknown_and_malformed_games_are_one_line() -> None:
+def test_unknown_and_malformed_games_are_one_line(capfd: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(UnknownNameError, match="OpenSpiel has no game 'tic_tac_tow'"):
         OpenSpielGame("tic_tac_tow")
-    with pytest.raises(InvalidParameterError, match="OpenSpiel cannot load 'nim") as caught:
-        OpenSpielGame("nim(piles=3)")
-    assert "\n" not in str(caught.value)
+    for name, reason in (("nim(piles=3)", "piles"), ("hex(board_size=3", "closing bracket")):
+        with pytest.raises(InvalidParameterError, match=r"OpenSpiel cannot load '") as caught:
+            OpenSpielGame(name)
+        assert "\n" not in str(caught.value) and reason in str(caught.value)
+    assert capfd.readouterr() == ("", "")  # OpenSpiel's own print of its error is not shown
 
 
 def test_states_are_immutable_and_moves_checked() -> None:
@@ -172,6 +176,30 @@ def test_states_are_immutable_and_moves_checked() -> None:
     won = play(root, "0 3 1 4 2")  # x takes the top row
     assert won.is_terminal() and won.returns() == (1.0, -1.0) and won.legal_actions() == ()
     assert won.current_player() == 1  # o would move next
+
+
+CENTRE_TAKEN = OpenSpielGame("tic_tac_toe").initial_state().apply(4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=12) | st.sampled_from(["o(0,0)", "x(1,1)", "4", "-1", " 8 "]))
+def test_any_text_is_a_legal_move_or_one_line(text: str) -> None:
+    state = CENTRE_TAKEN
+    try:
+        action = state.string_to_action(text)
+    except IllegalMoveError as error:
+        assert "\n" not in str(error) and repr(text) in str(error)
+    else:
+        assert action in state.legal_actions()
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=st.sampled_from(["nim", "hex", "tic_tac_toe", "go"]), tail=st.text(max_size=16))
+def test_any_game_string_is_a_game_or_one_line(name: str, tail: str) -> None:
+    try:
+        OpenSpielGame(f"{name}({tail}")
+    except (UnknownNameError, InvalidParameterError) as error:
+        assert "\n" not in str(error)
 
 
 def test_transposed_positions_share_a_key_unless_history_is_asked() -> None:

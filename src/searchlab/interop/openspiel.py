@@ -54,7 +54,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import os
+import sys
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from searchlab.agents import Agent, make_agent
@@ -224,15 +227,15 @@ class OpenSpielState:
         """An action number, or OpenSpiel's string of a legal action; ``IllegalMoveError``
         quoting ``text`` otherwise."""
         stripped = text.strip()
-        if stripped.lstrip("-").isdigit():
+        try:
             action = int(stripped)
-        else:
+        except ValueError:
             names = {self.spiel_notation(a): a for a in self._actions}
             if stripped not in names:
                 raise IllegalMoveError(
                     f"illegal move {text!r}: neither a legal action number nor OpenSpiel's "
                     f"name of one (legal: {list(self._actions)})"
-                )
+                ) from None
             action = names[stripped]
         if action not in self._actions:
             raise IllegalMoveError(f"illegal move {text!r}: not among {list(self._actions)}")
@@ -314,10 +317,26 @@ def _load(game: str | Any) -> Any:
             f"OpenSpiel has no game {short!r} (pyspiel.registered_names() lists them)"
         )
     try:
-        return pyspiel.load_game(game.strip())
+        with _stderr_silenced():  # OpenSpiel prints each error it raises; ours says it once
+            return pyspiel.load_game(game.strip())
     except pyspiel.SpielError as error:
         reason = " ".join(str(error).split())
         raise InvalidParameterError(f"OpenSpiel cannot load {game!r}: {reason}") from None
+
+
+@contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """Send what is written to file descriptor 2 (OpenSpiel's C++ ``OpenSpiel exception:``
+    line) nowhere while the block runs."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _check_type(game: Any) -> None:
