@@ -10,6 +10,7 @@ import random
 import sys
 import types
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,11 @@ optional_module("pettingzoo", "pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from searchlab.core.errors import IllegalMoveError, InvalidParameterError  # noqa: E402
+from searchlab.core.errors import (  # noqa: E402
+    IllegalMoveError,
+    InvalidParameterError,
+    UnknownNameError,
+)
 from searchlab.games import game_names, make  # noqa: E402
 from searchlab.interop.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 
@@ -176,3 +181,18 @@ def test_render_and_its_modes() -> None:
     assert raw_env("nim").render() is None
     with pytest.raises(InvalidParameterError, match="render_mode must be None or one of ansi"):
         env("nim", render_mode="human")
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_a_game_of_your_own_with_an_encoder_is_an_environment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """examples/breakthrough.py has an encoder (its ``encoder()`` method): it gets an
+    environment that passes api_test; examples/custom_game.py has none: one line saying so."""
+    game = f"{EXAMPLES / 'breakthrough.py'}:Breakthrough"
+    assert _api_test_warnings(env(game)) <= WAIVED_FOR_DICT_OBSERVATIONS
+    assert "Passed API test" in capsys.readouterr().out
+    with pytest.raises(UnknownNameError, match="no encoder for the game 'subtraction'"):
+        env(f"{EXAMPLES / 'custom_game.py'}:Subtraction")
