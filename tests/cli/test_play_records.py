@@ -133,7 +133,7 @@ def test_moves_and_parameters_given_on_the_command_line_are_recorded(
 
 
 def _analyse(capsys: pytest.CaptureFixture[str], *argv: object) -> dict[str, object]:
-    code, out, err = run_main(capsys, "analyse", *argv, "--agent", "alphabeta:depth=6", "--json")
+    code, out, err = run_main(capsys, "analyse", *argv, "--agent", "alphabeta:depth=4", "--json")
     assert code == 0, err
     return json.loads(out)  # type: ignore[no-any-return]
 
@@ -232,3 +232,23 @@ def test_bad_records_and_options_are_one_line(
     words = [word.replace("@", f"{tmp_path}/") for word in argv.split()]  # @: the test's folder
     code, _, err = run_main(capsys, *words)
     assert_one_line_error(code, err, *fragments)
+
+
+def test_reading_a_record_runs_nothing_it_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    marker = tmp_path / "ran"
+    saved = tmp_path / "engine.txt"
+    saved.write_text(f"game: tictactoe\nfirst: gtp:command=touch {marker}\nsecond: random\n")
+    monkeypatch.setattr("sys.stdin", Typist([], tmp_path / "none"))  # the input ends at once
+    code, out, err = run_main(capsys, "play", "--load", saved)
+    assert code == 0, err
+    assert f"the record's first player 'gtp:command=touch {marker}' runs outside searchlab" in out
+    assert "first (human) resigns (end of input)" in out and not marker.exists()
+    own = f"{ROOT / 'examples' / 'custom_game.py'}:Subtraction"
+    saved.write_text(format_record(own, {"counters": 5}, ["1"], players=("random", "random")))
+    code, _, err = run_main(capsys, "play", "--load", saved)
+    assert_one_line_error(code, err, "engine.txt:2: the record names a game of your own")
+    code, out, err = run_main(capsys, "play", own, "--load", saved, "--json")  # named: imported
+    assert code == 0, err
+    assert json.loads(out)["earlier_moves"] == ["1"]

@@ -233,13 +233,21 @@ def _start(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, 
 
 
 def _players(args: argparse.Namespace, loaded: Any) -> tuple[str, str]:
-    """``--first`` and ``--second``; left out, a loaded record's players (when they are agents
-    here), else a person against :data:`DEFAULT_OPPONENT`."""
+    """``--first`` and ``--second``; left out, a loaded record's players (the agents that run
+    nothing outside searchlab, :data:`~searchlab.cli._record.REUSED_KINDS`), else a person
+    against :data:`DEFAULT_OPPONENT`."""
     from searchlab.cli._record import recorded_player
 
-    first = args.first or recorded_player(loaded, 0) or "human"
-    second = args.second or recorded_player(loaded, 1) or DEFAULT_OPPONENT
-    return first, second
+    chosen = []
+    for player, given, default in ((0, args.first, "human"), (1, args.second, DEFAULT_OPPONENT)):
+        if given:
+            chosen.append(given)
+            continue
+        recorded, why = recorded_player(loaded, player)
+        if why and not (args.quiet or args.json):
+            print(f"{why} (now: {default})")
+        chosen.append(recorded or default)
+    return chosen[0], chosen[1]
 
 
 def _recorder(

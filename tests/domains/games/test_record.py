@@ -110,7 +110,14 @@ def test_a_game_of_your_own_round_trips(tmp_path: Path) -> None:
     states, moves = random_game(game, seed=1)
     path = tmp_path / "own.txt"
     path.write_text(format_record(spec, {"counters": 9}, moves, result="*"))
-    _same_game(load_record(path), states, moves)
+    _same_game(load_record(path, own_game=spec), states, moves)
+    # not named by the reader: refused before anything is imported (a record runs no code)
+    with pytest.raises(RecordError, match=r"own.txt:2: the record names a game of your own"):
+        load_record(path)
+    path.write_text("game: os:system\nparams: command=touch gone\n")
+    with pytest.raises(RecordError, match=r"the record names a game of your own, 'os:system'"):
+        load_record(path)
+    assert not (tmp_path / "gone").exists() and not Path("gone").exists()
 
 
 def test_the_documented_example_reads_as_written() -> None:

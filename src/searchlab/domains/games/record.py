@@ -18,7 +18,8 @@ Every other game, built in or your own, is recorded as a *text record*: a header
 The header, up to the first blank line:
 
 * ``game`` (required): the registered name, or ``FILE.py:CLASS`` / ``MODULE:CLASS`` for a game
-  of your own (imported as ``searchlab play`` would);
+  of your own (imported as ``searchlab play`` would, and only when the reader is told that
+  name: reading a file never runs code it names);
 * ``params``: the game's parameters as ``-p`` takes them (:mod:`.params_text`); the writer
   gives them all, defaults included; one left out takes the game's default;
 * ``first``, ``second``: the players, agent specs as ``play`` takes them, or ``human``;
@@ -77,7 +78,7 @@ from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import SearchlabError, UnknownNameError
 from searchlab.core.game import Game, State
 from searchlab.domains.games.params_text import params_from_text, params_to_text, value_to_text
-from searchlab.domains.games.registry import game_parameters, make
+from searchlab.domains.games.registry import GAMES, game_parameters, make
 
 if TYPE_CHECKING:
     from searchlab.domains.games.sgf import SgfGame
@@ -395,11 +396,11 @@ def is_sgf_file(path: str | Path) -> bool:
     return head.lstrip().startswith(b"(")
 
 
-def load_record(path: str | Path) -> GameRecord:
+def load_record(path: str | Path, *, own_game: str | None = None) -> GameRecord:
     """The game recorded in the file at ``path``: SGF (a Go game, its main line) or a text
-    record (see the module docstring). Raises :class:`RecordError` or
-    :class:`~searchlab.domains.games.sgf.SgfFormatError` naming the file and line;
-    :class:`FileNotFoundError` for a missing file."""
+    record (see the module docstring; ``own_game`` as :func:`read_record` takes it). Raises
+    :class:`RecordError` or :class:`~searchlab.domains.games.sgf.SgfFormatError` naming the
+    file and line; :class:`FileNotFoundError` for a missing file."""
     if is_sgf_file(path):
         from searchlab.domains.games.sgf import load_sgf
 
@@ -410,7 +411,7 @@ def load_record(path: str | Path) -> GameRecord:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise RecordError(f"{path}:{line}: not UTF-8 text (byte {error.start})") from None
-    return read_record(text, source=str(path))
+    return read_record(text, source=str(path), own_game=own_game)
 
 
 def record_of_sgf(sgf: SgfGame, source: str) -> GameRecord:
@@ -438,14 +439,21 @@ def record_of_sgf(sgf: SgfGame, source: str) -> GameRecord:
     )
 
 
-def read_record(text: str, *, source: str = "record") -> GameRecord:
+def read_record(text: str, *, source: str = "record", own_game: str | None = None) -> GameRecord:
     """Read a text record (see the module docstring) and replay its moves; ``source`` names
-    it in messages. Raises :class:`RecordError` (``SOURCE:LINE: ...``)."""
+    it in messages. A game of your own (``MODULE:CLASS``, ``FILE.py:CLASS``) is imported only
+    when it is ``own_game``: a record naming another is refused, as importing it would run the
+    code it names. Raises :class:`RecordError` (``SOURCE:LINE: ...``)."""
     header, lines, tokens = _parse(text, source)
     if "game" not in header:
         raise RecordError(f"{source}:1: no 'game:' line in the header (like 'game: connect4')")
     name = header["game"]
     where = {key: f"{source}:{line}" for key, line in lines.items()}
+    if name not in GAMES and ":" in name and name != own_game:
+        raise RecordError(
+            f"{where['game']}: the record names a game of your own, {name!r}: its code runs "
+            f"only when you name it too (like 'searchlab play {name} --load FILE')"
+        )
     try:
         params = params_from_text(header.get("params", ""))
     except SearchlabError as error:
