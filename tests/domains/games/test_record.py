@@ -215,3 +215,17 @@ def test_comments_blank_lines_and_other_keys_are_read() -> None:
 def test_a_parameter_value_reads_back_as_the_command_line_gives_it(value: Any) -> None:
     expected = value[0] if value == (10,) else value  # one number: an int, as -p p=10 gives it
     assert value_from_text(value_to_text(value)) == expected
+
+
+def test_a_go_game_read_from_text_is_saved_as_sgf(tmp_path: Path) -> None:
+    text = "game: go\nparams: size=5,komi=0.5\nevent: club\nfirst: random\n\nC3 pass D4\n"
+    loaded = read_record(text, source="go.txt")
+    path = tmp_path / "go.sgf"
+    recorder = RecordFile(
+        path, "go", loaded.params, loaded.start, players=("a", "b"), loaded=loaded
+    )
+    recorder.save(loaded.final, loaded.moves)
+    saved = load_record(path)
+    assert saved.sgf is not None and saved.moves == ("C3", "pass", "D4")
+    assert saved.players == ("a", "b") and saved.headers == {"RU": "Chinese"}  # no 'event' in SGF
+    assert saved.final.key() == loaded.final.key()

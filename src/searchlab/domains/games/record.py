@@ -338,11 +338,13 @@ class RecordFile:
         self.players = players
         self.is_sgf = _is_go(self.start)
         self.date = (loaded.date if loaded is not None else "") or today()
-        self.headers = dict(loaded.headers) if loaded is not None else {}
+        self.headers: dict[str, str] = {}  # a loaded record's other keys, in its own format
         self.comments: dict[int, str] = {}
         if loaded is not None and loaded.sgf is not None:
             self.headers = {k: v for k, v in loaded.sgf.metadata.items() if k != "RE"}
             self.comments = dict(loaded.sgf.comments)
+        elif loaded is not None and not self.is_sgf:
+            self.headers = dict(loaded.headers)
 
     def save(self, final: State, moves: Sequence[str], result: str = "*") -> None:
         """Write the game from the start to ``final`` (``moves``: every move from the start,
