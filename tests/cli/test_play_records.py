@@ -216,7 +216,7 @@ RECORDS = {
         ("play --load @missing.txt", ["no such file", "missing.txt"]),
         ("analyse --load @ok.txt --move 3", ["--move 3:", "ok.txt: move 3 is not in the record"]),
         ("analyse mnk c3 --load @ok.txt", ["--load and MOVES: give one"]),
-        ("analyse --load @ok.txt --sgf @ok.sgf", ["--load and --sgf name the same file"]),
+        ("analyse --load @ok.txt --sgf @ok.sgf", ["--load and --sgf are one option"]),
         ("play mnk --load @ok.sgf", ["--load reads a Go game: use 'play go', not 'mnk'"]),
         ("play tictactoe --save @", ["--save:", "is a folder"]),
         ("play tictactoe --save @no/such/g.txt", ["--save: no such folder"]),

@@ -26,7 +26,7 @@ def which_file(load: str | None, sgf: str | None, option: str) -> tuple[str | No
     """The file of ``--load``/``--save`` (``option``) or of ``--sgf``, and the option that named
     it; one line when both are given."""
     if load is not None and sgf is not None:
-        raise InvalidParameterError(f"{option} and --sgf name the same file: give one")
+        raise InvalidParameterError(f"{option} and --sgf are one option: give one of them")
     return (sgf, "--sgf") if sgf is not None else (load, option)
 
 
