@@ -69,7 +69,7 @@ def test_move_zero_is_the_start_with_its_handicap(
         (["--sgf", "{tmp}/g.sgf", "--move", "9"],
          ["--move 9:", "move 9 is not in the record: it has moves 0..4"]),
         (["--sgf", "{tmp}/g.sgf", "--move", "-1"], ["move -1 is not in the record"]),
-        (["--move", "2"], ["--move N picks a move of an SGF record: give --sgf FILE"]),
+        (["--move", "2"], ["--move N picks a move of a saved game: give --load FILE"]),
         (["D4", "--sgf", "{tmp}/g.sgf"], ["--sgf and MOVES: give one"]),
         (["--sgf", "{tmp}/g.sgf", "-p", "komi=0.5"], ["--sgf takes the board size, komi"]),
         (["--sgf", "{tmp}/missing.sgf"], ["no such file", "missing.sgf"]),

@@ -1,6 +1,7 @@
-"""Go at the terminal and in files, for ``play``, ``arena`` and ``analyse``: a saved game
-loaded (``--load``, ``--sgf``), the game saved as SGF after every move, and the score at the
-end with the dead stones settled by playing out.
+"""Go at the terminal and in files, for ``play``, ``arena`` and ``analyse``: the rule for ``-p``
+with an SGF record loaded (``--load``, ``--sgf``; the record files themselves are
+:mod:`searchlab.cli._record`'s, as for every game), the arena's games as SGF, and the score at
+the end with the dead stones settled by playing out.
 
 Settling dead stones: area scoring counts the stones on the board, so stones that are dead but
 not yet captured would count for their owner. At the end of a game (two passes, or the move
@@ -39,18 +40,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go, GoState, area
+from searchlab.domains.games.record import GO_RULES, today
 from searchlab.domains.games.sgf import SgfGame, load_sgf, write_sgf
 
 __all__ = [
     "Settlement",
-    "SgfRecorder",
     "is_go",
     "load_record",
     "result_of_score",
@@ -58,7 +58,7 @@ __all__ = [
     "today",
 ]
 
-RULES = "Chinese"
+RULES = GO_RULES
 """The ``RU`` written to records: area scoring (Tromp-Taylor) with komi."""
 
 PLAYOUTS = "playouts"
@@ -68,11 +68,6 @@ PLAYOUTS = "playouts"
 def is_go(game: Any) -> bool:
     """True for the game of Go (any size, komi, handicap)."""
     return isinstance(game, Go)
-
-
-def today() -> str:
-    """The date as SGF's ``DT`` writes it (UTC): ``2026-11-23``."""
-    return datetime.now(UTC).strftime("%Y-%m-%d")
 
 
 def load_record(path: str, params: Mapping[str, Any], option: str) -> SgfGame:
@@ -102,34 +97,6 @@ def result_of_score(score: float) -> str:
     if score == 0:
         return "0"
     return f"{'B' if score > 0 else 'W'}+{abs(score):g}"
-
-
-class SgfRecorder:
-    """Keeps the game in an SGF file: :meth:`save` rewrites it whole (a temporary file renamed
-    over it, so a Ctrl-C never leaves half a record) after every move and at the end."""
-
-    def __init__(
-        self,
-        path: Path,
-        start: GoState,
-        metadata: Mapping[str, str],
-        comments: Mapping[int, str] | None = None,
-    ) -> None:
-        self.path = path
-        self.start = start
-        self.metadata = dict(metadata)
-        self.comments = dict(comments or {})
-
-    def save(self, state: GoState, result: str | None = None) -> None:
-        """Write the game from the start to ``state``; ``result`` (``RE``) once it is over."""
-        metadata = {key: value for key, value in self.metadata.items() if key != "RE"}
-        if result is not None:
-            metadata["RE"] = result
-        played = len(state.moves) - len(self.start.moves)
-        comments = {n: text for n, text in self.comments.items() if n <= played}
-        save_text(
-            self.path, write_sgf(state, start=self.start, metadata=metadata, comments=comments)
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,24 +192,16 @@ def settle(
 
 @dataclass(slots=True)
 class GoExtras:
-    """What ``searchlab play go`` adds to a game: the SGF file kept up to date, the
-    settled score at the end, the moves before the first one played (``earlier``: the game
-    loaded by ``--load``, or ``--moves``) in notation, which the move numbers and the final
-    move list count."""
+    """What ``searchlab play go`` adds to a game: the settled score at the end (the record
+    file is ``play``'s, :mod:`searchlab.cli._record`, as for every game)."""
 
-    recorder: SgfRecorder | None
     settle_spec: str | None
     seed: int
-    earlier: tuple[str, ...] = ()
 
     @classmethod
-    def build(
-        cls, args: Any, game: Go, state: GoState, record: SgfGame | None, agents: list[Any]
-    ) -> GoExtras:
-        """From ``play``'s options: check ``--sgf`` and ``--settle`` before the game starts,
-        and write the file once (the game so far)."""
+    def build(cls, args: Any, game: Go) -> GoExtras:
+        """From ``play``'s options: check ``--settle`` before the game starts."""
         from searchlab.agents import HumanAgent, make_agent
-        from searchlab.cli._common import output_file
 
         spec: str | None = PLAYOUTS
         if args.settle is not None:
@@ -254,25 +213,7 @@ class GoExtras:
                 raise InvalidParameterError(
                     "--settle needs a search agent (it plays both sides), not 'human'"
                 )
-        recorder = None
-        if args.sgf is not None:
-            path = output_file(args.sgf, "--sgf", "game.sgf")
-            metadata = dict(record.metadata) if record is not None else {}
-            metadata.pop("RE", None)
-            metadata["PB"], metadata["PW"] = agents[0].name, agents[1].name
-            metadata.setdefault("DT", today())
-            metadata.setdefault("RU", RULES)
-            start = record.start if record is not None else game.initial_state()
-            comments = record.comments if record is not None else {}
-            recorder = SgfRecorder(path, start, metadata, comments)
-            recorder.save(state)
-        earlier = tuple(state.action_to_string(action) for action in state.moves)
-        return cls(recorder, spec, args.seed + 2, earlier)
-
-    def save(self, state: GoState, result: str | None = None) -> None:
-        """Rewrite the SGF file (when there is one) with the game up to ``state``."""
-        if self.recorder is not None:
-            self.recorder.save(state, result)
+        return cls(spec, args.seed + 2)
 
     def settle(self, final: GoState) -> Settlement:
         """The final position scored, dead stones settled by the ``--settle`` agent."""

@@ -9,6 +9,8 @@ concatenated squares for Othello (``"f5d6c3"``).
 ['. . . O . . .', '. . . X . . .']
 >>> position_from_moves(make("othello"), "f5d6").current_player()
 0
+>>> moves_in_notation(make("othello"), "F5d6"), moves_in_notation(make("connect4"), "44")
+(['f5', 'd6'], ['4', '4'])
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 
 from searchlab.core.game import Game, State, play
 
-__all__ = ["position_from_moves"]
+__all__ = ["moves_in_notation", "position_from_moves"]
 
 _OTHELLO_COMPACT = re.compile(r"(?:[a-hA-H][1-8]|pass)+")
 _OTHELLO_SQUARE = re.compile(r"[a-hA-H][1-8]|pass")
@@ -32,11 +34,36 @@ def position_from_moves(game: Game, moves: str | None) -> State:
         from searchlab.domains.games.connect4 import parse_moves
 
         return parse_moves(text)
-    if (
+    if _is_othello_compact(name, text):
+        text = " ".join(_OTHELLO_SQUARE.findall(text))
+    return play(game.initial_state(), text)
+
+
+def moves_in_notation(game: Game, moves: str | None) -> list[str]:
+    """Each move of ``moves`` (any form :func:`position_from_moves` reads) as the game writes
+    it, one string a move: what a game record holds. Check the moves with
+    :func:`position_from_moves` first (its messages name a bad move)."""
+    text = (moves or "").strip()
+    name = game.info.name
+    if name == "connect4" and text.isdigit():
+        tokens = list(text)
+    elif _is_othello_compact(name, text):
+        tokens = _OTHELLO_SQUARE.findall(text)
+    else:
+        tokens = text.replace(",", " ").split()
+    state, names = game.initial_state(), []
+    for token in tokens:
+        action = state.string_to_action(token)
+        names.append(state.action_to_string(action))
+        state = state.apply(action)
+    return names
+
+
+def _is_othello_compact(name: str, text: str) -> bool:
+    """Othello squares written together (``f5d6c3``)."""
+    return (
         name == "othello"
         and " " not in text
         and "," not in text
-        and _OTHELLO_COMPACT.fullmatch(text)
-    ):
-        text = " ".join(_OTHELLO_SQUARE.findall(text))
-    return play(game.initial_state(), text)
+        and _OTHELLO_COMPACT.fullmatch(text) is not None
+    )

@@ -6,6 +6,7 @@
   searchlab analyse connect4 44 --agent mcts:time=1 --png root.png
   searchlab analyse tictactoe b2 --agent mcts:simulations=3000 --tree-png tree.png
   searchlab analyse go --sgf game.sgf --move 30 --agent mcts:time=2
+  searchlab analyse --load game.txt --move 12 --agent alphabeta:depth=8
   searchlab analyse connect4 --positions Test_L1_R2 --agent az:checkpoint=runs/c4 --json
 
 Prints the chosen move, its value, the principal variation (alpha-beta) or the root's
@@ -15,13 +16,14 @@ search time. ``--json`` prints one object with ``action`` (the game's notation),
 text shows its first moves). ``--png`` writes the picture in the format its extension names
 (.png, .jpg, .webp, ...), checked before the search; ``--tree-png`` draws the MCTS tree
 ``--tree-depth`` plies deep (the search keeps its tree, in the tier the engine chooses).
-GAME may be ``FILE.py:CLASS`` or ``MODULE:CLASS`` for a game of your own. Go positions can
-come from an SGF file: ``--sgf FILE`` analyses the position after its last move (its main
-line), ``--move N`` the one after move N
-(0: the start, with its handicap or set-up stones). ``--positions FILE`` analyses every line of
-a file instead (Pons' ``MOVES SCORE`` or a move string per line; with ``--json`` one object per
-position: see :mod:`searchlab.cli.analyse_positions`). For ``az`` and ``policy`` the root
-children show the network's prior beside the visits.
+GAME may be ``FILE.py:CLASS`` or ``MODULE:CLASS`` for a game of your own. A position can come
+from a saved game (``play --save``; for Go any SGF file, its main line): ``--load FILE``
+analyses the position after its last move, ``--move N`` the one after move N (0: the start,
+with Go's handicap or set-up stones); GAME may then be left out (given, it must be the
+record's), and ``--sgf FILE`` is Go's older spelling of ``--load``. ``--positions FILE``
+analyses every line of a file instead (Pons' ``MOVES SCORE`` or a move string per line; with
+``--json`` one object per position: see :mod:`searchlab.cli.analyse_positions`). For ``az``
+and ``policy`` the root children show the network's prior beside the visits.
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "game",
+        nargs="?",
         help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
-        "FILE.py:CLASS or MODULE:CLASS",
+        "FILE.py:CLASS or MODULE:CLASS (with --load: the record's, may be left out)",
     )
     parser.add_argument(
         "moves",
@@ -74,13 +77,16 @@ def register(subparsers: Any) -> None:
     add_param_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed for random agents (default 0)")
     parser.add_argument(
-        "--sgf", metavar="FILE", help="Go: the position from the SGF file (its main line)"
+        "--load",
+        metavar="FILE",
+        help="the position from a saved game (play --save; Go: any SGF file, its main line)",
     )
+    parser.add_argument("--sgf", metavar="FILE", help="Go: the same as --load")
     parser.add_argument(
         "--move",
         type=int,
         metavar="N",
-        help="with --sgf: the position after move N (default: the last; 0: the start)",
+        help="with --load: the position after move N (default: the last; 0: the start)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     add_positions_arguments(parser)
@@ -117,25 +123,32 @@ def _tree_spec(text: str) -> Any:
     return AgentSpec("mcts", {**spec.params, "reuse": "true"})
 
 
-def _from_sgf(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, str]:
-    """The game, the position and how to name it, from ``--sgf FILE [--move N]``."""
-    from searchlab.cli._go_play import load_record
+def _from_record(
+    args: argparse.Namespace, path: str, option: str, params: dict[str, Any]
+) -> tuple[Any, Any, int, str]:
+    """The game, the position, its move number and how to name it, from ``--load FILE
+    [--move N]`` (or ``--sgf``)."""
+    from searchlab.cli._record import load_game
+    from searchlab.domains.games.record import RecordError
 
-    if args.game != "go":
-        raise InvalidParameterError(f"--sgf reads a Go game: use 'analyse go', not {args.game!r}")
     if args.moves:
-        raise InvalidParameterError("--sgf and MOVES: give one (the moves are in the file)")
-    record = load_record(args.sgf, params, "--sgf")
+        raise InvalidParameterError(f"{option} and MOVES: give one (the moves are in the file)")
+    record = load_game(path, args.game, params, option, "analyse")
     move = len(record.moves) if args.move is None else args.move
     try:
         state = record.state_at(move)
-    except InvalidParameterError as error:
-        raise InvalidParameterError(f"--move {move}: {args.sgf}: {error}") from None
-    return record.game, state, f"move {move} of {args.sgf}"
+    except RecordError as error:
+        raise InvalidParameterError(f"--move {move}: {error}") from None
+    return record.game, state, move, f"move {move} of {path}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Check every input and output, search once and print the result."""
+    from searchlab.cli._record import which_file
+
+    path, option = which_file(args.load, args.sgf, "--load")
+    if args.game is None and (path is None or args.positions is not None):
+        raise InvalidParameterError("analyse needs a GAME (like 'analyse connect4') or --load FILE")
     if args.positions is not None:
         return run_positions(args)
     from searchlab.agents import HumanAgent, make_agent
@@ -155,13 +168,17 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameterError(f"--tree-depth must be 1..6, got {args.tree_depth}")
     params = parse_params(args.param)
     where = repr(args.moves)
-    if args.sgf is not None:
-        game, state, where = _from_sgf(args, params)
+    move = None
+    if path is not None:
+        game, state, move, where = _from_record(args, path, option, params)
     else:
         if args.move is not None:
-            raise InvalidParameterError("--move N picks a move of an SGF record: give --sgf FILE")
+            raise InvalidParameterError(
+                "--move N picks a move of a saved game: give --load FILE (Go: or --sgf FILE)"
+            )
         game = make(args.game, **params)
         state = position_from_moves(game, args.moves)
+    name = args.game or game.info.name
     if state.is_terminal():
         raise InvalidStateError(f"the game is already over after {where}: nothing to analyse")
     spec = _tree_spec(args.agent) if tree_picture is not None else parse_spec(args.agent)
@@ -181,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     if picture is not None:
         from searchlab.viz.root_png import render_root
 
-        title = f"{args.game} {_position_name(args)}: {agent.name} plays {data['action']}"
+        title = f"{name} {_position_name(args)}: {agent.name} plays {data['action']}"
         render_root(data["children"], picture, title=title, chosen=data["action"])
     if tree_picture is not None:
         from searchlab.viz.mcts_tree_png import label_tree_view, mcts_tree_dict, render_mcts_tree
@@ -193,13 +210,13 @@ def run(args: argparse.Namespace) -> int:
         else:  # the reference tier's nodes
             tree = mcts_tree_dict(agent.tree, state, depth=args.tree_depth)
         title = (
-            f"{args.game} {_position_name(args)}: MCTS tree, {tree['visits']} simulations, "
+            f"{name} {_position_name(args)}: MCTS tree, {tree['visits']} simulations, "
             f"plays {data['action']}"
         )
         render_mcts_tree(tree, tree_picture, title=title)
     if args.json:
-        source = {} if args.sgf is None else {"sgf": args.sgf, "move": len(state.moves)}
-        emit_json({"game": args.game, "moves": args.moves, **source, "agent": agent.name, **data})
+        source = {} if path is None else {option.lstrip("-"): path, "move": move}
+        emit_json({"game": name, "moves": args.moves, **source, "agent": agent.name, **data})
         return 0
     print(state)
     print(f"{agent.name}: {data['action']}")
@@ -227,8 +244,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _position_name(args: argparse.Namespace) -> str:
-    if args.sgf is not None:
-        return f"{args.sgf}" + ("" if args.move is None else f" move {args.move}")
+    path = args.load if args.load is not None else args.sgf
+    if path is not None:
+        return f"{path}" + ("" if args.move is None else f" move {args.move}")
     return str(args.moves or "(start)")
 
 

@@ -124,6 +124,7 @@ def run_positions(args: argparse.Namespace) -> int:
 
     for given, option in (
         (args.moves, "MOVES"),
+        (args.load, "--load"),
         (args.sgf, "--sgf"),
         (args.move, "--move"),
         (args.png, "--png"),

@@ -10,21 +10,22 @@ With ``--expect N`` a mismatch prints the per-move divide and exits with 1.
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.params_text import param_from_text, split_params
 
 __all__ = ["parse_param", "parse_params", "register"]
 
 
 def parse_param(text: str) -> tuple[str, Any]:
     """``"piles=3,4,5"`` -> ``("piles", (3, 4, 5))``; ``"m=4"`` -> ``("m", 4)``; other values
-    stay strings. ``NAME=@FILE`` gives the text of FILE (Snake Go's ``items=@items.txt``); a
-    missing or unreadable file is the command's one-line error.
+    stay strings (the rule of :mod:`searchlab.domains.games.params_text`). ``NAME=@FILE`` gives
+    the text of FILE (Snake Go's ``items=@items.txt``); a missing or unreadable file is the
+    command's one-line error.
 
     >>> parse_param("piles=3,4,5"), parse_param("m=4"), parse_param("misere=true")
     (('piles', (3, 4, 5)), ('m', 4), ('misere', True))
@@ -41,18 +42,7 @@ def parse_param(text: str) -> tuple[str, Any]:
             if isinstance(error, UnicodeDecodeError):
                 raise
             raise InvalidParameterError(f"-p {name}=@FILE: bad file name {value[1:]!r}") from None
-    if value.lower() in ("true", "false"):
-        return name, value.lower() == "true"
-    try:
-        numbers = tuple(int(part) for part in value.split(","))
-    except ValueError:
-        return name, value
-    return name, numbers if "," in value else numbers[0]
-
-
-_NEXT_PARAM = re.compile(r",(?=[A-Za-z_]\w*=)")
-"""A comma that starts another ``NAME=VALUE`` (``-p m=7,n=6,k=4``); other commas belong to
-the value (``piles=3,4,5``)."""
+    return param_from_text(text)
 
 
 def parse_params(texts: Sequence[str]) -> dict[str, Any]:
@@ -66,7 +56,7 @@ def parse_params(texts: Sequence[str]) -> dict[str, Any]:
     """
     params: dict[str, Any] = {}
     for text in texts:
-        parts = [text] if text.partition("=")[2].startswith("@") else _NEXT_PARAM.split(text)
+        parts = [text] if text.partition("=")[2].startswith("@") else split_params(text)
         for part in parts:
             name, value = parse_param(part)
             params[name] = value

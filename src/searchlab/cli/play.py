@@ -1,4 +1,5 @@
-"""``searchlab play GAME [--first SPEC] [--second SPEC]``: play against the AI in the terminal.
+"""``searchlab play GAME [--first SPEC] [--second SPEC] [--save FILE] [--load FILE]``: play
+against the AI in the terminal.
 
   searchlab play connect4                                  # you (first) against mcts:time=1
   searchlab play connect4 --second az                      # against the shipped network
@@ -7,8 +8,10 @@
   searchlab play nim -p piles=3,4,5 --second mcts:simulations=2000,solver=true
   searchlab play snakego -p size=8 -p rounds=30 -p seed=3 --second mcts:time=0.5
   searchlab play snakego -p size=8 -p items=@items.txt --first greedy --second random
-  searchlab play go --sgf game.sgf                         # black against mcts:time=1 on 9x9
-  searchlab play go -p size=13 -p handicap=2 --second mcts:time=2 --load game.sgf
+  searchlab play connect4 --save game.txt                  # the game kept in game.txt
+  searchlab play --load game.txt --save game.txt           # go on where it stopped
+  searchlab play go -p size=13 -p handicap=2 --second mcts:time=2 --save game.sgf
+  searchlab play go --load game.sgf                        # any SGF: on from its last move
 
 Each turn shows the board. A person types a move in the game's notation (Connect Four: the
 column 1..7; tic-tac-toe and Othello: a square such as b2 or d3; Nim: pile:count; Snake Go:
@@ -18,6 +21,16 @@ rejected with the reason and asked again. End of input (Ctrl-D, or the end of pi
 resigns for the person to move ("... resigns (end of input): ... wins"); a finished game,
 resigned or not, exits with 0. With --analysis each AI move also shows its
 principal variation or the root's children (visits, values, and the network's prior for az).
+
+--save FILE keeps the game in FILE, rewritten after every move (and after undo), so that a
+Ctrl-C, the end of input or a crash loses nothing; at the end it gets the result (the end of
+input leaves it unfinished, "*"). Go is saved as SGF, every other game as a text record (the
+game, its parameters, the players, the result, the date, then the moves; see
+docs/games/records.md). --load FILE goes on from the last move of a saved game: the game, its
+parameters and the moves come from the file (GAME may be left out; -p may only repeat the
+record's values), the players too unless --first or --second is given, and the moves are
+numbered on from the file's, the final list having them all. --load does not write the file:
+add --save FILE (the same file or another) to keep recording.
 
 Snake Go: on a turn each of your snakes acts once, so you are asked once per snake ("snake A
 to act: up/down/right/split> "); -p seed=S draws the items (-p items=@FILE reads them, one
@@ -29,13 +42,12 @@ and the reply. Two passes end the game; then the dead stones are settled by play
 the score is Tromp-Taylor area with komi: by default random play-outs from the final position
 (the engine's eye-avoiding rollouts) remove the chains that end as the opponent's in most of
 them; --settle SPEC has that engine's search play both sides until two passes instead;
---settle none scores the board as it stands. --sgf FILE saves the game as SGF after every
-move (nothing is lost on Ctrl-C) and with its result at the end; --load FILE continues a game
-saved as SGF (size, komi, handicap and moves from the file; its main line; the moves are
-numbered on from the file's and the final list has them all). An engine passes when you have
-passed and the game scored now is its win (or when passing is worth as much as its move and no
-neutral point is left); --resign-below V makes it resign when its search's value (-1 lost, +1
-won) was below V at two of its moves in a row.
+--settle none scores the board as it stands. --sgf FILE is --save FILE; --load reads any SGF
+file (its main line; -p superko=... chooses the superko rule, the size, komi and handicap come
+from the file). An engine passes when you have passed and the game scored now is its win (or
+when passing is worth as much as its move and no neutral point is left); --resign-below V
+makes it resign when its search's value (-1 lost, +1 won) was below V at two of its moves in a
+row.
 """
 
 from __future__ import annotations
@@ -71,14 +83,17 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "game",
+        nargs="?",
         help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
-        "FILE.py:CLASS or MODULE:CLASS",
+        "FILE.py:CLASS or MODULE:CLASS (with --load: the record's, may be left out)",
     )
-    parser.add_argument("--first", default="human", help="agent moving first (default: human)")
+    parser.add_argument(
+        "--first",
+        help="agent moving first (default: the record's with --load, else human)",
+    )
     parser.add_argument(
         "--second",
-        default=DEFAULT_OPPONENT,
-        help=f"agent moving second (default: {DEFAULT_OPPONENT})",
+        help=f"agent moving second (default: the record's with --load, else {DEFAULT_OPPONENT})",
     )
     add_param_argument(parser)
     parser.add_argument("--moves", default="", help="start from the position after these moves")
@@ -89,9 +104,16 @@ def register(subparsers: Any) -> None:
         help="show each AI move's line or root children (visits, values; priors for az)",
     )
     parser.add_argument(
-        "--sgf", metavar="FILE", help="Go: save the game as SGF in FILE after every move"
+        "--save",
+        metavar="FILE",
+        help="save the game in FILE after every move (Go: SGF; other games: a text record)",
     )
-    parser.add_argument("--load", metavar="FILE", help="Go: continue the game saved as SGF in FILE")
+    parser.add_argument("--sgf", metavar="FILE", help="Go: the same as --save")
+    parser.add_argument(
+        "--load",
+        metavar="FILE",
+        help="continue the game saved in FILE (by --save; for Go any SGF file)",
+    )
     parser.add_argument(
         "--settle",
         metavar="SPEC",
@@ -118,29 +140,11 @@ def run(args: argparse.Namespace) -> int:
     """Play one game."""
     from searchlab.agents import HumanAgent, make_agent, parse_spec
     from searchlab.agents.human import notation_of
-    from searchlab.cli._position import position_from_moves
     from searchlab.cli.perft import parse_params
-    from searchlab.domains.games import make
 
     params = parse_params(args.param)
-    record = None
-    game: Any
-    state: Any
-    if args.load is not None:
-        from searchlab.cli._go_play import load_record
-
-        if args.game != "go":
-            raise InvalidParameterError(
-                f"--load reads a Go game (SGF): use 'play go', not {args.game!r}"
-            )
-        if args.moves:
-            raise InvalidParameterError("--load and --moves: give one (the moves are in the file)")
-        record = load_record(args.load, params, "--load")
-        game = record.game
-        state = record.final
-    else:
-        game = make(args.game, **params)
-        state = position_from_moves(game, args.moves)
+    game, state, earlier, loaded = _start(args, params)
+    name = loaded.game_name if loaded is not None else args.game
     go_options = [
         option
         for option, value in (
@@ -151,19 +155,21 @@ def run(args: argparse.Namespace) -> int:
         if value is not None
     ]
     if go_options and game.info.name != "go":
-        raise InvalidParameterError(f"{go_options[0]} is for Go: use 'play go', not {args.game!r}")
+        raise InvalidParameterError(f"{go_options[0]} is for Go: use 'play go', not {name!r}")
     if state.is_terminal():
         where = f"after {args.moves!r}" if args.moves else "at the start (check -p)"
         if args.load is not None:
             where = f"in {args.load}"
         raise InvalidStateError(f"the game is already over {where}: nothing to play")
-    specs = [parse_spec(args.first), parse_spec(args.second)]  # parsed once, here
+    players = _players(args, loaded)
+    specs = [parse_spec(players[0]), parse_spec(players[1])]  # parsed once, here
     if args.json and "human" in (specs[0].kind, specs[1].kind):
         raise InvalidParameterError("--json plays agent against agent: give --first and --second")
     agents = [
         make_agent(specs[0], game, seed=args.seed),
         make_agent(specs[1], game, seed=args.seed + 1),
     ]
+    recorder = _recorder(args, name, params, game, loaded, agents)
     quiet = args.quiet or args.json
     go = endgame = None
     if game.info.name == "go":
@@ -171,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         from searchlab.cli._go_play import GoExtras
 
         resign_below = None if args.resign_below is None else resign_threshold(args.resign_below)
-        go = GoExtras.build(args, game, state, record, agents)
+        go = GoExtras.build(args, game)
         # the engines pass when passing keeps the win, and resign below --resign-below; the
         # settling play-outs are those of the final count (same seed)
         endgame = GoEndgame(
@@ -185,9 +191,11 @@ def run(args: argparse.Namespace) -> int:
         as_json=args.json,
         game=game,
         go=go,
-        earlier=go.earlier if go is not None else (),
+        earlier=earlier,
         endgame=endgame,
+        recorder=recorder,
     )
+    session.record()  # the game so far, before the first move
     for index, agent in enumerate(agents):
         if isinstance(agent, HumanAgent):  # asks with the session's prompt (the acting snake)
             agents[index] = HumanAgent(agent.name, read=session.read, notation=notation_of(game))
@@ -195,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(
             {
-                "game": args.game,
+                "game": name,
                 "first": agents[0].name,
                 "second": agents[1].name,
                 "start": args.moves,
@@ -203,6 +211,72 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     return 0
+
+
+def _start(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, list[str], Any]:
+    """The game, the position to play from, the moves before it in notation, and the record
+    of ``--load`` (or ``None``)."""
+    from searchlab.cli._position import moves_in_notation, position_from_moves
+    from searchlab.cli._record import load_game
+    from searchlab.domains.games import make
+
+    if args.load is not None:
+        if args.moves:
+            raise InvalidParameterError("--load and --moves: give one (the moves are in the file)")
+        loaded = load_game(args.load, args.game, params, "--load", "play")
+        return loaded.game, loaded.final, list(loaded.moves), loaded
+    if args.game is None:
+        raise InvalidParameterError("play needs a GAME (like 'play connect4') or --load FILE")
+    game = make(args.game, **params)
+    state = position_from_moves(game, args.moves)
+    return game, state, moves_in_notation(game, args.moves), None
+
+
+def _players(args: argparse.Namespace, loaded: Any) -> tuple[str, str]:
+    """``--first`` and ``--second``; left out, a loaded record's players (the agents that run
+    nothing outside searchlab, :data:`~searchlab.cli._record.REUSED_KINDS`), else a person
+    against :data:`DEFAULT_OPPONENT`."""
+    from searchlab.cli._record import recorded_player
+
+    chosen = []
+    for player, given, default in ((0, args.first, "human"), (1, args.second, DEFAULT_OPPONENT)):
+        if given:
+            chosen.append(given)
+            continue
+        recorded, why = recorded_player(loaded, player)
+        if why and not (args.quiet or args.json):
+            print(f"{why} (now: {default})")
+        chosen.append(recorded or default)
+    return chosen[0], chosen[1]
+
+
+def _recorder(
+    args: argparse.Namespace,
+    name: str,
+    params: dict[str, Any],
+    game: Any,
+    loaded: Any,
+    agents: list[Any],
+) -> Any:
+    """The record file of ``--save`` (or Go's ``--sgf``), checked before the game starts."""
+    from searchlab.cli._common import output_file
+    from searchlab.cli._record import which_file
+    from searchlab.domains.games.record import RecordFile, full_params
+
+    path, option = which_file(args.save, args.sgf, "--save")
+    if path is None:
+        return None
+    example = "game.sgf" if game.info.name == "go" else "game.txt"
+    target = output_file(path, option, example)
+    written = full_params(name, loaded.params if loaded is not None else params)
+    return RecordFile(
+        target,
+        name,
+        written,
+        game.initial_state(),
+        players=(agents[0].name, agents[1].name),
+        loaded=loaded,
+    )
 
 
 # Games whose boards show the first player's stones as X and the second's as O.
@@ -244,9 +318,11 @@ class _Session:
         go: Any = None,
         earlier: Sequence[str] = (),
         endgame: Any = None,
+        recorder: Any = None,
     ) -> None:
         self.history = [state]
         self.earlier = tuple(earlier)  # the moves before the first one played here (--load)
+        self.recorder = recorder  # --save: the record file, rewritten after every move
         self.moves: list[tuple[int, str, float]] = []  # (player, notation, seconds)
         self.actions: list[int] = []
         self.agents = agents
@@ -257,7 +333,7 @@ class _Session:
         name = game.info.name if game is not None else ""
         self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
         self.names = ("first", "second")
-        self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
+        self.go = go  # Go: the settled score (cli/_go_play.py)
         self.endgame = endgame  # Go: when an engine passes or resigns (cli/_go_endgame.py)
         self.game = game  # its max_game_length ends a game that goes on too long
         if go is not None:
@@ -274,6 +350,12 @@ class _Session:
     def move_list(self) -> list[str]:
         """The whole game's moves in notation, the earlier ones (``--load``) first."""
         return [*self.earlier, *(notation for _, notation, _ in self.moves)]
+
+    def record(self, result: str = "*") -> None:
+        """Rewrite the ``--save`` file (when there is one) with the game so far; ``result``
+        once it is over."""
+        if self.recorder is not None:
+            self.recorder.save(self.history[-1], self.move_list(), result)
 
     def read(self, prompt: str) -> str:
         """A person's input line; in a game with several acting pieces the prompt names the
@@ -358,8 +440,7 @@ class _Session:
             self.moves.append((player, notation, seconds))
             self.actions.append(action)
             self.history.append(state.apply(action))
-            if self.go is not None:
-                self.go.save(self.history[-1])
+            self.record()
             if not isinstance(agent, HumanAgent):
                 self.report(agent, state, notation, seconds)
                 if why:
@@ -392,8 +473,7 @@ class _Session:
                     agent.reset()
                 if self.endgame is not None:
                     self.endgame.reset()
-                if self.go is not None:
-                    self.go.save(self.history[-1])
+                self.record()
                 self.say("took back your last move")
                 return
         self.say("nothing to undo: you have not moved yet")
@@ -405,6 +485,28 @@ class _Session:
 
         why = f" ({END_OF_INPUT})" if self.resign_reason == END_OF_INPUT else ""
         return f"{self.label(resigned)} resigns{why}: {self.label(1 - resigned)} wins"
+
+    def input_ended(self, resigned: int | None) -> bool:
+        """Whether the game stopped at the end of a person's input (Ctrl-D, the end of piped
+        moves): an interruption, which the record keeps unfinished so that --load resumes it."""
+        from searchlab.agents.human import END_OF_INPUT
+
+        return resigned is not None and self.resign_reason == END_OF_INPUT
+
+    def result_of(self, winner: int | None, resigned: int | None) -> str:
+        """The text record's result: ``1-0``, ``0-1 (first resigns)``, ``1/2-1/2``, or
+        ``* (end of input)``."""
+        from searchlab.domains.games.record import result_text
+
+        if self.input_ended(resigned):
+            return "* (end of input)"
+        if resigned is not None:
+            return result_text(winner, f"{self.names[resigned]} resigns")
+        return result_text(winner)
+
+    def say_saved(self) -> None:
+        if self.recorder is not None:
+            print(f"saved: {self.recorder.path}")
 
     def finish(self, resigned: int | None) -> dict[str, Any]:
         if self.go is not None:
@@ -422,17 +524,20 @@ class _Session:
                 winner, text = 1, f"{self.label(1)} wins"
             else:
                 winner, text = None, "draw"
+        self.record(self.result_of(winner, resigned))
         points = scores(state)
         if not self.as_json:
             print(f"\n{self.board(state, hints=False)}")
             print(f"game over after {self.plies()} moves: {text}")
             if points is not None:
                 print(f"scores: {self.label(0)} {points[0]}, {self.label(1)} {points[1]}")
+            self.say_saved()
         if not self.quiet:
             print(f"moves: {' '.join(self.move_list())}")
         extra = {} if points is None else {"scores": list(points)}
         return {
             **extra,
+            "earlier_moves": list(self.earlier),
             "moves": [notation for _, notation, _ in self.moves],
             "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
             "winner": winner,
@@ -476,7 +581,7 @@ class _Session:
                 "settle_moves": list(settlement.moves),
                 "dead": {"black": settlement.dead[0], "white": settlement.dead[1]},
             }
-        self.go.save(state, result)
+        self.record("*" if self.input_ended(resigned) else result)
         returns = [0.0, 0.0] if winner is None else [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
         if not self.as_json:
             if resigned is not None:
@@ -484,8 +589,7 @@ class _Session:
             for line in lines:
                 print(line)
             print(f"game over after {self.plies()} moves: {text}")
-            if self.go.recorder is not None:
-                print(f"saved: {self.go.recorder.path}")
+            self.say_saved()
         if not self.quiet:
             print(f"moves: {' '.join(self.move_list())}")
         return {
