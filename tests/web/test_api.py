@@ -121,7 +121,7 @@ class PageFrame(HTMLParser):
     ("route", "name", "title", "styles"),
     [
         ("/", "index", "searchlab", []),
-        ("/play", "play", "Play · searchlab", []),
+        ("/play", "play", "Play · searchlab", ["play.css"]),
         ("/path", "path", "Path · searchlab", ["astar_exercise.css"]),
         ("/trees", "trees", "Trees · searchlab", ["trees.css", "astar_exercise.css"]),
         ("/mcts", "mcts", "Monte Carlo · searchlab", ["mcts.css"]),
@@ -278,7 +278,7 @@ def test_cell_less_games_have_buttons_and_a_finished_game_its_result(client: Any
     won = client.post(
         "/api/play/state", json={"game": "tictactoe", "moves": ["a1", "b1", "a2", "b2", "a3"]}
     ).json()
-    assert won["result"] == "X wins" and won["returns"] == [1.0, -1.0]
+    assert won["result"] == "first (X) wins" and won["returns"] == [1.0, -1.0]  # as `play` names X
 
 
 # --- the live search ----------------------------------------------------------------------

@@ -59,6 +59,7 @@ from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
+from searchlab.domains.games.players import players
 
 __all__ = ["register"]
 
@@ -279,10 +280,6 @@ def _recorder(
     )
 
 
-# Games whose boards show the first player's stones as X and the second's as O.
-_XO_GAMES = frozenset({"connect4", "othello", "tictactoe", "mnk", "gomoku"})
-
-
 def actor(state: Any) -> str:
     """Who acts for the player to move, in games where a player acts through several pieces
     one ply each (Snake Go: ``"snake A"``); ``""`` for other games and finished ones."""
@@ -330,14 +327,11 @@ class _Session:
         self.resign_reason = ""
         self.analysis = analysis
         self.as_json = as_json
-        name = game.info.name if game is not None else ""
-        self.sides = ("X", "O") if name in _XO_GAMES else ("player 0", "player 1")
-        self.names = ("first", "second")
-        self.go = go  # Go: the settled score (cli/_go_play.py)
+        named = players(game.info.name if game is not None else "")
+        self.sides, self.names = named.marks, named.names
+        self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
         self.endgame = endgame  # Go: when an engine passes or resigns (cli/_go_endgame.py)
         self.game = game  # its max_game_length ends a game that goes on too long
-        if go is not None:
-            self.sides, self.names = ("X", "O"), ("black", "white")
 
     def say(self, text: str) -> None:
         if not self.quiet:

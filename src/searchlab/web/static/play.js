@@ -2,9 +2,15 @@
 // with the agent's search streamed live over /ws/search.
 //
 // The page keeps the game as a list of move labels; the server turns it into a view (POST
-// /api/play/state) and the agents' moves come back in the websocket's "result" message.
+// /api/play/state) and the agents' moves come back in the websocket's "result" message. Each
+// game's board is drawn by play_boards.js; this module runs the game, the players and the
+// analysis. A resignation is the page's (the game's rules know none): it ends the game here.
 
 import { $, el, formatNumber, getJSON, initPage, postJSON, SearchSocket, setStatus, svg } from "/static/common.js";
+import {
+  axesOf, boardStyle, capitalise, cellSize, goScoreLines, heapMoveTitle, hoverColumn, hoverTokens,
+  renderGrid, renderHeaps,
+} from "/static/play_boards.js";
 
 initPage();
 
@@ -19,8 +25,13 @@ const ui = {
   swap: $("swap"),
   pause: $("pause"),
   moves: $("moves"),
+  resign: $("resign"),
+  players: $("players"),
   turn: $("turn"),
   board: $("board"),
+  heaps: $("heaps"),
+  note: $("move-note"),
+  score: $("go-score"),
   rowLabels: $("row-labels"),
   colLabels: $("col-labels"),
   actions: $("actions"),
@@ -50,6 +61,9 @@ const state = {
   analysis: null, // the latest analysis message (or the result's) of the move being searched
   analysisMoves: null, // the view's legal moves the analysis is about
   iterationDepths: new Set(),
+  resigned: null, // the player who resigned (the game is over on this page), or null
+  armed: null, // Snake Go: the deadly move clicked once (a second click plays it)
+  report: "", // what the last move was, for the status line ("White played D4")
 };
 
 const search = new SearchSocket({
@@ -89,14 +103,12 @@ function agentName(spec) {
   return spec.split(":")[0] || spec;
 }
 
+/** What the page calls a player: "Black", "White", "First (X)", "Second". */
 function playerName(player) {
   const view = state.view;
   if (player === null || player === undefined) return "nobody";
-  if (view && view.sides && view.sides[player]) return view.sides[player];
-  if (state.game && ["tictactoe", "mnk", "connect4", "othello", "gomoku"].includes(state.game.name)) {
-    return player === 0 ? "X" : "O";
-  }
-  return `player ${player}`;
+  const entry = view && view.players && view.players[player];
+  return capitalise(entry ? entry.label : `player ${player}`);
 }
 
 // ---------------------------------------------------------------- game and parameters
@@ -212,6 +224,10 @@ async function newGame() {
   state.lastCell = null;
   state.paused = false;
   state.pausedByError = false;
+  state.resigned = null;
+  state.armed = null;
+  state.report = "";
+  showNote("");
   clearAnalysis();
   renderPause();
   let view;
@@ -231,18 +247,39 @@ async function newGame() {
   advance();
 }
 
+/** Whether the game is over on this page: finished by its rules, or resigned here. */
+function isOver() {
+  return Boolean(state.view && (state.view.terminal || state.resigned !== null));
+}
+
+/** What a person does to move in this game, for the status line. */
+function howToMove(view) {
+  if (view.go) return "click an intersection, or Pass";
+  if (view.snake) {
+    const deadly = (view.legal || []).some((m) => m.deadly);
+    return `choose a move for snake ${view.snake.acting} below${deadly ? " (✗: it would kill the snake)" : ""}`;
+  }
+  if (view.heaps && view.heaps.kind === "nim") return "click a counter: it and those to its right are taken";
+  if (view.game === "connect4") return "click a column";
+  const withCell = (view.legal || []).some((m) => m.cell);
+  const without = (view.legal || []).some((m) => !m.cell);
+  if (withCell) return without ? "click a cell, or a move below" : "click a cell";
+  return "choose a move below";
+}
+
 /** Draw the position, then start the agent to move (or wait for a person). */
 function advance() {
   renderAll();
   const view = state.view;
   if (!view) return;
-  if (view.terminal) {
-    setStatus(`game over: ${view.result || "finished"}`, "ok");
+  if (isOver()) {
+    setStatus(`game over: ${resultText() || "finished"}`, "ok");
     return;
   }
   const spec = currentAgentSpec();
   if (isHuman(spec)) {
-    setStatus(`${playerName(view.to_move)} to move: click a ${view.grid ? "cell" : "move"}`, "info");
+    const before = state.report ? `${state.report}. ` : "";
+    setStatus(`${before}${playerName(view.to_move)} to move: ${howToMove(view)}`, "info");
     return;
   }
   if (state.paused) {
@@ -295,14 +332,17 @@ function playResult(message) {
   noteMove(state.view, message.label);
   state.view = view;
   state.moves = view.moves ? [...view.moves] : [...state.moves, message.label];
-  // Let people see the move (and the final analysis) before the next search starts.
+  state.report = `${playerName(mover)} played ${message.label}`;
+  // A note the server adds to the move (such as a budget it capped) stays until the next move.
+  showNote(message.note || (message.stats && message.stats.note) || "");
   const epoch = state.epoch;
-  if (view.terminal) {
+  if (view.terminal || isHuman(currentAgentSpec())) {
     advance();
     return;
   }
+  // Two agents: let people see the move (and the final analysis) before the next search starts.
   renderAll();
-  setStatus(`${playerName(mover)} played ${message.label}`, "info");
+  setStatus(state.report, "info");
   setTimeout(() => {
     if (epoch === state.epoch && state.view === view) advance();
   }, 250);
@@ -310,8 +350,9 @@ function playResult(message) {
 
 async function playHuman(action) {
   const view = state.view;
-  if (!view || view.terminal || state.loading || search.busy) return;
+  if (!view || isOver() || state.loading || search.busy) return;
   if (!isHuman(currentAgentSpec())) return;
+  state.armed = null;
   const epoch = state.epoch;
   const moves = [...state.moves, action.label];
   state.loading = true;
@@ -325,13 +366,46 @@ async function playHuman(action) {
   }
   if (epoch !== state.epoch) return;
   noteMove(state.view, action.label);
+  state.report = "";
+  showNote("");
   state.view = next;
   state.moves = next.moves ? [...next.moves] : moves;
   clearAnalysis();
   advance();
 }
 
+/** A person resigns: the game is over on this page (Undo takes the resignation back). */
+function resign() {
+  const view = state.view;
+  if (!view || isOver() || !isHuman(currentAgentSpec())) return;
+  search.cancel();
+  state.epoch++;
+  state.resigned = view.to_move;
+  state.armed = null;
+  showNote("");
+  advance();
+}
+
+/** The result line: the rules' result, or who resigned. */
+function resultText() {
+  const view = state.view;
+  if (!view) return "";
+  if (state.resigned !== null) {
+    return `${playerName(state.resigned)} resigns: ${playerName(1 - state.resigned)} wins`;
+  }
+  return view.terminal ? capitalise(view.result || "game over") : "";
+}
+
+function showNote(text) {
+  ui.note.textContent = text;
+}
+
 async function undo() {
+  if (state.resigned !== null) {
+    state.resigned = null; // the resignation is taken back first
+    advance();
+    return;
+  }
   if (!state.game || state.moves.length === 0) return;
   search.cancel();
   const epoch = ++state.epoch;
@@ -357,6 +431,9 @@ async function undo() {
   state.moves = view.moves ? [...view.moves] : moves;
   state.lastLabel = state.moves.length ? state.moves[state.moves.length - 1] : null;
   state.lastCell = null;
+  state.armed = null;
+  state.report = "";
+  showNote("");
   clearAnalysis();
   renderPause();
   advance();
@@ -377,6 +454,9 @@ function playersChanged() {
     renderPause();
   }
   search.cancel();
+  // A position still loading (a new game, a person's move) goes on: it starts whoever is to
+  // move now when it arrives.
+  if (state.loading) return;
   state.epoch++;
   renderTurn();
   if (state.view) advance();
@@ -397,54 +477,16 @@ function togglePause() {
 
 // ---------------------------------------------------------------- drawing: board
 
-function boardStyle(game) {
-  if (game === "snakego") return "snakego";
-  if (game === "connect4" || game === "othello" || game === "gomoku") return `discs ${game}`;
-  return "letters";
-}
-
-function snakeClass(ch) {
-  if (/^[A-H]$/.test(ch)) return "p0";
-  if (/^[a-h]$/.test(ch)) return "p1";
-  return { o: "body0", x: "body1", "#": "wall0", "%": "wall1", "+": "item", "*": "item" }[ch] || "";
-}
-
-/** Column letters and row numbers read off labels like "b2" (when every legal cell agrees). */
-function axisLabels(view) {
-  const { rows, cols } = view.grid;
-  if (view.game === "connect4") {
-    return { cols: Array.from({ length: cols }, (_, c) => String(c + 1)), rows: Array(rows).fill("") };
-  }
-  const colOk = [];
-  const rowNums = [];
-  for (const move of view.legal) {
-    if (!move.cell) continue;
-    const match = /^([a-z])(\d+)$/.exec(move.label);
-    if (!match) return null;
-    const [r, c] = move.cell;
-    if (match[1].charCodeAt(0) - 97 !== c) return null;
-    colOk.push(c);
-    rowNums.push([r, Number(match[2])]);
-  }
-  if (rowNums.length < 2) return null;
-  const descending = rowNums.every(([r, n]) => n === rows - r);
-  const ascending = rowNums.every(([r, n]) => n === r + 1);
-  if (!descending && !ascending) return null;
-  return {
-    cols: Array.from({ length: cols }, (_, c) => String.fromCharCode(97 + c)),
-    rows: Array.from({ length: rows }, (_, r) => String(descending ? rows - r : r + 1)),
-  };
-}
-
 /** Coordinates beside the board, found once per game and board size. */
 function renderAxes(view, shape, size) {
   if (!view) {
     ui.rowLabels.replaceChildren();
     ui.colLabels.replaceChildren();
+    delete ui.rowLabels.dataset.key;
     return;
   }
   if (state.axesShape !== shape || !state.axes) {
-    const axes = axisLabels(view);
+    const axes = axesOf(view);
     if (state.axesShape !== shape || axes) {
       state.axes = axes;
       state.axesShape = shape;
@@ -458,10 +500,6 @@ function renderAxes(view, shape, size) {
   ui.colLabels.replaceChildren(...(axes ? axes.cols.map((t) => el("span", {}, t)) : []));
 }
 
-function cellKey(row, col) {
-  return `${row},${col}`;
-}
-
 /** The legal move a click on cell (row, col) plays, or null. */
 function moveAtCell(row, col) {
   const view = state.view;
@@ -473,13 +511,13 @@ function moveAtCell(row, col) {
   const many = legal.find((m) => Array.isArray(m.cells) && m.cells.some(([r, c]) => r === row && c === col));
   if (many) return many;
   // Connect Four: every cell of a column drops into it.
-  if (state.game && state.game.name === "connect4") return legal.find((m) => m.cell && m.cell[1] === col) || null;
+  if (view.game === "connect4") return legal.find((m) => m.cell && m.cell[1] === col) || null;
   return null;
 }
 
 function humanToMove() {
   const view = state.view;
-  return Boolean(view && !view.terminal && isHuman(currentAgentSpec()) && !state.loading && !search.busy);
+  return Boolean(view && !isOver() && isHuman(currentAgentSpec()) && !state.loading && !search.busy);
 }
 
 function onBoardClick(event) {
@@ -490,96 +528,132 @@ function onBoardClick(event) {
   if (move) playHuman(move);
 }
 
+function onBoardHover(event) {
+  const cell = event.target.closest ? event.target.closest("[data-cell]") : null;
+  const col = cell && ui.board.contains(cell) ? Number(cell.dataset.cell.split(",")[1]) : null;
+  hoverColumn(ui.board, state.view, col, humanToMove());
+}
+
 function onActionClick(event) {
   const button = event.target.closest("[data-action-label]");
   if (!button || !humanToMove()) return;
   const move = (state.view.legal || []).find((m) => m.label === button.dataset.actionLabel && !m.cell);
+  if (!move) return;
+  if (move.deadly && state.armed !== move.label) {
+    // Snake Go: a move that kills the acting snake is played only when clicked twice.
+    state.armed = move.label;
+    showNote(`${move.label} would kill snake ${state.view.snake.acting} (off the board, into a wall `
+      + "or a snake): click it again to play it anyway, or choose another move.");
+    renderActions(true);
+    return;
+  }
+  playHuman(move);
+}
+
+function onHeapClick(event) {
+  const token = event.target.closest("[data-label]");
+  if (!token || !humanToMove()) return;
+  const move = (state.view.legal || []).find((m) => m.label === token.dataset.label);
   if (move) playHuman(move);
 }
 
-/** Draw the grid; cells are updated in place while the board keeps its size (no flicker). */
+/** Draw the position: the board (a grid of cells, or heaps), the moves without a cell, the
+ * players and what the game counts. */
 function renderBoard() {
   const view = state.view;
   if (!view) {
     ui.board.replaceChildren();
     ui.board.className = "board hidden";
+    ui.board.dataset.shape = "";
+    renderAxes(null, "", 0);
+    renderHeaps(ui.heaps, null, false);
     ui.actions.replaceChildren();
+    ui.actions.dataset.labels = "";
     ui.text.textContent = "";
+    ui.players.replaceChildren();
+    ui.score.replaceChildren();
     return;
   }
   ui.text.textContent = view.text || "";
   const human = humanToMove();
   if (view.grid && view.grid.rows > 0 && view.grid.cols > 0) {
-    const { rows, cols, cells } = view.grid;
-    const shape = `${view.game}:${rows}x${cols}`;
-    if (ui.board.dataset.shape !== shape) {
-      ui.board.replaceChildren();
-      for (let r = 0; r < rows; r++) {
-        for (let c = 0; c < cols; c++) {
-          ui.board.append(el("div", { class: "cell", "data-cell": cellKey(r, c) },
-            el("span", { class: "heat" }), el("span", { class: "piece" })));
-        }
-      }
-      ui.board.dataset.shape = shape;
-    }
-    ui.board.className = `board ${boardStyle(view.game)}`;
-    const size0 = Math.max(18, Math.min(72, Math.floor(Math.min(560 / cols, 560 / rows))));
-    ui.board.classList.toggle("compact", size0 < 44);
-    const size = Math.max(18, Math.min(72, Math.floor(Math.min(560 / cols, 560 / rows))));
-    ui.board.style.setProperty("--n", cols);
+    const { rows, cols } = view.grid;
+    // The board fits its column (less the row labels and the board's own padding).
+    const width = ui.board.parentElement.parentElement.clientWidth - 48;
+    const size = cellSize(rows, cols, width);
     ui.board.parentElement.style.setProperty("--cell", `${size}px`);
-    const lastCell = lastMoveCell();
-    const children = ui.board.children;
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const cell = children[r * cols + c];
-        const ch = String(cells[r][c] ?? ".");
-        const move = moveAtCell(r, c);
-        let cls = "cell";
-        if (ch !== "." && ch !== " ") cls += " occupied";
-        if (view.game === "snakego") {
-          const extra = snakeClass(ch);
-          if (extra) cls += ` ${extra}`;
-        }
-        if (move && human) cls += " legal";
-        if (lastCell && lastCell[0] === r && lastCell[1] === c) cls += " last";
-        cell.className = cls;
-        if (move) {
-          cell.setAttribute("title", move.label); // the heat map adds its visits and value
-          cell.dataset.label = move.label; // the move a click plays
-          cell.setAttribute("role", "button");
-        } else {
-          cell.removeAttribute("title");
-          delete cell.dataset.label;
-          cell.removeAttribute("role");
-        }
-        const piece = cell.querySelector(".piece");
-        if (piece.dataset.piece !== ch) {
-          piece.dataset.piece = ch;
-          piece.textContent = ch;
-        }
-      }
-    }
-    renderAxes(view, shape, size);
+    renderGrid(ui.board, view, { human, moveAt: moveAtCell, last: lastMoveCell(), size });
+    renderAxes(view, `${view.game}:${rows}x${cols}`, size);
+    ui.board.parentElement.classList.toggle("goban-frame", boardStyle(view) === "goban");
   } else {
     renderAxes(null, "", 0);
     ui.board.replaceChildren();
     ui.board.dataset.shape = "";
     ui.board.className = "board hidden";
   }
-  const cellLess = (view.legal || []).filter((m) => !m.cell);
-  const labels = cellLess.map((m) => m.label).join("\n");
-  if (ui.actions.dataset.labels !== labels) {
-    ui.actions.replaceChildren(...cellLess.map((m) => el("button", { type: "button", "data-action-label": m.label }, m.label)));
-    ui.actions.dataset.labels = labels;
-  }
-  for (const button of ui.actions.children) button.disabled = !human;
+  ui.board.classList.toggle("over", isOver());
+  renderHeaps(ui.heaps, view, human);
+  renderActions(human);
+  renderPlayers();
+  ui.score.replaceChildren(...goScoreLines(view).map((line) => el("p", {}, line)));
   renderHeat();
 }
 
+/** The moves without a cell, as buttons (pass, Nim's takes, Snake Go's moves). */
+function renderActions(human) {
+  const view = state.view;
+  const cellLess = (view.legal || []).filter((m) => !m.cell);
+  const labels = cellLess.map((m) => `${m.label}${m.deadly ? "!" : ""}`).join("\n");
+  if (ui.actions.dataset.labels !== labels) {
+    ui.actions.replaceChildren(...cellLess.map((m) => {
+      const button = el("button", { type: "button", "data-action-label": m.label }, m.label);
+      if (m.deadly) {
+        button.classList.add("deadly");
+        button.dataset.deadly = "true";
+        button.title = `${m.label} would kill snake ${view.snake.acting}`;
+        button.append(el("span", { class: "deadly-mark", "aria-hidden": "true" }, "✗"));
+      } else if (m.leaves) button.title = heapMoveTitle(m);
+      if (m.label === "pass") button.classList.add("pass");
+      return button;
+    }));
+    ui.actions.dataset.labels = labels;
+  }
+  for (const button of ui.actions.children) {
+    button.disabled = !human;
+    button.classList.toggle("armed", button.dataset.actionLabel === state.armed);
+  }
+  ui.resign.disabled = !human;
+}
+
+/** Both players: their piece, name, agent (or "you") and what the game counts for them. */
+function renderPlayers() {
+  const view = state.view;
+  const counts = view.counts;
+  const style = boardStyle(view);
+  const entries = [0, 1].map((player) => {
+    const spec = specOf(player);
+    const who = isHuman(spec) ? "you" : spec;
+    const toMove = !isOver() && view.to_move === player;
+    const mark = view.players[player].mark;
+    const lettered = style === "letters";
+    const piece = lettered && mark.length !== 1 ? null // no piece of its own (Nim)
+      : el("span", { class: `piece-icon ${style} p${player}`, "data-piece": mark, "aria-hidden": "true" },
+        lettered ? mark : "");
+    const count = counts ? el("span", { class: "count", "data-testid": `count-${player}` },
+      `${counts.what} ${counts.values[player]}`) : null;
+    return el("div", { class: `player${toMove ? " to-move" : ""}`, "data-player": player },
+      piece, el("span", { class: "name" }, playerName(player)), el("span", { class: "who", title: who }, who), count);
+  });
+  ui.players.replaceChildren(...entries);
+  ui.players.className = `players ${view.game}`;
+}
+
 function lastMoveCell() {
-  // The square the last move was played on: the cell the position before it gave that move
-  // (Connect Four: where the disc landed); else the label looked up among the squares seen.
+  // Go: the view's own last move. Else the square the last move was played on: the cell the
+  // position before it gave that move (Connect Four: where the disc landed); else the label
+  // looked up among the squares seen.
+  const view = state.view;
+  if (view && view.go) return view.go.last;
   const label = state.lastLabel;
   if (!label) return null;
   if (state.lastCell && state.lastCellLabel === label) return state.lastCell;
@@ -612,7 +686,7 @@ function rememberCells() {
 function turnState() {
   const view = state.view;
   if (!view) return "none";
-  if (view.terminal) return "over";
+  if (isOver()) return "over";
   if (isHuman(currentAgentSpec())) return "human";
   return state.paused ? "paused" : "agent";
 }
@@ -625,21 +699,21 @@ function renderTurn() {
     ui.turn.textContent = "";
     return;
   }
-  if (view.terminal) {
+  if (isOver()) {
     ui.turn.textContent = "game over";
     return;
   }
   const spec = currentAgentSpec();
-  if (isHuman(spec)) ui.turn.textContent = `${playerName(view.to_move)} to move (you)`;
+  const acting = view.snake ? `, snake ${view.snake.acting}` : "";
+  if (isHuman(spec)) ui.turn.textContent = `${playerName(view.to_move)} to move${acting} (you)`;
   else {
-    ui.turn.textContent = `${playerName(view.to_move)} to move: ${spec}${state.paused ? " (paused)" : ""}`;
+    ui.turn.textContent = `${playerName(view.to_move)} to move${acting}: ${spec}${state.paused ? " (paused)" : ""}`;
     if (search.busy) ui.turn.classList.add("thinking");
   }
 }
 
 function renderResult() {
-  const view = state.view;
-  const text = view && view.terminal ? view.result || "game over" : "";
+  const text = resultText();
   ui.result.textContent = text;
   ui.result.className = `result${/draw/i.test(text) ? " draw" : /wins/i.test(text) ? " win" : ""}`;
 }
@@ -666,7 +740,7 @@ function renderAll() {
   renderResult();
   renderMoves();
   renderPause();
-  ui.undo.disabled = state.moves.length === 0;
+  ui.undo.disabled = state.moves.length === 0 && state.resigned === null;
 }
 
 // ---------------------------------------------------------------- drawing: analysis
@@ -799,6 +873,12 @@ function renderHeat() {
   const byLabel = new Map(legal.map((m) => [m.label, m]));
   const maxShare = Math.max(...moves.map((m) => m.share || 0), 1e-9);
   const best = analysis.pv && analysis.pv.length ? analysis.pv[0] : null;
+  // A large board (Go, Gomoku) writes the numbers of its most visited moves only; every
+  // searched cell is shaded and titled.
+  const grid = state.view.grid;
+  const written = grid && grid.rows * grid.cols > 30
+    ? new Set([...moves].sort((a, b) => (b.visits || 0) - (a.visits || 0)).slice(0, 6).map((m) => m.label))
+    : null;
   for (const move of moves) {
     if (move.visits === 0) continue; // not searched: no shade, no label
     const legalMove = byAction.get(move.action) || byLabel.get(move.label);
@@ -814,8 +894,10 @@ function renderHeat() {
       const alpha = share !== null ? 0.08 + 0.72 * (share / maxShare) : move.label === best ? 0.6 : 0.15;
       cell.querySelector(".heat").style.setProperty("--a", alpha.toFixed(3));
       cell.classList.add("heated");
-      cell.append(el("span", { class: `heat-label${alpha > 0.5 ? " strong" : ""}` },
-        visits ? el("span", {}, compact(visits)) : null, valueText ? el("span", { class: "v" }, valueText) : null));
+      if (!written || written.has(move.label)) {
+        cell.append(el("span", { class: `heat-label${alpha > 0.5 ? " strong" : ""}` },
+          visits ? el("span", {}, compact(visits)) : null, valueText ? el("span", { class: "v" }, valueText) : null));
+      }
       cell.title = `${legalMove.label}: ${visits ?? "–"} visits, value ${valueText || "–"}`;
     } else {
       const button = ui.actions.querySelector(`[data-action-label="${CSS.escape(move.label)}"]`);
@@ -865,7 +947,13 @@ function landingCell(cell) {
 
 ui.game.addEventListener("change", selectGame);
 ui.board.addEventListener("click", onBoardClick);
+ui.board.addEventListener("mouseover", onBoardHover);
+ui.board.addEventListener("mouseleave", () => hoverColumn(ui.board, state.view, null, false));
 ui.actions.addEventListener("click", onActionClick);
+ui.heaps.addEventListener("click", onHeapClick);
+ui.heaps.addEventListener("mouseover", (event) => hoverTokens(ui.heaps, event.target.closest(".token")));
+ui.heaps.addEventListener("mouseleave", () => hoverTokens(ui.heaps, null));
+ui.resign.addEventListener("click", resign);
 ui.newGame.addEventListener("click", newGame);
 ui.undo.addEventListener("click", undo);
 ui.swap.addEventListener("click", swapSides);
