@@ -11,6 +11,7 @@ starts warm.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import math
 import time
@@ -42,6 +43,7 @@ from searchlab.domains.games import make
 from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 from searchlab.domains.path.grid import GridMap, GridProblem, manhattan_distance, octile_distance
 from searchlab.domains.path.movingai import load_map, load_scenarios
+from searchlab.web.caps import ServerCaps
 from searchlab.web.views import build_view
 
 __all__ = ["JOBS", "MAX_EVENTS", "json_number", "warm_up"]
@@ -130,7 +132,10 @@ def _analysis(
 
 
 def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
-    """WS /ws/search: one move of an agent, with live analysis events."""
+    """WS /ws/search: one move of an agent, with live analysis events, under the agent's own
+    budget bounded by the server's caps (``payload["caps"]``:
+    :meth:`~searchlab.web.caps.ServerCaps.budget`); the answer's ``limits`` is the budget the
+    search ran under and ``notes`` says which cap changed it."""
     game, state = position(payload)
     if state.is_terminal():
         raise InvalidStateError("the game is already over: there is no move to search")
@@ -138,7 +143,9 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
     agent = make_agent(payload["agent"], game, seed=seed)
     if isinstance(agent, HumanAgent):
         raise InvalidParameterError("'human' is a person at the board, not a search agent")
-    limits = Limits(**payload["limits"])
+    own = getattr(agent, "limits", None)  # the search agents' own budget
+    budget = ServerCaps(**payload["caps"]).budget(own if isinstance(own, Limits) else None)
+    limits = budget.limits
     started = time.perf_counter()
     result: SearchResult | None
     if isinstance(agent, AlphaBetaAgent):
@@ -168,6 +175,7 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
             is_proven=result.is_proven,
             outcome=result.outcome,
         )
+    stopped = budget.stop_note(None if result is None else result.stopped_by)
     return {
         "action": int(action),
         "label": state.action_to_string(action),
@@ -175,13 +183,20 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
         "pv": [] if result is None else line_notation(state, result.principal_variation),
         "moves": _moves_rows(state, children),
         "stats": stats,
+        "limits": {
+            field.name: getattr(limits, field.name)
+            for field in dataclasses.fields(limits)
+            if getattr(limits, field.name) is not None
+        },
+        "notes": [*budget.notes, *([stopped] if stopped else [])],
         "view": build_view(payload["game"], after, moves),
     }
 
 
 def _alphabeta_live(game: Game, state: State, limits: Limits, context: Any) -> SearchResult:
     """The alpha-beta agent's search (iterative-deepening negamax with the game's evaluation),
-    one analysis event per completed iteration."""
+    one analysis event per completed iteration; the last one's ``stopped_by`` says which
+    limit ended it (``"depth"`` when the iterations reached ``limits.depth`` unproven)."""
     searched_game, root = search_position(game, state)
     last: SearchResult | None = None
     for result in iterative_deepening(
@@ -192,7 +207,13 @@ def _alphabeta_live(game: Game, state: State, limits: Limits, context: Any) -> S
     if last is None:  # stopped before depth 1 completed
         actions = state.legal_actions()
         return SearchResult(action=actions[0], value=0.0, algorithm="negamax")
-    return last
+    if last.is_proven:
+        return last
+    if limits.depth is not None and last.depth >= limits.depth:
+        return dataclasses.replace(last, stopped_by="depth")
+    # cut short by a limit: the clock if it ran out, else the node count
+    ran_out = limits.time is not None and context.elapsed >= limits.time
+    return dataclasses.replace(last, stopped_by="time" if ran_out else "nodes")
 
 
 def _mcts_live(

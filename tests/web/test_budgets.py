@@ -1,0 +1,152 @@
+"""A search's budget on the server: the agent's own, bounded by the caps (issue 28).
+
+Against the real app (FastAPI's TestClient runs its lifespan: real worker processes):
+
+* ``az`` runs its own simulations (the spec's, or its default of 800), not as many as the time
+  cap allows;
+* a time budget (``mcts:time=0.5`` on Connect Four) runs for its time, not cut short by a
+  simulation cap;
+* a spec over a cap runs at the cap, and the reply says so in a note naming the option;
+  a cap the agent left open that stops the search is noted too;
+
+The expected counts come from the agents' own defaults in the library (``az``'s
+``DEFAULT_SIMULATIONS``), never from the server.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from searchlab.learning.agents import DEFAULT_SIMULATIONS as AZ_SIMULATIONS
+from searchlab.web.app import create_app
+from searchlab.web.caps import ServerCaps
+
+SMALL = ServerCaps(time=0.5, simulations=500, nodes=20_000, depth=4)
+"""Caps small enough that a spec goes over them in a fraction of a second."""
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    """The default caps: what ``searchlab serve`` runs with."""
+    with TestClient(create_app(workers=1)) as test_client:
+        yield test_client
+        assert test_client.get("/api/status").json()["errors_500"] == 0
+
+
+@pytest.fixture(scope="module")
+def small() -> Any:
+    with TestClient(create_app(SMALL, workers=1)) as test_client:
+        yield test_client
+        assert test_client.get("/api/status").json()["errors_500"] == 0
+
+
+def search(client: Any, **request: Any) -> dict[str, Any]:
+    """The final message (``result`` or ``error``) of one search over the websocket."""
+    with client.websocket_connect("/ws/search") as ws:
+        ws.send_text(json.dumps({"type": "start", **request}))
+        while True:
+            message = json.loads(ws.receive_text())
+            if message["type"] in ("result", "error"):
+                return message
+
+
+def visits(result: dict[str, Any]) -> int:
+    return sum(row["visits"] for row in result["moves"])
+
+
+# --- the agent's own budget -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "simulations"), [("az:simulations=50", 50), ("az", AZ_SIMULATIONS)]
+)
+def test_az_runs_its_own_simulations_not_the_time_cap(
+    client: Any, spec: str, simulations: int
+) -> None:
+    """Before issue 28 the server replaced az's budget with its 10 s cap: 1,526 simulations
+    for ``az:simulations=200``, 10 s a move."""
+    result = search(client, game="connect4", moves=["4"], agent=spec, seed=1)
+    assert result["type"] == "result", result
+    assert result["stats"]["simulations"] == simulations
+    assert visits(result) == simulations
+    assert result["stats"]["stopped_by"] is None
+    assert result["limits"]["simulations"] == simulations
+    assert result["limits"]["time"] == ServerCaps().time  # the ceiling, not the budget
+    assert result["notes"] == []
+
+
+def test_a_time_budget_runs_for_its_time_not_a_simulation_cap(client: Any) -> None:
+    """``mcts:time=0.5`` on Connect Four (hundreds of thousands of compiled simulations a
+    second) thinks its half second: before, the 50,000-simulation cap stopped it in 0.04 s."""
+    seconds = 0.5
+    result = search(client, game="connect4", agent=f"mcts:time={seconds}", seed=2)
+    assert result["type"] == "result", result
+    assert result["stats"]["stopped_by"] == "time"
+    assert result["stats"]["elapsed"] >= 0.8 * seconds
+    assert "simulations" not in result["limits"] and result["limits"]["time"] == seconds
+    assert result["notes"] == []
+    assert visits(result) == result["stats"]["simulations"] > 0
+
+
+# --- caps that change an agent say so ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "field", "ran", "note"),
+    [
+        (
+            "mcts:simulations=2000",
+            "simulations",
+            SMALL.simulations,
+            "capped at 500 simulations by the server (--max-simulations)",
+        ),
+        (
+            "alphabeta:depth=8",
+            "depth",
+            SMALL.depth,
+            "capped at depth 4 by the server (--max-depth)",
+        ),
+    ],
+)
+def test_a_spec_over_a_cap_runs_at_the_cap_with_a_note(
+    small: Any, spec: str, field: str, ran: int, note: str
+) -> None:
+    result = search(small, game="tictactoe", agent=spec, seed=3)
+    assert result["type"] == "result", result
+    assert result["stats"][field] == ran and result["limits"][field] == ran
+    assert result["notes"] == [note]
+
+
+def test_a_time_over_the_cap_runs_the_cap(small: Any) -> None:
+    result = search(small, game="tictactoe", agent="mcts:time=30,tier=reference", seed=4)
+    assert result["type"] == "result", result
+    assert result["limits"]["time"] == SMALL.time
+    assert result["stats"]["elapsed"] < SMALL.time + SMALL.grace
+    assert result["notes"] == ["capped at 0.5 s by the server (--max-time)"]
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "note"),
+    [
+        # Connect Four's compiled tree reaches 20,000 nodes in milliseconds
+        ("connect4", "mcts:time=0.5", "stopped by the server's cap of 20,000 nodes (--max-nodes)"),
+        # alpha-beta with a time budget deepens up to the depth cap
+        ("tictactoe", "alphabeta:time=0.4", "stopped by the server's cap of depth 4 (--max-depth)"),
+    ],
+)
+def test_a_cap_the_agent_left_open_that_stops_it_is_noted(
+    small: Any, game: str, spec: str, note: str
+) -> None:
+    result = search(small, game=game, agent=spec, seed=5)
+    assert result["type"] == "result", result
+    assert result["notes"] == [note]
+
+
+def test_within_the_caps_nothing_is_noted(small: Any) -> None:
+    result = search(small, game="tictactoe", agent="mcts:simulations=300", seed=6)
+    assert result["type"] == "result", result
+    assert result["stats"]["simulations"] == 300 and result["notes"] == []
