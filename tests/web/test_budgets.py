@@ -16,6 +16,8 @@ The expected counts come from the agents' own defaults in the library (``az``'s
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -150,3 +152,19 @@ def test_within_the_caps_nothing_is_noted(small: Any) -> None:
     result = search(small, game="tictactoe", agent="mcts:simulations=300", seed=6)
     assert result["type"] == "result", result
     assert result["stats"]["simulations"] == 300 and result["notes"] == []
+
+
+# --- the serve command's caps ---------------------------------------------------------------
+
+
+def test_serve_refuses_a_bad_cap_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "searchlab", "serve", "--max-simulations", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "searchlab: error: --max-simulations expects a whole number >= 1, got '0'"
+    ]
