@@ -8,6 +8,9 @@ Against the real app (FastAPI's TestClient runs its lifespan: real worker proces
   simulation cap;
 * a spec over a cap runs at the cap, and the reply says so in a note naming the option;
   a cap the agent left open that stops the search is noted too;
+* a search sent while the workers still warm up (importing torch, loading the shipped network
+  and the kernels) waits for them and keeps its whole budget;
+* a tree at the nodes cap fits the workers' memory cap (slow).
 
 The expected counts come from the agents' own defaults in the library (``az``'s
 ``DEFAULT_SIMULATIONS``), never from the server.
@@ -154,6 +157,24 @@ def test_within_the_caps_nothing_is_noted(small: Any) -> None:
     assert result["stats"]["simulations"] == 300 and result["notes"] == []
 
 
+# --- warm-up --------------------------------------------------------------------------------
+
+
+def test_a_search_sent_while_the_workers_warm_up_waits_for_them() -> None:
+    """The first move of the issue failed: a cold worker imported torch inside the search's
+    time budget and overran it. Now the worker warms up first (torch, the shipped network,
+    the kernels), and the search, sent before that ends, waits and keeps its budget: here a
+    time cap of 0.5 s (stopped at 0.7 s), shorter than importing torch and loading the network
+    and its kernels, and ample for 50 simulations once they are loaded."""
+    caps = ServerCaps(time=0.5, grace=0.4)
+    with TestClient(create_app(caps, workers=1)) as client:
+        assert client.get("/api/status").json()["ready"] is False  # still warming up
+        result = search(client, game="connect4", agent="az:simulations=50", seed=7)
+        assert result["type"] == "result", result
+        assert result["stats"]["simulations"] == 50
+        assert client.get("/api/status").json()["ready"] is True
+
+
 # --- the serve command's caps ---------------------------------------------------------------
 
 
@@ -168,3 +189,22 @@ def test_serve_refuses_a_bad_cap_in_one_line() -> None:
     assert done.stderr.strip().splitlines() == [
         "searchlab: error: --max-simulations expects a whole number >= 1, got '0'"
     ]
+
+
+# --- memory ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_tree_at_the_nodes_cap_fits_the_memory_cap() -> None:
+    """With torch loaded, a worker whose Connect Four tree reaches the nodes cap of 4,000,000
+    (4 to 8 s of simulations on a 2-core machine, where a 1 s budget makes about 1,000,000)
+    peaks at about 1.9 GB of its 4,096 MB address space (Othello's larger nodes: 2.7 GB,
+    measured by hand). The time cap is raised so that a slow machine reaches the nodes cap."""
+    caps = ServerCaps(time=60.0)
+    assert (caps.nodes, caps.memory_mb) == (ServerCaps().nodes, ServerCaps().memory_mb)
+    with TestClient(create_app(caps, workers=1)) as client:
+        result = search(client, game="connect4", agent="mcts:time=60", seed=8)
+    assert result["type"] == "result", result
+    assert result["stats"]["stopped_by"] == "nodes"
+    assert result["stats"]["nodes"] >= caps.nodes
+    assert result["notes"] == ["stopped by the server's cap of 4,000,000 nodes (--max-nodes)"]
