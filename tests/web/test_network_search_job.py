@@ -31,7 +31,7 @@ def test_an_az_search_job_is_the_agents_own_puct(tmp_path: Path) -> None:
         "params": {},
         "moves": ["b2"],
         "agent": f"az:checkpoint={path},simulations=30",
-        "limits": {"simulations": 30, "time": 10.0},
+        "caps": {"time": 10.0},  # the server's: the agent's own 30 simulations run
         "seed": 1,
     }
     out = search_job(payload, context)

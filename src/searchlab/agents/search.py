@@ -36,7 +36,22 @@ __all__ = ["AlphaBetaAgent", "FlatMonteCarloAgent", "MCTSAgent"]
 _SEED_RANGE = 2**31 - 1
 
 
-class AlphaBetaAgent(AgentBase):
+class _BudgetedAgent(AgentBase):
+    """A search agent with its own budget per move."""
+
+    def __init__(self, name: str, game: Game, *, limits: Limits) -> None:
+        super().__init__(name)
+        self._game = game
+        self._limits = limits
+
+    @property
+    def limits(self) -> Limits:
+        """The agent's own budget per move: what :meth:`act` searches with when the caller
+        gives none (the web lab bounds it by the server's caps)."""
+        return self._limits
+
+
+class AlphaBetaAgent(_BudgetedAgent):
     """Iterative-deepening negamax alpha-beta (TT, PVS, killers) within ``limits``."""
 
     def __init__(
@@ -47,9 +62,7 @@ class AlphaBetaAgent(AgentBase):
         limits: Limits,
         evaluate: Evaluation | None = None,
     ) -> None:
-        super().__init__(name)
-        self._game = game
-        self._limits = limits
+        super().__init__(name, game, limits=limits)
         self._evaluate = evaluate
 
     def act(self, state: State, limits: Limits | None = None) -> int:
@@ -63,13 +76,11 @@ class AlphaBetaAgent(AgentBase):
         return result.action
 
 
-class _SeededSearchAgent(AgentBase):
+class _SeededSearchAgent(_BudgetedAgent):
     """A search agent that draws a fresh seed per move from one seeded generator."""
 
     def __init__(self, name: str, game: Game, *, limits: Limits, seed: int | None) -> None:
-        super().__init__(name)
-        self._game = game
-        self._limits = limits
+        super().__init__(name, game, limits=limits)
         self._rng = np.random.default_rng(seed)
 
     def _next_seed(self) -> int:

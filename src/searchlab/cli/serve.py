@@ -1,20 +1,25 @@
-"""``searchlab serve [--port P] [--host H] [--open] [--workers N]``: the browser lab, a local web
-server to play the games and watch every search (path, trees, alpha-beta, MCTS) as it runs.
+"""``searchlab serve [--port P] [--host H] [--open] [--workers N] [--max-time S] ...``: the browser
+lab, a local web server to play the games and watch every search (path, trees, alpha-beta, MCTS)
+as it runs.
 
   searchlab serve                      (http://127.0.0.1:8765/, this machine only)
   searchlab serve --port 9000 --open   (and open it in the web browser)
   searchlab serve --host 0.0.0.0       (every network interface: prints a warning)
+  searchlab serve --max-time 30        (searches may run up to 30 s)
 
 Serves the Play, Path, Trees and Monte Carlo labs (FastAPI on uvicorn, from the ``web``
-extra). Every search runs in one of ``--workers`` processes under the server's caps (see
+extra). Every search runs in one of ``--workers`` processes, which warm up in the background
+at start (a search sent meanwhile waits), under its agent's own budget bounded by the
+server's caps (``--max-time``, ``--max-simulations``, ``--max-nodes``, ``--max-depth``; see
 :class:`searchlab.web.caps.ServerCaps`). Ctrl-C stops the server: one line, exit code 130.
-A missing ``web`` extra or a port already in use is one line and exit code 2.
+A missing ``web`` extra, a bad option or a port already in use is one line and exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import math
 import os
 import socket
 import sys
@@ -24,8 +29,9 @@ from collections.abc import Callable
 from typing import Any
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.web.caps import BUDGET_CAPS, ServerCaps
 
-__all__ = ["DEFAULT_PORT", "LOCAL_HOSTS", "register", "run"]
+__all__ = ["DEFAULT_PORT", "LOCAL_HOSTS", "caps_from_args", "register", "run"]
 
 DEFAULT_PORT = 8765
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -56,7 +62,52 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="search worker processes (default: the number of cores)",
     )
+    defaults = ServerCaps()
+    for name, option in BUDGET_CAPS.items():
+        default = getattr(defaults, name)
+        shown = f"{default:g} s" if name == "time" else f"{default:,}"
+        parser.add_argument(
+            option,
+            metavar="S" if name == "time" else "N",
+            help=f"{_CAP_HELP[name]} (default {shown})",
+        )
     parser.set_defaults(func=run)
+
+
+_CAP_HELP = {
+    "time": "most seconds one search may run: a ceiling over the agent's own budget",
+    "simulations": "most simulations a spec's simulation budget may ask",
+    "nodes": "most tree nodes of a search (its memory) or expansions of a path search",
+    "depth": "most plies of a depth-limited search",
+}
+
+
+def caps_from_args(args: argparse.Namespace) -> ServerCaps:
+    """The server's caps: the defaults with those the ``--max-*`` options give; one
+    ``InvalidParameterError`` line naming the option for a bad value.
+
+    >>> caps_from_args(argparse.Namespace(max_time="2.5", max_nodes="1000")).nodes
+    1000
+    >>> caps_from_args(argparse.Namespace(max_depth="deep"))
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: --max-depth expects a whole number >= 1, got 'deep'
+    """
+    given: dict[str, Any] = {}
+    for name, option in BUDGET_CAPS.items():
+        text = getattr(args, option[2:].replace("-", "_"), None)
+        if text is None:
+            continue
+        convert = float if name == "time" else int
+        noun = "a number of seconds > 0" if name == "time" else "a whole number >= 1"
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not (math.isfinite(value) and value > 0):
+            raise InvalidParameterError(f"{option} expects {noun}, got {text!r}")
+        given[name] = value
+    return ServerCaps(**given)
 
 
 def _port(text: str) -> int:
@@ -114,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the options, bind the port, serve until Ctrl-C."""
     port = _port(args.port)
     workers = _workers(args.workers)
+    caps = caps_from_args(args)
     try:
         import uvicorn
 
@@ -134,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
             "machine can use the lab and run searches on it",
             file=sys.stderr,
         )
-    app = create_app(workers=workers)
+    app = create_app(caps, workers=workers)
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -17,6 +17,7 @@ in the same shape (the tests assert that none happens).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -81,10 +82,14 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lab.maps = await asyncio.to_thread(find_maps, map_dirs or default_map_dirs())
-        await asyncio.gather(lab.searches.start(), lab.quick.start())
+        # The workers start and warm up in the background: the pages answer at once, and a
+        # search sent meanwhile waits for a warm worker (GET /api/status: "ready").
+        starting = asyncio.gather(lab.searches.start(), lab.quick.start())
         try:
             yield
         finally:
+            with contextlib.suppress(Exception):
+                await starting
             await asyncio.gather(lab.searches.close(), lab.quick.close())
 
     app = FastAPI(

@@ -4,15 +4,17 @@ Every function takes the payload the server checked (:mod:`searchlab.web.request
 :class:`~searchlab.web.workers.JobContext`, calls the library's public functions with an
 observer where it needs the events, and returns the answer of its route. Errors the library
 raises (an illegal move, an unknown name, a bad parameter) travel back as one line and HTTP
-400. The forkserver imports this module once (and loads the compiled kernels), so every worker
-starts warm.
+400. The forkserver imports this module once, and each worker runs :func:`warm_up` before its
+first job, so every search starts warm.
 """
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import functools
+import importlib.util
 import math
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -31,6 +33,7 @@ from searchlab.algorithms.path import best_first
 from searchlab.algorithms.path.bidirectional import bidirectional_search
 from searchlab.algorithms.path.idastar import idastar
 from searchlab.algorithms.path.jps import jump_point_search
+from searchlab.algorithms.warmup import warm_up_game
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.game import Game, State, line_notation, play
 from searchlab.core.game_events import Backup, Playout, Prune, Select, Visit
@@ -38,10 +41,12 @@ from searchlab.core.limits import Limits
 from searchlab.core.observer import TraceRecorder
 from searchlab.core.problem import zero_heuristic
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games import make
+from searchlab.domains.games import GAMES, make
 from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 from searchlab.domains.path.grid import GridMap, GridProblem, manhattan_distance, octile_distance
 from searchlab.domains.path.movingai import load_map, load_scenarios
+from searchlab.learning.shipped import shipped_games
+from searchlab.web.caps import ServerCaps
 from searchlab.web.views import build_view
 
 __all__ = ["JOBS", "MAX_EVENTS", "json_number", "warm_up"]
@@ -130,7 +135,10 @@ def _analysis(
 
 
 def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
-    """WS /ws/search: one move of an agent, with live analysis events."""
+    """WS /ws/search: one move of an agent, with live analysis events, under the agent's own
+    budget bounded by the server's caps (``payload["caps"]``:
+    :meth:`~searchlab.web.caps.ServerCaps.budget`); the answer's ``limits`` is the budget the
+    search ran under and ``notes`` says which cap changed it."""
     game, state = position(payload)
     if state.is_terminal():
         raise InvalidStateError("the game is already over: there is no move to search")
@@ -138,7 +146,9 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
     agent = make_agent(payload["agent"], game, seed=seed)
     if isinstance(agent, HumanAgent):
         raise InvalidParameterError("'human' is a person at the board, not a search agent")
-    limits = Limits(**payload["limits"])
+    own = getattr(agent, "limits", None)  # the search agents' own budget
+    budget = ServerCaps(**payload["caps"]).budget(own if isinstance(own, Limits) else None)
+    limits = budget.limits
     started = time.perf_counter()
     result: SearchResult | None
     if isinstance(agent, AlphaBetaAgent):
@@ -168,6 +178,7 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
             is_proven=result.is_proven,
             outcome=result.outcome,
         )
+    stopped = budget.stop_note(None if result is None else result.stopped_by)
     return {
         "action": int(action),
         "label": state.action_to_string(action),
@@ -175,13 +186,20 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
         "pv": [] if result is None else line_notation(state, result.principal_variation),
         "moves": _moves_rows(state, children),
         "stats": stats,
+        "limits": {
+            field.name: getattr(limits, field.name)
+            for field in dataclasses.fields(limits)
+            if getattr(limits, field.name) is not None
+        },
+        "notes": [*budget.notes, *([stopped] if stopped else [])],
         "view": build_view(payload["game"], after, moves),
     }
 
 
 def _alphabeta_live(game: Game, state: State, limits: Limits, context: Any) -> SearchResult:
     """The alpha-beta agent's search (iterative-deepening negamax with the game's evaluation),
-    one analysis event per completed iteration."""
+    one analysis event per completed iteration; the last one's ``stopped_by`` says which
+    limit ended it (``"depth"`` when the iterations reached ``limits.depth`` unproven)."""
     searched_game, root = search_position(game, state)
     last: SearchResult | None = None
     for result in iterative_deepening(
@@ -192,7 +210,13 @@ def _alphabeta_live(game: Game, state: State, limits: Limits, context: Any) -> S
     if last is None:  # stopped before depth 1 completed
         actions = state.legal_actions()
         return SearchResult(action=actions[0], value=0.0, algorithm="negamax")
-    return last
+    if last.is_proven:
+        return last
+    if limits.depth is not None and last.depth >= limits.depth:
+        return dataclasses.replace(last, stopped_by="depth")
+    # cut short by a limit: the clock if it ran out, else the node count
+    ran_out = limits.time is not None and context.elapsed >= limits.time
+    return dataclasses.replace(last, stopped_by="time" if ran_out else "nodes")
 
 
 def _mcts_live(
@@ -615,14 +639,51 @@ JOBS: dict[str, JobFunction] = {
 
 
 def warm_up() -> None:
-    """Load the compiled kernels (from numba's cache) before the first job, so that no
-    search pays for it inside its time budget."""
-    with contextlib.suppress(Exception):
-        from searchlab.algorithms.mcts.compiled import warm_up
+    """Make a worker ready for the labs' first searches, before it takes a job (so that no
+    search pays for this within its time budget): load (or, on an empty numba cache, compile)
+    the kernels of every game the Play lab offers (:func:`~searchlab.algorithms.warmup.
+    warm_up_game`: the compiled MCTS, with and without the MCTS-Solver, of Connect Four,
+    Othello, Snake Go and Go; the exact solvers; each game's rules) and of the path searches;
+    with PyTorch (the ``learn`` extra), run torch on one thread and load each network shipped
+    for a game and search with it once (``az``'s PUCT kernels). A part that fails says so in
+    one line on stderr; the worker still serves."""
+    for name in sorted(GAMES):
+        _warm(name, functools.partial(_warm_game, name))
 
-        warm_up()
-    with contextlib.suppress(Exception):
+    def paths() -> None:
         tiny = GridMap.from_strings(["...", "...", "..."])
         for search in (best_first.astar, best_first.dijkstra, jump_point_search):
             search(GridProblem(tiny, (0, 0), (2, 2)))
             search(GridProblem(tiny, (0, 0), (2, 2)), observer=lambda event: None)
+
+    _warm("path searches", paths)
+    if importlib.util.find_spec("torch") is None:  # no learn extra: no network to load
+        return
+    import torch
+
+    # One thread per worker: the server runs one search per worker process, and torch's
+    # thread pool beside numba's slowed az's 800 simulations from 0.4 s to 3-9 s on a busy
+    # 2-core machine (measured after this warm-up).
+    torch.set_num_threads(1)
+    for name in shipped_games():
+        if name in GAMES:
+            _warm(f"the network shipped for {name}", functools.partial(_warm_network, name))
+
+
+def _warm_game(name: str) -> None:
+    """Load the kernels of game ``name``'s searches and rules."""
+    warm_up_game(make(name))
+
+
+def _warm_network(name: str) -> None:
+    """Load the network shipped for game ``name`` and search with it once."""
+    game = make(name)
+    make_agent("az:simulations=8", game, seed=0).act(game.initial_state())
+
+
+def _warm(what: str, function: Callable[[], object]) -> None:
+    """Run one part of :func:`warm_up`; a failure is one line on stderr, not the worker's end."""
+    try:
+        function()
+    except Exception as error:  # the searches that need it will report it themselves
+        print(f"searchlab serve: could not warm up {what}: {error}", file=sys.stderr, flush=True)

@@ -17,7 +17,6 @@ import math
 from typing import Any
 
 from searchlab.agents import AGENT_KINDS
-from searchlab.agents.kinds import DEFAULT_DEPTH, DEFAULT_SIMULATIONS
 from searchlab.agents.spec import parse_spec
 from searchlab.core.errors import SearchlabError
 from searchlab.domains.games import GAMES
@@ -25,11 +24,11 @@ from searchlab.web.caps import ServerCaps
 from searchlab.web.workers import JobError
 
 __all__ = [
+    "check_agent",
     "check_game",
     "get",
     "parse_body",
     "parse_json_text",
-    "search_limits",
 ]
 
 MAX_BODY = 16 * 1024 * 1024
@@ -122,47 +121,44 @@ def check_game(body: dict[str, Any], caps: ServerCaps) -> dict[str, Any]:
     return {"game": game, "params": params, "moves": labels}
 
 
-def search_limits(spec_text: Any, caps: ServerCaps) -> tuple[str, dict[str, Any]]:
-    """The agent spec and the budget its search runs under: the spec's own budget, checked
-    against the caps (one over a cap is a 400 naming it), with the time, simulations, nodes
-    and depth the spec leaves open filled in within the caps."""
+def check_agent(spec_text: Any, caps: ServerCaps) -> tuple[str, float]:
+    """The agent spec of a search request, and the seconds its job may take (the spec's
+    ``time=`` within the time cap, else the cap). The budget the search runs under is the
+    agent's own, bounded by the caps in the worker (:meth:`ServerCaps.budget`): a spec over a
+    cap runs at the cap, with a note. Refused with one line: a spec that does not parse, an
+    unknown kind or parameter, a bad value, ``gtp`` (a program of the client's choosing), an
+    exact endgame (``mcts:exact=``) deeper than the depth cap. A kind of the learning layer
+    (``az``) is checked by the worker that builds it (importing PyTorch would stall the
+    server).
+
+    >>> check_agent("mcts:time=60", ServerCaps(time=2.0))
+    ('mcts:time=60', 2.0)
+    >>> check_agent("mcts:exact=50", ServerCaps())
+    Traceback (most recent call last):
+    ...
+    searchlab.web.workers.JobError: agent 'mcts:exact=50': depth 50 is over the server's cap of 12
+    """
     if not isinstance(spec_text, str):
         raise JobError(400, "field 'agent' must be an agent spec like 'mcts:simulations=2000'")
     try:
         spec = parse_spec(spec_text)
-        kind = AGENT_KINDS.lookup(spec.kind)
         text = str(spec)
         given: dict[str, Any] = {}
-        for name, raw in spec.params.items():
-            if name in kind.params:
-                given[name] = kind.params[name].convert(name, raw, text)
+        if not AGENT_KINDS.is_lazy(spec.kind):
+            kind = AGENT_KINDS.lookup(spec.kind)
+            for name, raw in spec.params.items():
+                if name in kind.params:
+                    given[name] = kind.params[name].convert(name, raw, text)
     except SearchlabError as error:
         raise JobError(400, str(error)) from None
-    if kind.name == "gtp":  # it would start a program of the client's choosing on the server
+    if spec.kind == "gtp":  # it would start a program of the client's choosing on the server
         raise JobError(400, f"agent {text!r}: the web lab does not start external programs")
+    for name, value in given.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise JobError(400, f"agent {text!r}: {name} must be a finite number")
     try:
-        for name in ("time", "simulations", "nodes", "depth"):
-            value = given.get(name)
-            if isinstance(value, float) and not math.isfinite(value):
-                raise JobError(400, f"agent {text!r}: {name} must be a finite number")
-            caps.check(name, value)
-        if given.get("exact"):
-            caps.check("depth", given["exact"])
+        caps.check("depth", given.get("exact") or None)
     except SearchlabError as error:
         raise JobError(400, f"agent {text!r}: {error}") from None
-    time = float(given.get("time") or caps.time)
-    limits: dict[str, Any] = {"time": time}
-    if kind.name in ("mcts", "flatmc"):
-        simulations = given.get("simulations")
-        if simulations is None:
-            simulations = caps.simulations if "time" in given else DEFAULT_SIMULATIONS
-        limits["simulations"] = min(simulations, caps.simulations)
-        if kind.name == "mcts":
-            limits["nodes"] = caps.nodes
-    elif kind.name == "alphabeta":
-        depth = given.get("depth")
-        if depth is None:
-            depth = caps.depth if ("time" in given or "nodes" in given) else DEFAULT_DEPTH
-        limits["depth"] = min(depth, caps.depth)
-        limits["nodes"] = given.get("nodes") or caps.nodes
-    return text, limits
+    time = given.get("time")
+    return text, min(float(time), caps.time) if isinstance(time, float) else caps.time

@@ -81,7 +81,7 @@ def add_routes(app: FastAPI, lab: LabState) -> None:
     async def status() -> dict[str, Any]:
         return {
             "workers": len(lab.searches.workers),
-            "ready": lab.searches.ready + lab.quick.ready == len(lab.searches.workers) + 1,
+            "ready": lab.searches.all_ready and lab.quick.all_ready,
             "busy": lab.searches.busy,
             "queued": len(lab.searches.pending),
             "restarts": lab.searches.restarts + lab.quick.restarts,

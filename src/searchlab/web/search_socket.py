@@ -2,8 +2,11 @@
 
 The client sends ``{"type": "start", "game", "params", "moves", "agent", "seed"}`` (and may
 add an ``"id"``, echoed in every message about that search); the server answers
-``{"type": "queued"}``, then ``{"type": "analysis", ...}`` about every 0.2 s while the worker
-searches, then ``{"type": "result", ...}``. ``{"type": "cancel"}`` stops the searches of the
+``{"type": "queued"}`` (the search waits for a warm worker: one still warming up is never
+given a search), then ``{"type": "analysis", ...}`` about every 0.2 s while the worker
+searches, then ``{"type": "result", ...}`` with the budget it ran under (``limits``: the
+agent's own, bounded by the server's caps) and ``notes``, one line for each cap that changed
+it. ``{"type": "cancel"}`` stops the searches of the
 connection (``{"type": "cancelled"}``); a closed connection stops them too. Errors are
 ``{"type": "error", "error": "<one line>"}`` and leave the connection open. A connection runs
 at most ``ServerCaps.concurrent`` searches at once.
@@ -19,7 +22,7 @@ from typing import Any
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from searchlab.web.lab import LabState
-from searchlab.web.requests import check_game, get, parse_json_text, search_limits
+from searchlab.web.requests import check_agent, check_game, get, parse_json_text
 from searchlab.web.workers import Job, JobError
 
 __all__ = ["add_socket"]
@@ -86,7 +89,7 @@ class _Session:
         tag = _tag(message)
         try:
             payload = check_game(message, caps)
-            spec, limits = search_limits(message.get("agent"), caps)
+            spec, seconds = check_agent(message.get("agent"), caps)
             seed = get(message, "seed", "int", 0)
             if not 0 <= seed < 2**63:
                 raise JobError(400, f"seed must be a whole number >= 0, got {seed}")
@@ -103,14 +106,14 @@ class _Session:
                 }
             )
             return
-        payload.update(agent=spec, seed=seed, limits=limits)
+        payload.update(agent=spec, seed=seed, caps=caps.budget_caps())
         try:
-            job = self.lab.searches.submit("search", payload, limits["time"])
+            job = self.lab.searches.submit("search", payload, seconds)
         except JobError as error:
             await self.send({"type": "error", "error": error.message, **tag})
             return
         self.running[job] = asyncio.create_task(self.forward(job, tag))
-        await self.send({"type": "queued", "agent": spec, "limits": limits, **tag})
+        await self.send({"type": "queued", "agent": spec, **tag})
 
     async def forward(self, job: Job, tag: dict[str, Any]) -> None:
         try:

@@ -19,9 +19,12 @@ Stopping a search, three ways, from gentle to hard:
    killed (SIGKILL) and replaced by a fresh one; its client gets one error line.
 
 Workers are forked from a *forkserver* that has imported the library once
-(:mod:`searchlab.web.jobs`), so no worker inherits the server's threads or sockets; each loads
-the compiled kernels and says ``ready`` before it gets a job (no search pays for loading them
-within its time budget). As with ``multiprocessing``'s spawn, a script that creates the app
+(:mod:`searchlab.web.jobs`, and PyTorch with the learning layer when the ``learn`` extra is
+there), so no worker inherits the server's threads or sockets and all share one import of
+torch; each warms up (:func:`searchlab.web.jobs.warm_up`: the compiled kernels of every game,
+the shipped networks) and says ``ready`` before it gets a job. A job waits in the queue for a
+ready worker, and its time budget starts when a worker takes it: no search pays for the
+warm-up, and none fails for it. As with ``multiprocessing``'s spawn, a script that creates the app
 must guard its entry point with ``if __name__ == "__main__":``. A worker ignores SIGINT (Ctrl-C
 is the server's to handle), limits its address space (``memory_mb``), and ends when its pipe
 closes.
@@ -292,7 +295,7 @@ class WorkerPool:
     """``size`` worker processes fed from one queue, under the server's ``caps``: at most
     ``caps.queue`` jobs wait, each worker's address space is ``caps.memory_mb``, and a job
     ``caps.grace`` seconds over its time is killed with its worker. With ``warm`` each worker
-    loads the compiled kernels before its first job.
+    warms up (:func:`searchlab.web.jobs.warm_up`) before its first job.
 
     Use :meth:`start` and :meth:`close` from the event loop (the app's lifespan does).
     :meth:`submit` queues a job; :meth:`cancel` stops one; :meth:`run` is submit and wait.
@@ -315,10 +318,15 @@ class WorkerPool:
 
     # -- life ----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Start the workers (the first start also starts the forkserver: seconds)."""
+        """Start the workers (the first start also starts the forkserver: seconds); each then
+        warms up on its own. Jobs submitted meanwhile wait for a ready worker."""
         self._loop = asyncio.get_running_loop()
         for _ in range(self.size):
             worker = await asyncio.to_thread(self._spawn)
+            if self._closed:  # closed while this one started
+                worker.process.kill()
+                worker.process.join(1.0)
+                return
             self._adopt(worker)
 
     def _spawn(self) -> _Worker:
@@ -372,10 +380,15 @@ class WorkerPool:
         """Workers started and warm."""
         return sum(worker.ready for worker in self.workers)
 
+    @property
+    def all_ready(self) -> bool:
+        """Whether all ``size`` workers are started and warm."""
+        return self.ready == self.size
+
     async def wait_ready(self, timeout: float = 60.0) -> bool:
         """Wait until every worker is warm (``False`` after ``timeout`` seconds)."""
         deadline = time.perf_counter() + timeout
-        while self.ready < len(self.workers) or not self.workers:
+        while not self.all_ready:
             if time.perf_counter() > deadline:
                 return False
             await asyncio.sleep(0.05)
@@ -552,11 +565,14 @@ class WorkerPool:
         self._adopt(self._spawn())
 
 
-_PRELOAD = ["searchlab.web.jobs"]
+_PRELOAD = ["searchlab.web.jobs", "searchlab.learning.agents"]
+"""What the forkserver imports once for every worker: the jobs, and the network agents with
+PyTorch (skipped without the ``learn`` extra: the forkserver passes over a module it cannot
+import)."""
 
 
 def _context() -> Any:
-    """The forkserver context (its server imports :mod:`searchlab.web.jobs` once)."""
+    """The forkserver context (its server imports :data:`_PRELOAD` once)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")

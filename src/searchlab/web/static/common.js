@@ -13,7 +13,8 @@
 // - readOrReport(read): what read() returns, or null with its error in the status line.
 // - el(tag, attrs, ...children) / svg(tag, attrs, ...children): small DOM builders.
 // - SearchSocket: one search over the websocket /ws/search (start, live analysis, result,
-//   cancel).
+//   cancel); the result's notes (a server cap that changed the search) go to showNotes(notes),
+//   a line after the status line.
 
 /** An error answered by the server: `message` is its one line. */
 export class ApiError extends Error {
@@ -34,6 +35,23 @@ export function setStatus(text, kind = "info") {
   if (!status) return;
   status.textContent = text;
   status.dataset.kind = kind;
+}
+
+/** Show the server's notes about a search's budget (each cap that changed it: "capped at
+ * 5,000 simulations by the server (--max-simulations)") in a line after the status line
+ * (data-testid="search-notes"), made on first use; no notes hide it. */
+export function showNotes(notes) {
+  let line = document.querySelector('[data-testid="search-notes"]');
+  if (!line) {
+    const status = statusElement();
+    if (!status) return;
+    line = el("div", { class: "status", "data-testid": "search-notes", "data-kind": "busy", style: "margin-left:0" });
+    status.after(line);
+  }
+  const text = (notes || []).join("; ");
+  line.textContent = text;
+  line.title = text;
+  line.hidden = !text;
 }
 
 /** Route uncaught errors (and rejected promises) to the status line. */
@@ -189,6 +207,7 @@ export class SearchSocket {
 
   start(request) {
     this.cancel();
+    showNotes([]);
     const socket = new WebSocket(socketURL("/ws/search"));
     this.socket = socket;
     this.active = true;
@@ -214,6 +233,7 @@ export class SearchSocket {
           break;
         case "result":
           this.finish(socket);
+          showNotes(message.notes);
           call("onResult", message);
           break;
         case "cancelled":
