@@ -347,7 +347,7 @@ def test_the_human_agent_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert_one_line_error(code, err, "the human agent cannot play here")
 
 
-# -- passing when passing keeps the win, resigning below --resign-below (cli/_go_endgame.py) -----
+# -- passing when passing keeps the win, resigning below --resign-below (agents/go_endgame.py) -----
 def _position(server: GtpServer, black: list[str], white: list[str]) -> None:
     """Place the stones with ``play`` (each colour may play out of turn), black to move."""
     for colour, vertices in (("b", black), ("w", white)):

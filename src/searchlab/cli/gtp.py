@@ -27,7 +27,7 @@ Passing and resigning: a search agent's ``genmove`` passes when the opponent has
 the game scored now is its win (or when passing is worth as much as its move and no neutral
 point is left), and with ``--resign-below V`` answers ``resign`` when its search's value was
 below V at two of its moves in a row: the rule ``play go`` follows
-(:class:`~searchlab.cli._go_endgame.GoEndgame`).
+(:class:`~searchlab.agents.go_endgame.GoEndgame`).
 
 Time: after ``time_settings M B S`` (main time M, then B seconds per S stones) and
 ``time_left``, each ``genmove`` gets a share of the time left: in byo-yomi, its period over its
@@ -130,7 +130,7 @@ class GtpServer:
         resign_below: the engine resigns (``genmove`` answers ``resign``) when its search's
             value was below this at two of its moves in a row; ``None``: never. It passes when
             passing keeps the win; both as ``play`` does
-            (:class:`~searchlab.cli._go_endgame.GoEndgame`).
+            (:class:`~searchlab.agents.go_endgame.GoEndgame`).
 
     >>> server = GtpServer("random", size=5, komi=0.5)
     >>> server.handle("1 play b C3"), server.handle("final_score"), server.handle("bogus")
@@ -149,8 +149,8 @@ class GtpServer:
         resign_below: float | None = None,
     ) -> None:
         from searchlab.agents import make_agent as default_make_agent
+        from searchlab.agents.go_endgame import GoEndgame
         from searchlab.agents.spec import parse_spec
-        from searchlab.cli._go_endgame import GoEndgame
         from searchlab.core.errors import InvalidParameterError
 
         spec = parse_spec(agent_spec)  # parsed once: each new game's agent is made from it
@@ -470,7 +470,7 @@ def serve(server: GtpServer, stdin: IO[str], stdout: IO[str]) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from searchlab.cli._go_endgame import resign_threshold
+    from searchlab.agents.go_endgame import resign_threshold
 
     server = GtpServer(
         args.agent,

@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     quiet = args.quiet or args.json
     go = endgame = None
     if game.info.name == "go":
-        from searchlab.cli._go_endgame import GoEndgame, resign_threshold
+        from searchlab.agents.go_endgame import GoEndgame, resign_threshold
         from searchlab.cli._go_play import GoExtras
 
         resign_below = None if args.resign_below is None else resign_threshold(args.resign_below)
@@ -330,7 +330,7 @@ class _Session:
         named = players(game.info.name if game is not None else "")
         self.sides, self.names = named.marks, named.names
         self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
-        self.endgame = endgame  # Go: when an engine passes or resigns (cli/_go_endgame.py)
+        self.endgame = endgame  # Go: when an engine passes or resigns (agents/go_endgame.py)
         self.game = game  # its max_game_length ends a game that goes on too long
 
     def say(self, text: str) -> None:

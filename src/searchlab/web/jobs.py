@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from searchlab.agents import make_agent
 from searchlab.agents.evaluations import default_evaluation, search_position
+from searchlab.agents.go_endgame import SEARCH_AGENTS, GoEndgame
 from searchlab.agents.human import HumanAgent
 from searchlab.agents.search import AlphaBetaAgent, MCTSAgent
 from searchlab.algorithms.adversarial.alphabeta import alphabeta, pruned_leaves
@@ -43,6 +44,7 @@ from searchlab.core.problem import zero_heuristic
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games import GAMES, make
 from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
+from searchlab.domains.games.go import Go, GoState
 from searchlab.domains.path.grid import GridMap, GridProblem, manhattan_distance, octile_distance
 from searchlab.domains.path.movingai import load_map, load_scenarios
 from searchlab.learning.shipped import shipped_games
@@ -151,17 +153,31 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
     limits = budget.limits
     started = time.perf_counter()
     result: SearchResult | None
-    if isinstance(agent, AlphaBetaAgent):
-        result = _alphabeta_live(game, state, limits, context)
+    endgame = GoEndgame() if isinstance(game, Go) and isinstance(agent, SEARCH_AGENTS) else None
+    closed = endgame is not None and endgame.closed_and_ahead(cast(GoState, state))
+    passing = endgame.pass_now(cast(GoState, state)) if endgame is not None else ""
+    searched_limits = cast(Limits, GoEndgame.share(limits)) if closed else limits
+    chosen: int | None
+    if passing:  # Go: the opponent passed and the count wins: pass, no search
+        result, chosen = None, cast(Go, game).pass_action
+    elif isinstance(agent, AlphaBetaAgent):
+        result = _alphabeta_live(game, state, searched_limits, context)
         chosen = result.action
     elif isinstance(agent, MCTSAgent) and agent.evaluator is None:  # UCT: live snapshots
-        result = _mcts_live(game, state, agent, limits, seed, context)
+        result = _mcts_live(game, state, agent, searched_limits, seed, context)
         chosen = result.action
     else:
         context.progress = lambda: _analysis(state, agent.name, context.elapsed)
-        chosen = agent.act(state, limits)
+        chosen = agent.act(state, searched_limits)
         result = agent.last_result
     action = state.legal_actions()[0] if chosen is None else int(chosen)
+    if closed and endgame and result is not None and action != cast(Go, game).pass_action:
+        # Go: passing as good as the move and nothing left to fill: pass (the second rule)
+        passing = endgame.pass_instead(
+            agent, cast(GoState, state), action, result.value, searched_limits
+        )
+        if passing:
+            action = cast(Go, game).pass_action
     seconds = time.perf_counter() - started
     after = state.apply(action)
     moves = [*payload.get("moves", []), state.action_to_string(action)]
@@ -191,7 +207,7 @@ def search_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
             for field in dataclasses.fields(limits)
             if getattr(limits, field.name) is not None
         },
-        "notes": [*budget.notes, *([stopped] if stopped else [])],
+        "notes": [*budget.notes, *([stopped] if stopped else []), *([passing] if passing else [])],
         "view": build_view(payload["game"], after, moves),
     }
 

@@ -27,13 +27,17 @@ and Pachi do:
 "The game scored now is a win" means by every count the game may be scored with: Tromp-Taylor
 area of the board as it stands (the rules' own final score, GTP's ``final_score``) and, unless
 ``settle=False`` (``play --settle none``), that count with the dead stones settled by random
-play-outs (:func:`~searchlab.cli._go_play.settle_by_playouts`, ``play``'s own default count at
-the end, with the same seed, so that ``play`` scores the game the rule ended as the rule saw
-it). An engine never ends a game that the count it will be scored by calls lost; dead stones of
-the opponent inside its area it captures first (they keep the board's count from winning).
+play-outs (:func:`~searchlab.domains.games.go_score.settle_by_playouts`, ``play``'s own
+default count at the end, with the same seed, so that ``play`` scores the game the rule ended
+as the rule saw it). An engine never ends a game that the count it will be scored by calls
+lost; dead stones of the opponent inside its area it captures first (they keep the board's
+count from winning).
 
 Only search agents (``mcts`` and the network searches, ``flatmc``, ``alphabeta``) follow the
-rule: a person, ``random``, ``greedy`` and an external GTP engine play as they are.
+rule: a person, ``random``, ``greedy`` and an external GTP engine play as they are. ``play go``
+and ``gtp`` call :meth:`GoEndgame.act`; the browser lab's search job, which runs the search
+itself to stream its analysis, calls the two rules' parts (:meth:`GoEndgame.pass_now`,
+:meth:`GoEndgame.closed_and_ahead`, :meth:`GoEndgame.share`, :meth:`GoEndgame.pass_instead`).
 
 >>> from searchlab.agents import make_agent
 >>> from searchlab.domains.games.go import Go
@@ -55,13 +59,13 @@ from typing import Any
 
 from searchlab.agents.human import Resign
 from searchlab.agents.search import AlphaBetaAgent, FlatMonteCarloAgent, MCTSAgent
-from searchlab.cli._go_play import result_of_score, settle_by_playouts
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.go import GoState, area
+from searchlab.domains.games.go_score import result_of_score, settle_by_playouts
 
-__all__ = ["RESIGN_MOVES", "TOLERANCE", "GoEndgame", "resign_threshold"]
+__all__ = ["RESIGN_MOVES", "SEARCH_AGENTS", "TOLERANCE", "GoEndgame", "resign_threshold"]
 
 TOLERANCE = 0.05
 """How much less than the chosen move's value the pass may be worth and still count as as
@@ -133,29 +137,45 @@ class GoEndgame:
             return agent.act(state, limits), ""
         player = state.to_move
         game = state.game
-        if state.passes == 1:
-            final = state.apply(game.pass_action)  # the game ends as it is now
-            result = self.winning_result(final, player)
-            if result is not None:
-                agent.last_result = None  # no search behind this move
-                return game.pass_action, (
-                    f"{_COLOURS[1 - player]} passed and {_COLOURS[player]} wins the game "
-                    f"scored now ({result}): passing ends it"
-                )
-        closed = self._closed_and_ahead(state)
-        if closed and limits is not None and limits.time is not None:
-            limits = replace(limits, time=limits.time / 2)  # a clock's share for two searches
+        why = self.pass_now(state)
+        if why:
+            agent.last_result = None  # no search behind this move
+            return game.pass_action, why
+        closed = self.closed_and_ahead(state)
+        if closed:
+            limits = self.share(limits)
         action = agent.act(state, limits)
         searched = agent.last_result
         if searched is None:
             return action, ""
         self._check_resign(player, searched)
         if closed and action != game.pass_action:
-            why = self._pass_is_as_good(agent, state, action, limits)
+            why = self.pass_instead(agent, state, action, searched.value, limits)
             agent.last_result = searched  # the search behind the move, not the pass's
             if why:
                 return game.pass_action, why
         return action, ""
+
+    def pass_now(self, state: GoState) -> str:
+        """The first rule: why the player to move passes now without a search (the opponent
+        has just passed and the game scored now is a win), else ``""``."""
+        if state.passes != 1:
+            return ""
+        player = state.to_move
+        result = self.winning_result(state.apply(state.game.pass_action), player)
+        if result is None:
+            return ""
+        return (
+            f"{_COLOURS[1 - player]} passed and {_COLOURS[player]} wins the game "
+            f"scored now ({result}): passing ends it"
+        )
+
+    @staticmethod
+    def share(limits: Limits | None) -> Limits | None:
+        """A clock's share for each of the second rule's two searches (half its time)."""
+        if limits is not None and limits.time is not None:
+            return replace(limits, time=limits.time / 2)
+        return limits
 
     def winning_result(self, final: GoState, player: int) -> str | None:
         """The result (``"W+5.5"``) when ``player`` wins the game ended at ``final`` by every
@@ -171,7 +191,7 @@ class GoEndgame:
         return result_of_score(score)
 
     @staticmethod
-    def _closed_and_ahead(state: GoState) -> bool:
+    def closed_and_ahead(state: GoState) -> bool:
         """No empty point of ``state`` is neutral, and the board as it stands wins for the
         player to move: the second rule may apply (checked before the search, which then
         gets half of a clock's time)."""
@@ -181,17 +201,17 @@ class GoEndgame:
             return False
         return state.area_score() * (1 if state.to_move == 0 else -1) > 0
 
-    def _pass_is_as_good(
-        self, agent: Any, state: GoState, action: int, limits: Limits | None
+    def pass_instead(
+        self, agent: Any, state: GoState, action: int, chosen: float, limits: Limits | None
     ) -> str:
-        """Why the pass replaces ``action``, the move ``agent``'s search chose (its
-        ``last_result``) in a closed position won as it stands, by the second rule; ``""``
-        when it does not."""
+        """The second rule: why the pass replaces ``action``, the move ``agent``'s search chose
+        with value ``chosen`` in a position :meth:`closed_and_ahead`, else ``""``. Runs the
+        agent's search once more, from the position after the pass (``agent.last_result`` is
+        then that search's)."""
         game = state.game
         result = self.winning_result(state, state.to_move)
         if result is None:
             return ""
-        chosen = agent.last_result.value
         agent.act(state.apply(game.pass_action), limits)  # the opponent's best after a pass
         reply = agent.last_result
         if reply is None:  # pragma: no cover - the search agents always leave a result
