@@ -10,6 +10,7 @@ Every expected value comes from the library or the data files, never from the pa
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -221,4 +222,123 @@ def test_path_lab_default_problem_is_a_long_path_and_zoom_to_path_frames_it(
     for x, y in path:
         assert after["ox"] <= x and x + 1 <= after["ox"] + after["width"] / after["cell"] + 1e-6
         assert after["oy"] <= y and y + 1 <= after["oy"] + after["height"] / after["cell"] + 1e-6
+    lab.check()
+
+
+# --- labels never overlap: the A* exercise graph and the Monte Carlo tree --------------------
+
+BOXES_JS = """svg => {
+    const box = (e) => { const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+    const shown = (e) => getComputedStyle(e).visibility !== 'hidden'
+        && getComputedStyle(e).display !== 'none';
+    const name = (e) => (e.dataset.label || e.getAttribute('class') || e.tagName)
+        + ' ' + JSON.stringify(e.textContent.trim());
+    return {
+        texts: [...svg.querySelectorAll('text')].filter(t => shown(t) && t.textContent.trim())
+            .map(t => [name(t), box(t)]),
+        labels: [...svg.querySelectorAll('[data-label], .shape, .g-shape')].filter(shown)
+            .map(e => [name(e), box(e)]),
+    };
+}"""
+
+
+def overlapping(named_boxes: list[list[Any]]) -> list[tuple[str, str]]:
+    """Pairs of boxes that intersect (by more than a quarter pixel both ways)."""
+    found = []
+    for i, (name_a, a) in enumerate(named_boxes):
+        for name_b, b in named_boxes[i + 1 :]:
+            width = min(a[2], b[2]) - max(a[0], b[0])
+            height = min(a[3], b[3]) - max(a[1], b[1])
+            if width > 0.25 and height > 0.25:
+                found.append((name_a, name_b))
+    return found
+
+
+def assert_no_label_overlaps(svg: Any, what: str, at_least: int = 2) -> int:
+    """No two texts overlap, nor two labels (a label box with its text is one) or node shapes.
+    Returns how many texts were compared (at least ``at_least``)."""
+    boxes = svg.evaluate(BOXES_JS)
+    assert len(boxes["texts"]) >= at_least, f"{what}: too few labels drawn to compare"
+    for kind in ("texts", "labels"):
+        pairs = overlapping(boxes[kind])
+        assert not pairs, f"{what}: {len(pairs)} overlapping {kind}, e.g. {pairs[:4]}"
+    return len(boxes["texts"])
+
+
+ASTAR_CASES = [(24, False, 5), (24, True, 11), (18, False, 2)]
+
+
+@pytest.mark.parametrize(("nodes", "consistent", "seed"), ASTAR_CASES)
+def test_astar_exercise_graph_labels_do_not_overlap(
+    lab: Any, screenshot: Any, nodes: int, consistent: bool, seed: int
+) -> None:
+    """The largest exercises (24 nodes, the server's cap): at the start, half way and at the
+    end of the key, no two labels of the graph (names, h, g and f, edge costs) overlap, nor a
+    label and a node."""
+    page = lab.open("/path")
+    lab.testid("astar-nodes").fill(str(nodes))
+    lab.testid("astar-seed").fill(str(seed))
+    if consistent:
+        lab.testid("astar-consistent").check()
+    lab.testid("astar-new").click()
+    wait_for_status(page, f"A* exercise seed {seed}:")
+    graph = lab.testid("astar-graph")
+    assert graph.locator("[data-graph-node]").count() == nodes + 2
+    assert_no_label_overlaps(graph, "A* graph, no step")
+    expansions = re.search(r"(\d+) expansions", status_text(lab))
+    assert expansions, status_text(lab)
+    steps = int(expansions.group(1))
+    for _ in range(steps // 2):
+        lab.testid("astar-step").click()
+    assert_no_label_overlaps(graph, "A* graph, half way")
+    lab.testid("astar-run").click()
+    shown = assert_no_label_overlaps(graph, "A* graph, at the end")
+    assert shown >= 2 * (nodes + 2), "names and h labels at least"
+    graph.scroll_into_view_if_needed()
+    screenshot(page, f"astar-graph-{nodes}-{seed}", docs=False)
+    lab.check()
+
+
+MCTS_CASES = [("tictactoe", "2"), ("nim", "3,4,5")]  # nim's moves: "pile:count" labels
+MCTS_SIMULATIONS, MCTS_STEPPED = 300, 12
+
+
+@pytest.mark.parametrize(("game", "piles"), MCTS_CASES)
+def test_mcts_tree_labels_do_not_overlap(lab: Any, screenshot: Any, game: str, piles: str) -> None:
+    """Phase by phase through the first simulations (UCB badges on the selection's path, the
+    new node, the playout's result below its leaf, the backup), then at the end with 120 nodes
+    to depth 9: no two labels of the tree overlap, nor a label and a node."""
+    page = lab.open("/mcts")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').dataset.kind === 'ok'",
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+    lab.testid("game").select_option(game)
+    settings: dict[str, object] = {"simulations": MCTS_SIMULATIONS, "c": 1.4, "seed": 5}
+    if game == "nim":
+        settings["piles"] = piles
+    for testid, value in settings.items():
+        lab.testid(testid).fill(str(value))
+        lab.testid(testid).press("Tab")
+    wait_for_status(page, f"{MCTS_SIMULATIONS} simulations ready")
+    lab.testid("budget").select_option("120")
+    lab.testid("depth").select_option("9")
+    tree = lab.testid("mcts-tree")
+    seen = {"ucb": 0, "playout": 0}
+    for step in range(4 * MCTS_STEPPED):
+        lab.testid("step-phase").click()
+        phase = lab.testid("phase").inner_text().strip()
+        assert_no_label_overlaps(tree, f"simulation {step // 4 + 1}, {phase}")
+        seen["ucb"] += tree.locator("[data-label^=ucb]").count()
+        seen["playout"] += tree.locator("[data-label=playout]").count()
+    assert seen["ucb"] >= MCTS_STEPPED and seen["playout"] == MCTS_STEPPED, seen
+    lab.testid("finish").click()
+    page.wait_for_function(
+        "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
+        arg=MCTS_SIMULATIONS,
+    )
+    shown = assert_no_label_overlaps(tree, "the end, 120 nodes")
+    assert shown >= 2 * 100, "most of 120 nodes drawn with their labels"
+    screenshot(page, f"mcts-labels-{game}", docs=False)
     lab.check()
