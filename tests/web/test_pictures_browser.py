@@ -18,6 +18,7 @@ import pytest
 
 from searchlab.algorithms.path import best_first
 from searchlab.core.limits import Limits
+from searchlab.domains.games.explicit_tree import ExplicitTree
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.movingai import load_map, load_scenarios
 
@@ -341,4 +342,103 @@ def test_mcts_tree_labels_do_not_overlap(lab: Any, screenshot: Any, game: str, p
     shown = assert_no_label_overlaps(tree, "the end, 120 nodes")
     assert shown >= 2 * 100, "most of 120 nodes drawn with their labels"
     screenshot(page, f"mcts-labels-{game}", docs=False)
+    lab.check()
+
+
+# --- Trees: a malformed tree after a good one ------------------------------------------------
+
+
+def expect_refused(lab: Any, url: str) -> None:
+    """The browser logs the server's 400 answer to a bad request as a console error: expected
+    here, once, for ``url``; any other error still fails the test."""
+    refused = [e for e in lab.errors if "status of 400" in e and url in e]
+    assert len(refused) == 1, lab.errors
+    lab.errors.remove(refused[0])
+
+
+GOOD_TREE = """max A: B C
+min B: b1=3 b2=12
+min C: c1=2 c2=4
+"""
+BAD_TREE = """max A: B C
+min B: b1=3 b2=twelve
+min C: c1=2 c2=4
+"""
+
+
+def test_trees_lab_clears_the_previous_result_when_a_tree_is_malformed(lab: Any) -> None:
+    """A good tree searched to the end draws its nodes, log and result; then a malformed tree
+    (a leaf value that is not a number) leaves none of them on screen, only the library's
+    error for that text in the one status line."""
+    with pytest.raises(ValueError) as raised:
+        ExplicitTree.from_text(BAD_TREE, source="tree")
+    library_error = str(raised.value)
+    page = lab.open("/trees")
+    wait_for_status(page, "alphabeta:")  # the first example, loaded at start
+    lab.testid("tree-text").fill(GOOD_TREE)
+    lab.testid("load").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=tree-svg] [data-node]').length === 7"
+        " && document.querySelector('[data-testid=status]').textContent.startsWith('alphabeta')",
+    )
+    lab.testid("run").click()
+    assert "value 3" in lab.testid("result").inner_text()
+    assert lab.testid("log").locator("li").count() > 0
+
+    lab.testid("tree-text").fill(BAD_TREE)
+    lab.testid("load").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').dataset.kind === 'error'"
+    )
+    expect_refused(lab, "/api/tree")
+    line = status_text(lab)
+    assert library_error in line and "\n" not in line.strip(), line
+    assert lab.testid("tree-svg").locator("*").count() == 0, "the old tree is still drawn"
+    assert lab.testid("log").locator("li").count() == 0, "the old log is still shown"
+    assert lab.testid("result").inner_text().strip() == ""
+    assert lab.testid("step-count").inner_text().strip() == "0 / 0"
+    assert lab.testid("step").is_disabled() and lab.testid("run").is_disabled()
+    assert lab.testid("feedback").inner_text().strip() == ""
+    errors = page.locator("[data-kind=error], .error, .feedback.mistake")
+    assert errors.count() == 1, "one error line"
+    lab.check()
+
+
+def test_a_refused_astar_exercise_or_mcts_search_clears_the_last_one(lab: Any) -> None:
+    """The same rule in the A* exercise (more nodes than the server allows) and the Monte
+    Carlo lab (more simulations than it allows): the previous picture goes, the error stays."""
+    page = lab.open("/path")
+    lab.testid("astar-nodes").fill("6")
+    lab.testid("astar-seed").fill("1")
+    lab.testid("astar-new").click()
+    wait_for_status(page, "A* exercise seed 1:")
+    graph = lab.testid("astar-graph")
+    assert graph.locator("[data-graph-node]").count() == 8
+    lab.testid("astar-nodes").fill("99")
+    lab.testid("astar-new").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').dataset.kind === 'error'"
+    )
+    assert "nodes" in status_text(lab), status_text(lab)
+    expect_refused(lab, "/api/exercise/astar")
+    assert graph.locator("*").count() == 0 and not graph.is_visible()
+    assert lab.testid("astar-table").locator("tr").count() == 0
+    assert lab.testid("astar-info").inner_text().strip() == ""
+    assert lab.testid("astar-step").is_disabled()
+    lab.check()
+
+    page = lab.open("/mcts")
+    wait_for_status(page, "200 simulations ready")  # the page's first search
+    tree = lab.testid("mcts-tree")
+    lab.testid("step-simulation").click()
+    assert tree.locator("[data-node]").count() > 0
+    lab.testid("simulations").fill("100000")
+    lab.testid("simulations").press("Tab")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').dataset.kind === 'error'"
+    )
+    expect_refused(lab, "/api/mcts/steps")
+    assert tree.locator("*").count() == 0, "the old tree is still drawn"
+    assert lab.testid("sim-total").inner_text().strip() == "0"
+    assert lab.testid("step-phase").is_disabled()
     lab.check()

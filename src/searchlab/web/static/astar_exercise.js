@@ -60,6 +60,7 @@ export function mountAStarExercise(container) {
     try {
       data = await getJSON(`/api/exercise/astar?${query}`);
     } catch {
+      clear(); // the status line has the server's message; no older exercise stays on screen
       return;
     }
     state.data = data;
@@ -85,6 +86,17 @@ export function mountAStarExercise(container) {
     state.index = state.data.key.steps.length - 1;
     render();
   });
+
+  function clear() {
+    state.data = null;
+    state.index = -1;
+    info.textContent = "";
+    summary.replaceChildren();
+    table.replaceChildren();
+    clearSvg(graph);
+    body.classList.add("hidden");
+    render();
+  }
 
   function render() {
     const data = state.data;

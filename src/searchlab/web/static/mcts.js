@@ -262,6 +262,7 @@ function nodeWidth(node) {
 
 function draw() {
   clearSvg(svgRoot);
+  if (!lab.data) return;
   const shown = visibleNodes();
   const sim = lab.active >= 0 ? lab.sims[lab.active] : null;
   const phase = lab.phase;
@@ -632,11 +633,25 @@ function readRequest() {
   return { game, params, moves, simulations, c, seed, puct: $("puct").checked };
 }
 
+/** Forget the last search (a new one failed: its error stays in the status line, alone). */
+function forgetSearch() {
+  lab.data = null;
+  lab.sims = [];
+  lab.total = 0;
+  resetReplay();
+  $("events").textContent = "";
+  $("tree-check").textContent = "";
+  render();
+}
+
 async function search() {
   stopRun();
-  const request = readOrReport(readRequest);
-  if (!request) return;
   const id = (lab.requestId += 1);
+  const request = readOrReport(readRequest);
+  if (!request) {
+    forgetSearch();
+    return;
+  }
   lab.loading = true;
   showCounts();
   setStatus(`searching: ${request.simulations} simulations of MCTS on ${request.game}…`, "busy");
@@ -645,7 +660,7 @@ async function search() {
     data = await postJSON("/api/mcts/steps", request);
   } catch {
     lab.loading = false;
-    if (id === lab.requestId) showCounts();
+    if (id === lab.requestId) forgetSearch();
     return;
   } finally {
     if (id === lab.requestId) lab.loading = false;
