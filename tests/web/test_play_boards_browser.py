@@ -16,6 +16,7 @@ Every expected value is computed here with the library's API from the moves the 
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -29,7 +30,8 @@ from searchlab.web.views import GO_SETTLE_SEED
 
 ENGINE_TIMEOUT_MS = 120_000
 GO_ENGINE = "mcts:simulations=200"  # a small budget: the whole game takes seconds
-GO_OPENING = ["E5", "C3", "G7", "C7", "G3"]  # the person's stones before passing to the end
+GO_OPENING = ["E5", "C3", "G7", "C7", "G3"]  # the person's first stones
+GO_STONES = 24  # then seeded random moves up to this many, then passes to the end
 
 
 def open_game(lab: Any, game: str, second: str, params: dict[str, str] | None = None) -> Any:
@@ -101,8 +103,9 @@ def go_cell(label: str, size: int) -> str:
 def test_whole_go_game_by_clicks_against_mcts_is_drawn_and_counted(
     lab: Any, screenshot: Any
 ) -> None:
-    """The person (black) plays a few stones, then passes until the game ends; the engine
-    fills the board, captures, and passes when it has nothing left but its eyes."""
+    """The person (black) plays a few stones and then seeded random ones, then passes until
+    the game ends; the engine captures, and passes once the person has passed and the count
+    wins for it (the one Go endgame rule)."""
     page = open_game(lab, "go", GO_ENGINE)
     page.wait_for_selector("[data-testid=board][data-shape='go:9x9']")
     board = lab.testid("board")
@@ -113,6 +116,7 @@ def test_whole_go_game_by_clicks_against_mcts_is_drawn_and_counted(
     assert sorted(stars) == sorted(go_cell(v, 9) for v in ("C3", "G3", "E5", "C7", "G7"))
     game = make("go")
     opening = list(GO_OPENING)
+    chooser = random.Random(0)
     clicks = 0
     while wait_for_person(page, 2 * clicks) == "human":
         state = play(game.initial_state(), page_moves(lab))
@@ -128,6 +132,8 @@ def test_whole_go_game_by_clicks_against_mcts_is_drawn_and_counted(
         legal = {state.action_to_string(a) for a in state.legal_actions()}
         move = next((m for m in opening if m in legal), "pass")
         opening = [m for m in opening if m != move]
+        if move == "pass" and clicks < GO_STONES:
+            move = chooser.choice(sorted(legal - {"pass"}))
         if move == "pass":
             lab.testid("actions").locator("[data-action-label=pass]").click()
         else:

@@ -8,7 +8,7 @@
 //   mountAStarExercise(document.getElementById("astar-exercise"));
 
 import { getJSON, setStatus, el, svg } from "/static/common.js";
-import { clearSvg, sizeSvg, formatValue, addTitle } from "/static/tree_draw.js";
+import { clearSvg, sizeSvg, formatValue, addTitle, textBox, boxesOverlap } from "/static/tree_draw.js";
 
 /** Build the exercise's controls, graph and step table inside `container`. */
 export function mountAStarExercise(container) {
@@ -60,6 +60,7 @@ export function mountAStarExercise(container) {
     try {
       data = await getJSON(`/api/exercise/astar?${query}`);
     } catch {
+      clear(); // the status line has the server's message; no older exercise stays on screen
       return;
     }
     state.data = data;
@@ -85,6 +86,17 @@ export function mountAStarExercise(container) {
     state.index = state.data.key.steps.length - 1;
     render();
   });
+
+  function clear() {
+    state.data = null;
+    state.index = -1;
+    info.textContent = "";
+    summary.replaceChildren();
+    table.replaceChildren();
+    clearSvg(graph);
+    body.classList.add("hidden");
+    render();
+  }
 
   function render() {
     const data = state.data;
@@ -112,8 +124,38 @@ export function mountAStarExercise(container) {
   }
 }
 
+// The drawing's geometry (px): node radius, zigzag inside a column, label offsets from a node.
+const RADIUS = 18;
+const ZIGZAG = 22;
+const LABEL_DX = RADIUS + 3;
+const F_DY = -16;
+const H_DY = 15;
+const GAP = 10; // between a column's labels and the next column's nodes
+const ROW_GAP = 88;
+const COST_PAD = 4; // around a cost's digits in its box
+const CLEARANCE = 2; // between a cost box and anything else
+
+const grow = (box, by) => ({ x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by });
+
+/** The g and f label of a list entry. */
+const gfText = (entry) => `g=${formatValue(entry.g)} f=${formatValue(entry.f)}`;
+const hText = (data, node) => `h=${formatValue(data.heuristic[node])}`;
+
+/** Each node's widest g/f label over the whole key (so the drawing never moves as it steps). */
+function widestLabels(data, graph) {
+  const widest = new Map(data.nodes.map((n) => [n, 0]));
+  const lists = [data.key.start_open, ...data.key.steps.flatMap((s) => [s.open, s.closed])];
+  for (const list of lists) {
+    for (const entry of list) {
+      const { width } = textBox(graph, gfText(entry), "g-f", 10.5);
+      widest.set(entry.node, Math.max(widest.get(entry.node) || 0, width));
+    }
+  }
+  return widest;
+}
+
 /** Columns by the number of edges from S (T in the last column), nodes spread in each. */
-function placeNodes(data) {
+function columnsOf(data) {
   const neighbours = new Map(data.nodes.map((n) => [n, []]));
   for (const [u, v] of data.edges) {
     neighbours.get(u).push(v);
@@ -138,23 +180,83 @@ function placeNodes(data) {
     const column = hops.get(node) ?? deepest;
     (columns[column] ||= []).push(node);
   }
+  return columns;
+}
+
+/**
+ * Where every node, label and edge cost goes, with no two labels overlapping: each column is
+ * as wide as its nodes' labels (the widest g/f over the key, the h), and each cost box slides
+ * along its edge to the first place clear of the nodes, their labels and the costs placed
+ * before it; when one finds none, the columns and rows spread out and everything is placed
+ * again.
+ */
+function placeGraph(data, graph) {
+  const columns = columnsOf(data);
+  const widest = widestLabels(data, graph);
+  const hBoxes = new Map(data.nodes.map((n) => [n, textBox(graph, hText(data, n), "g-h", 10.5)]));
+  const gfHeight = textBox(graph, "g=0 f=0", "g-f", 10.5).height;
+  const costBoxes = data.edges.map(([, , cost]) => {
+    const box = textBox(graph, String(cost), "g-cost", 11);
+    return { width: Math.max(18, box.width + 2 * COST_PAD), height: Math.max(18, box.height + 2) };
+  });
+  for (let spread = 1; ; spread *= 1.25) {
+    const last = spread > 8;
+    const placed = tryPlace(data, columns, widest, hBoxes, gfHeight, costBoxes, spread, last);
+    if (placed) return placed;
+  }
+}
+
+function tryPlace(data, columns, widest, hBoxes, gfHeight, costBoxes, spread, force) {
+  const rowGap = ROW_GAP * spread;
   const tallest = Math.max(...columns.map((c) => (c ? c.length : 0)));
-  const colGap = 130;
-  const rowGap = 88;
   const height = Math.max(1, tallest) * rowGap + 40;
   const where = new Map();
-  columns.forEach((column, i) => {
+  const obstacles = [];
+  let x = 20 + RADIUS + ZIGZAG;
+  columns.forEach((column) => {
     if (!column) return;
     const top = (height - column.length * rowGap) / 2 + rowGap / 2;
-    // A slight zigzag: edges inside a column do not run through the labels.
-    column.forEach((node, j) => where.set(node, { x: 60 + i * colGap + (j % 2 ? 22 : -22), y: top + j * rowGap }));
+    let labels = 0;
+    column.forEach((node, j) => {
+      // A slight zigzag: edges inside a column do not run through the labels.
+      const p = { x: x + (j % 2 ? ZIGZAG : -ZIGZAG), y: top + j * rowGap };
+      const h = hBoxes.get(node);
+      const gf = { width: widest.get(node) || 0, height: gfHeight };
+      p.hBox = { x: p.x + LABEL_DX, y: p.y + H_DY - h.height / 2, width: h.width, height: h.height };
+      p.gfBox = { x: p.x + LABEL_DX, y: p.y + F_DY - gf.height / 2, width: gf.width, height: gf.height };
+      where.set(node, p);
+      obstacles.push({ x: p.x - RADIUS, y: p.y - RADIUS, width: 2 * RADIUS, height: 2 * RADIUS }, p.hBox, p.gfBox);
+      labels = Math.max(labels, h.width, gf.width);
+    });
+    x += (ZIGZAG + LABEL_DX + labels + GAP + ZIGZAG + RADIUS) * spread;
   });
-  return { where, width: 150 + (columns.length - 1) * colGap, height };
+  const width = x - ZIGZAG - RADIUS + 20;
+  const costs = [];
+  const ALONG = [0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.2, 0.8];
+  for (const [k, [u, v]] of data.edges.entries()) {
+    const a = where.get(u);
+    const b = where.get(v);
+    const size = costBoxes[k];
+    const boxAt = (t) => {
+      const cx = a.x + (b.x - a.x) * t;
+      const cy = a.y + (b.y - a.y) * t;
+      return { x: cx - size.width / 2, y: cy - size.height / 2, width: size.width, height: size.height, cx, cy };
+    };
+    const clear = (box) => !obstacles.some((o) => boxesOverlap(grow(box, CLEARANCE), o));
+    let box = ALONG.map(boxAt).find(clear);
+    if (!box) {
+      if (!force) return null;
+      box = boxAt(0.5);
+    }
+    obstacles.push(box);
+    costs.push(box);
+  }
+  return { where, costs, width, height };
 }
 
 function drawGraph(graph, data, index) {
   clearSvg(graph);
-  const { where, width, height } = placeNodes(data);
+  const { where, costs, width, height } = placeGraph(data, graph);
   sizeSvg(graph, width, height);
   const step = index >= 0 ? data.key.steps[index] : null;
   const open = new Map((step ? step.open : data.key.start_open).map((e) => [e.node, e]));
@@ -167,18 +269,23 @@ function drawGraph(graph, data, index) {
   }
   const parentOf = new Map();
   for (const entry of [...open.values(), ...closed.values()]) if (entry.parent) parentOf.set(entry.node, entry.parent);
-  for (const [u, v, cost] of data.edges) {
+  const lines = svg("g", { class: "g-edges" });
+  const labels = svg("g", { class: "g-costs" });
+  graph.append(lines, labels);
+  data.edges.forEach(([u, v, cost], k) => {
     const a = where.get(u);
     const b = where.get(v);
     const classes = ["g-edge"];
     if (onPath.has(`${u}|${v}`) || onPath.has(`${v}|${u}`)) classes.push("path");
     else if (parentOf.get(v) === u || parentOf.get(u) === v) classes.push("tree");
-    graph.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: classes.join(" ") }));
-    const mx = (a.x + b.x) / 2;
-    const my = (a.y + b.y) / 2;
-    graph.append(svg("rect", { x: mx - 9, y: my - 9, width: 18, height: 18, rx: 3, class: "g-cost-box" }));
-    graph.append(svg("text", { x: mx, y: my, class: "g-cost" }, String(cost)));
-  }
+    lines.append(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: classes.join(" ") }));
+    const box = costs[k];
+    const label = svg("g", { class: "g-cost-label", "data-label": `cost ${u}-${v}` });
+    label.append(svg("rect", { x: box.x, y: box.y, width: box.width, height: box.height, rx: 3, class: "g-cost-box" }));
+    label.append(svg("text", { x: box.cx, y: box.cy, class: "g-cost" }, String(cost)));
+    addTitle(label, `${u} – ${v}: cost ${cost}`);
+    labels.append(label);
+  });
   for (const node of data.nodes) {
     const p = where.get(node);
     const classes = ["g-node"];
@@ -187,11 +294,13 @@ function drawGraph(graph, data, index) {
     else if (open.has(node)) classes.push("open");
     if (node === data.start || node === data.goal) classes.push("end");
     const group = svg("g", { class: classes.join(" "), "data-graph-node": node });
-    group.append(svg("circle", { cx: p.x, cy: p.y, r: 18, class: "g-shape" }));
+    group.append(svg("circle", { cx: p.x, cy: p.y, r: RADIUS, class: "g-shape" }));
     group.append(svg("text", { x: p.x, y: p.y, class: "g-name" }, node));
-    group.append(svg("text", { x: p.x + 21, y: p.y + 15, class: "g-h" }, `h=${formatValue(data.heuristic[node])}`));
+    group.append(svg("text", { x: p.x + LABEL_DX, y: p.y + H_DY, class: "g-h", "data-label": `h ${node}` }, hText(data, node)));
     const entry = open.get(node) || closed.get(node);
-    if (entry) group.append(svg("text", { x: p.x + 21, y: p.y - 16, class: "g-f" }, `g=${formatValue(entry.g)} f=${formatValue(entry.f)}`));
+    if (entry) {
+      group.append(svg("text", { x: p.x + LABEL_DX, y: p.y + F_DY, class: "g-f", "data-label": `gf ${node}` }, gfText(entry)));
+    }
     addTitle(group, `${node}: h = ${formatValue(data.heuristic[node])}, true cost to T = ${formatValue(data.true_cost[node])}`);
     graph.append(group);
   }

@@ -9,7 +9,7 @@
 // with the library's formula (W/N + c * sqrt(2 ln N_parent / N), an untried child infinite).
 
 import { $, readOrReport, postJSON, setStatus, initPage, el, svg } from "/static/common.js";
-import { layoutTree, clearSvg, sizeSvg, formatValue, toNumber, addTitle } from "/static/tree_draw.js";
+import { layoutTree, clearSvg, sizeSvg, formatValue, toNumber, addTitle, textBox } from "/static/tree_draw.js";
 
 const svgRoot = $("mcts-tree");
 const PHASES = ["selection", "expansion", "playout", "backup"];
@@ -227,8 +227,42 @@ function radius(node) {
   return 7 + 15 * Math.sqrt(Math.min(1, node.visits / total));
 }
 
+// The drawing's geometry (px). A node's move label sits above its shape, its statistics below;
+// between two levels a band holds the chosen edge's UCB badge, clear of every label.
+const MAX_RADIUS = 22;
+const LEVEL_GAP = 124;
+const MOVE_DY = 9; // from the shape's top to the move label's centre
+const STATS_DY = 12; // from the shape's bottom to the first statistics line's centre
+const LINE_GAP = 15; // between the two statistics lines
+const NODE_GAP = 12; // between two neighbours' widest labels
+const BADGE = { width: 72, height: 18 };
+const PLAYOUT = { width: 48, height: 20 };
+
+/** What a node shows: its move above, and its statistics lines below. */
+function nodeLabels(node) {
+  const move = node === lab.root ? "root" : node.label;
+  if (node.playout) return { move: null, stats: [] };
+  if (node.ghost) return { move, stats: ["untried"] };
+  const stats = [`n ${node.visits}`];
+  if (node !== lab.root && node.visits) stats.push(`q ${formatValue(chooserMean(node), 2)}`);
+  else if (node === lab.root && node.visits) stats.push(`v ${formatValue(node.value, 2)}`);
+  return { move, stats };
+}
+
+/** The room a node takes on its level: its shape and its widest label. */
+function nodeWidth(node) {
+  if (node.playout) return PLAYOUT.width + NODE_GAP;
+  const { move, stats } = nodeLabels(node);
+  const r = node.ghost ? 9 : radius(node);
+  let width = 2 * r;
+  if (move) width = Math.max(width, textBox(svgRoot, move, "move", 12).width);
+  for (const line of stats) width = Math.max(width, textBox(svgRoot, line, "stats", 11).width);
+  return width + NODE_GAP;
+}
+
 function draw() {
   clearSvg(svgRoot);
+  if (!lab.data) return;
   const shown = visibleNodes();
   const sim = lab.active >= 0 ? lab.sims[lab.active] : null;
   const phase = lab.phase;
@@ -241,7 +275,15 @@ function draw() {
       ghost = { ghost: true, path: sim.expand.path, label: sim.expand.label, depth: parent.depth + 1, parent, children: [], visits: 0, value: 0, action: lab.actionOf.get(key) ?? null };
     }
   }
+  // During the playout its result hangs below the leaf, as a child in the layout (so it has
+  // room on the level below).
+  let playout = null;
+  if (sim && phase === "playout") {
+    const leaf = lab.nodes.get(keyOf(simLeafPath(sim)));
+    if (leaf && shown.has(leaf)) playout = { playout: true, parent: leaf, children: [], value: toNumber(sim.playout && sim.playout.value) };
+  }
   const childrenOf = (node) => {
+    if (playout && node === playout.parent) return [playout];
     const kids = node.children.filter((child) => shown.has(child));
     if (ghost && node === ghost.parent) {
       kids.push(ghost);
@@ -249,9 +291,9 @@ function draw() {
     }
     return kids;
   };
-  const placed = layoutTree(lab.root, { children: childrenOf, leafGap: 48, levelGap: 100, margin: 40 });
-  const width = placed.width + 40;
-  const height = placed.height + (phase === "playout" ? 100 : 50);
+  const placed = layoutTree(lab.root, { children: childrenOf, nodeWidth, gap: 0, levelGap: LEVEL_GAP, margin: 40 });
+  const width = placed.width;
+  const height = placed.height + 10;
   const box = $("tree-scroll");
   const fit = width > box.clientWidth && width * 0.7 <= box.clientWidth;
   sizeSvg(svgRoot, width, height, fit);
@@ -268,34 +310,45 @@ function draw() {
 
   for (const entry of placed.nodes) {
     const node = entry.node;
+    if (node.playout) {
+      drawPlayout(entry, labels);
+      continue;
+    }
     const key = node.ghost ? keyOf(node.path) : node.key;
     const onPath = pathNodes.has(node) && phase !== null;
     const r = node.ghost ? 9 : radius(node);
+    const { move, stats } = nodeLabels(node);
     if (entry.parent) {
       const strokeWidth = node.ghost ? 1.5 : 1 + 9 * (node.visits / total);
       const classes = ["edge"];
       if (onPath) classes.push(phase === "backup" ? "backed" : "on-path");
       if (node.ghost) classes.push("ghost");
       // From below the parent's labels to above the child's move label.
-      const parentR = entry.parent.node.ghost ? 9 : radius(entry.parent.node);
+      const parentNode = entry.parent.node;
+      const parentR = parentNode.ghost ? 9 : radius(parentNode);
       const x1 = entry.parent.x;
-      const y1 = entry.parent.y + parentR + 30;
+      const y1 = entry.parent.y + parentR + STATS_DY + LINE_GAP * Math.max(0, nodeLabels(parentNode).stats.length - 1) + 8;
       const x2 = entry.x;
-      const y2 = entry.y - r - 15;
-      const edge = svg("line", {
+      const y2 = entry.y - r - MOVE_DY - 9;
+      edges.append(svg("line", {
         x1, y1, x2, y2,
         class: classes.join(" "), "stroke-width": strokeWidth.toFixed(2), "data-edge": key,
-      });
-      edges.append(edge);
-      // During selection, the UCB1 of the chosen edge on its label.
+      }));
+      // During selection, the UCB1 of the chosen edge on its label, in the band between the
+      // levels (below the deepest statistics, above the highest move label).
       if (phase === "selection" && selected.has(key)) {
         const sel = selected.get(key);
         const value = sel.ucb !== undefined ? sel.ucb : node.ghost ? "inf" : ucb1(node);
-        const mx = (x1 + x2) / 2;
-        const my = (y1 + y2) / 2;
+        const top = entry.parent.y + MAX_RADIUS + STATS_DY + LINE_GAP + 8;
+        const bottom = entry.y - MAX_RADIUS - MOVE_DY - 8;
+        const by = (top + bottom) / 2;
+        const bx = x1 + ((x2 - x1) * (by - y1)) / (y2 - y1 || 1);
         const text = `${lab.puct ? "PUCT" : "UCB"} ${formatValue(value, 3)}`;
-        labels.append(svg("rect", { x: mx - 34, y: my - 9, width: 68, height: 18, rx: 9, class: "ucb-badge" }));
-        labels.append(svg("text", { x: mx, y: my, class: "ucb-text" }, text));
+        const badge = svg("g", { class: "ucb-label", "data-label": `ucb ${key}` });
+        const w = Math.max(BADGE.width, textBox(svgRoot, text, "ucb-text", 10.5).width + 12);
+        badge.append(svg("rect", { x: bx - w / 2, y: by - BADGE.height / 2, width: w, height: BADGE.height, rx: 9, class: "ucb-badge" }));
+        badge.append(svg("text", { x: bx, y: by, class: "ucb-text" }, text));
+        labels.append(badge);
       }
     }
     const player = node.ghost ? playerAt(node.parent) ^ 1 : playerAt(node);
@@ -314,18 +367,11 @@ function draw() {
     if (classes.includes("new")) {
       group.append(svg("circle", { cx: entry.x, cy: entry.y, r: r + 7, class: "new-ring" }));
     }
-    const moveLabel = node === lab.root ? "root" : node.label;
-    group.append(svg("text", { x: entry.x, y: entry.y - r - 8, class: "move" }, moveLabel));
-    if (node.ghost) {
-      group.append(svg("text", { x: entry.x, y: entry.y + r + 11, class: "stats" }, "untried"));
-    } else {
-      group.append(svg("text", { x: entry.x, y: entry.y + r + 11, class: "stats" }, `n ${node.visits}`));
-      if (node !== lab.root && node.visits) {
-        group.append(svg("text", { x: entry.x, y: entry.y + r + 24, class: "stats mean" }, `q ${formatValue(chooserMean(node), 2)}`));
-      } else if (node === lab.root && node.visits) {
-        group.append(svg("text", { x: entry.x, y: entry.y + r + 24, class: "stats mean" }, `v ${formatValue(node.value, 2)}`));
-      }
-    }
+    group.append(svg("text", { x: entry.x, y: entry.y - r - MOVE_DY, class: "move", "data-label": `move ${key}` }, move));
+    stats.forEach((line, i) => {
+      const y = entry.y + r + STATS_DY + i * LINE_GAP;
+      group.append(svg("text", { x: entry.x, y, class: i ? "stats mean" : "stats", "data-label": `stats ${key} ${i}` }, line));
+    });
     const tip = node.ghost
       ? `${node.label}: not in the tree yet (UCB1 ∞: untried)`
       : node === lab.root
@@ -334,19 +380,28 @@ function draw() {
           (lab.puct ? "" : `, UCB1 ${formatValue(ucb1(node), 3)}`);
     addTitle(group, tip);
     nodesGroup.append(group);
-    if (phase === "playout" && sim && keyOf(simLeafPath(sim)) === key) drawPlayout(entry, r, sim);
   }
 }
 
-function drawPlayout(entry, r, sim) {
-  const value = toNumber(sim.playout && sim.playout.value);
-  const y0 = entry.y + r + 30;
+/** The playout's result below its leaf: a wavy line down to a badge on the level below. */
+function drawPlayout(entry, layer) {
+  const leaf = entry.parent;
+  const value = entry.node.value;
+  const r = radius(leaf.node);
+  const y0 = leaf.y + r + STATS_DY + LINE_GAP * Math.max(0, nodeLabels(leaf.node).stats.length - 1) + 8;
+  const y1 = entry.y - PLAYOUT.height / 2 - 2;
   const points = [];
-  for (let i = 0; i <= 6; i += 1) points.push(`${entry.x + (i % 2 ? 6 : -6)},${y0 + i * 6}`);
-  svgRoot.append(svg("polyline", { points: points.join(" "), class: "playout-line" }));
+  const waves = 6;
+  for (let i = 0; i <= waves; i += 1) points.push(`${entry.x + (i % 2 ? 6 : -6)},${y0 + ((y1 - y0) * i) / waves}`);
+  layer.append(svg("polyline", { points: points.join(" "), class: "playout-line" }));
   const text = `${value > 0 ? "+" : ""}${formatValue(value, 2)}`;
-  svgRoot.append(svg("rect", { x: entry.x - 22, y: y0 + 38, width: 44, height: 20, rx: 4, class: `playout-badge ${value > 0 ? "win" : value < 0 ? "loss" : "draw"}` }));
-  svgRoot.append(svg("text", { x: entry.x, y: y0 + 48, class: "playout-text" }, text));
+  const badge = svg("g", { class: "playout-label", "data-label": "playout" });
+  badge.append(svg("rect", {
+    x: entry.x - PLAYOUT.width / 2, y: entry.y - PLAYOUT.height / 2, width: PLAYOUT.width, height: PLAYOUT.height, rx: 4,
+    class: `playout-badge ${value > 0 ? "win" : value < 0 ? "loss" : "draw"}`,
+  }));
+  badge.append(svg("text", { x: entry.x, y: entry.y, class: "playout-text" }, text));
+  layer.append(badge);
 }
 
 function pathLabel(node) {
@@ -578,11 +633,25 @@ function readRequest() {
   return { game, params, moves, simulations, c, seed, puct: $("puct").checked };
 }
 
+/** Forget the last search (a new one failed: its error stays in the status line, alone). */
+function forgetSearch() {
+  lab.data = null;
+  lab.sims = [];
+  lab.total = 0;
+  resetReplay();
+  $("events").textContent = "";
+  $("tree-check").textContent = "";
+  render();
+}
+
 async function search() {
   stopRun();
-  const request = readOrReport(readRequest);
-  if (!request) return;
   const id = (lab.requestId += 1);
+  const request = readOrReport(readRequest);
+  if (!request) {
+    forgetSearch();
+    return;
+  }
   lab.loading = true;
   showCounts();
   setStatus(`searching: ${request.simulations} simulations of MCTS on ${request.game}…`, "busy");
@@ -591,7 +660,7 @@ async function search() {
     data = await postJSON("/api/mcts/steps", request);
   } catch {
     lab.loading = false;
-    if (id === lab.requestId) showCounts();
+    if (id === lab.requestId) forgetSearch();
     return;
   } finally {
     if (id === lab.requestId) lab.loading = false;

@@ -1,11 +1,15 @@
 // The Path lab: grid path finding animated from the search's events (POST /api/path), one
 // algorithm or two side by side on the same map.
 //
-// Drawing: the map and the search overlay are images with one pixel per cell, scaled to fit the
-// canvas without smoothing, so a 512x512 Moving AI map costs one putImageData per frame however
-// many events that frame applies.
+// Drawing: the map and the search overlay are images with one pixel per cell, scaled without
+// smoothing, so a 512x512 Moving AI map costs one putImageData per frame however many events
+// that frame applies. The map fits its view at first; the wheel, the zoom buttons and a drag
+// (in pan mode, or with Shift or the middle button) zoom and pan it (grid_camera.js), both
+// views alike. A server map starts with two far-apart cells as its start and goal, so the
+// first run shows a long path.
 
 import { mountAStarExercise } from "/static/astar_exercise.js";
+import { Camera } from "/static/grid_camera.js";
 import { $, elementsById, formatNumber, getJSON, initPage, postJSON, setStatus } from "/static/common.js";
 
 initPage();
@@ -21,6 +25,7 @@ const ALGORITHMS = [
   ["idastar", "IDA*"],
 ];
 const EMPTY_SIZES = [16, 32, 64, 128];
+const FAR = "far"; // the scenario select's value of the two far-apart cells
 const PASSABLE = new Set([".", "G", "S"]);
 // The searches that take no heuristic (the server ignores it).
 const NO_HEURISTIC = new Set(["dijkstra", "bfs", "jps", "bidirectional"]);
@@ -39,7 +44,8 @@ const GOAL_COLOUR = "#d32f2f";
 
 const ui = elementsById(["map", "scenario", "start", "goal", "clear-walls", "algorithm",
   "heuristic", "weight", "compare", "second", "algorithm-2", "heuristic-2", "weight-2", "run",
-  "play-pause", "step", "to-end", "restart", "speed", "speed-text", "runs"]);
+  "play-pause", "step", "to-end", "restart", "speed", "speed-text", "runs", "zoom-in", "zoom-out",
+  "zoom-fit", "zoom-path", "pan-mode"]);
 
 // Little-endian RGBA packed into one 32-bit pixel.
 const pack = ([r, g, b, a]) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
@@ -59,7 +65,11 @@ const grid = {
   base: document.createElement("canvas"), // one pixel per cell
   start: [0, 0],
   goal: [0, 0],
+  far: null, // [start, goal]: two far-apart cells of a server map (its default problem)
 };
+
+// The part of the map both views show (zoom and pan).
+const camera = new Camera();
 
 function inside(x, y) {
   return x >= 0 && y >= 0 && x < grid.width && y < grid.height;
@@ -83,6 +93,8 @@ function setGrid(name, width, height, rows) {
   grid.edited = false;
   grid.base.width = width;
   grid.base.height = height;
+  grid.far = null;
+  camera.reset(width, height);
   paintBase();
 }
 
@@ -125,6 +137,59 @@ function nearestFree(x, y) {
   return [x, y];
 }
 
+/**
+ * Two cells far apart on the map, [start, goal], or null when no cell is free: in the largest
+ * connected part, the cell farthest (in moves) from its first cell, and the cell farthest from
+ * that one (a "double sweep": at least half the part's diameter, usually all of it). Moves are
+ * the searches' own: 8-connected, no corner cutting.
+ */
+function farApart() {
+  const { width, height } = grid;
+  const n = width * height;
+  const queue = new Int32Array(n);
+  const steps = [];
+  for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (dx || dy) steps.push([dx, dy]);
+  // Breadth-first from `source` over the unmarked cells, marking them; the last cell dequeued
+  // (a farthest one) and how many were reached.
+  const sweep = (source, mark) => {
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = source;
+    mark[source] = 1;
+    while (head < tail) {
+      const i = queue[head++];
+      const x = i % width;
+      const y = (i - x) / width;
+      for (const [dx, dy] of steps) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (!isFree(nx, ny) || (dx && dy && !(isFree(nx, y) && isFree(x, ny)))) continue;
+        const j = ny * width + nx;
+        if (mark[j]) continue;
+        mark[j] = 1;
+        queue[tail++] = j;
+      }
+    }
+    return { last: queue[tail - 1], reached: tail };
+  };
+  const seen = new Uint8Array(n);
+  let first = -1;
+  let largest = 0;
+  for (let i = 0; i < n; i++) {
+    if (seen[i] || grid.blocked[i]) continue;
+    const { reached } = sweep(i, seen);
+    if (reached > largest) {
+      largest = reached;
+      first = i;
+    }
+  }
+  if (first < 0) return null;
+  const a = sweep(first, new Uint8Array(n)).last;
+  const b = sweep(a, new Uint8Array(n)).last;
+  const cell = (i) => [i % width, Math.floor(i / width)];
+  return [cell(a), cell(b)];
+}
+
 // ---------------------------------------------------------------- one search's view
 
 class RunView {
@@ -148,7 +213,7 @@ class RunView {
       steps: $(`steps-${index}`),
     };
     this.overlay = document.createElement("canvas");
-    this.scale = 1;
+    this.fit = 0; // pixels a cell at zoom 1 (layout() sets it and the view's size)
     this.clear();
   }
 
@@ -292,7 +357,7 @@ class RunView {
       : "no events";
   }
 
-  /** Fit the canvas to its column (and the window's height). */
+  /** Fit the canvas to its column (and the window's height): the view's size and the fit. */
   layout() {
     if (!this.visible || grid.width === 0) return;
     const available = Math.max(120, this.wrap.clientWidth - 2);
@@ -312,41 +377,58 @@ class RunView {
     cssWidth = scale * grid.width;
     cssHeight = scale * grid.height;
     const ratio = window.devicePixelRatio || 1;
-    this.scale = scale;
+    this.fit = scale;
+    this.viewWidth = cssWidth;
+    this.viewHeight = cssHeight;
     this.canvas.style.width = `${cssWidth}px`;
     this.canvas.style.height = `${cssHeight}px`;
     this.canvas.width = Math.round(cssWidth * ratio);
     this.canvas.height = Math.round(cssHeight * ratio);
     this.ratio = ratio;
+    camera.clamp(this.fit, this.viewWidth, this.viewHeight);
     this.draw();
   }
 
+  /** The camera's frame for this view: pixels a cell and the offset of the view. */
+  frame() {
+    return camera.frame(this.fit, this.viewWidth, this.viewHeight);
+  }
+
   draw() {
-    if (!this.visible || grid.width === 0) return;
+    if (!this.visible || grid.width === 0 || !this.fit) return;
     const ctx = this.canvas.getContext("2d");
-    const s = this.scale;
-    const w = grid.width * s;
-    const h = grid.height * s;
+    const { cell: s, ox, oy } = this.frame();
+    // What the view shows, for people (title) and tests (data-*): cells a pixel, top-left cell.
+    this.canvas.dataset.cellSize = s.toFixed(4);
+    this.canvas.dataset.origin = `${(ox / s).toFixed(3)},${(oy / s).toFixed(3)}`;
+    this.canvas.dataset.zoom = camera.zoom.toFixed(3);
     ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
     ctx.imageSmoothingEnabled = false;
-    ctx.clearRect(0, 0, w, h);
-    ctx.drawImage(grid.base, 0, 0, w, h);
+    ctx.clearRect(0, 0, this.viewWidth, this.viewHeight);
+    ctx.translate(-ox, -oy);
+    // Only the cells in view are drawn (a deep zoom on a 512x512 map stays one small copy).
+    const x0 = Math.max(0, Math.floor(ox / s));
+    const y0 = Math.max(0, Math.floor(oy / s));
+    const x1 = Math.min(grid.width, Math.ceil((ox + this.viewWidth) / s));
+    const y1 = Math.min(grid.height, Math.ceil((oy + this.viewHeight) / s));
+    const blit = (image) => ctx.drawImage(image, x0, y0, x1 - x0, y1 - y0, x0 * s, y0 * s, (x1 - x0) * s, (y1 - y0) * s);
+    blit(grid.base);
     if (this.dirty) {
       this.overlay.getContext("2d").putImageData(this.image, 0, 0);
       this.dirty = false;
     }
-    ctx.drawImage(this.overlay, 0, 0, w, h);
+    blit(this.overlay);
     if (s >= 10) {
       ctx.strokeStyle = "rgba(0, 0, 0, 0.08)";
       ctx.lineWidth = 1;
       ctx.beginPath();
-      for (let x = 0; x <= grid.width; x++) {
-        ctx.moveTo(x * s + 0.5, 0);
-        ctx.lineTo(x * s + 0.5, h);
+      for (let x = x0; x <= x1; x++) {
+        ctx.moveTo(x * s + 0.5, y0 * s);
+        ctx.lineTo(x * s + 0.5, y1 * s);
       }
-      for (let y = 0; y <= grid.height; y++) {
-        ctx.moveTo(0, y * s + 0.5);
-        ctx.lineTo(w, y * s + 0.5);
+      for (let y = y0; y <= y1; y++) {
+        ctx.moveTo(x0 * s, y * s + 0.5);
+        ctx.lineTo(x1 * s, y * s + 0.5);
       }
       ctx.stroke();
     }
@@ -391,10 +473,20 @@ class RunView {
     marker(grid.goal, GOAL_COLOUR, radius);
   }
 
-  cellAt(event) {
+  /** The view pixel (CSS) of a pointer event. */
+  pointAt(event) {
     const rect = this.canvas.getBoundingClientRect();
-    const x = Math.floor(((event.clientX - rect.left) / rect.width) * grid.width);
-    const y = Math.floor(((event.clientY - rect.top) / rect.height) * grid.height);
+    return [
+      ((event.clientX - rect.left) * this.viewWidth) / Math.max(1, rect.width),
+      ((event.clientY - rect.top) * this.viewHeight) / Math.max(1, rect.height),
+    ];
+  }
+
+  cellAt(event) {
+    const [px, py] = this.pointAt(event);
+    const { cell, ox, oy } = this.frame();
+    const x = Math.floor((px + ox) / cell);
+    const y = Math.floor((py + oy) / cell);
     return [Math.min(grid.width - 1, Math.max(0, x)), Math.min(grid.height - 1, Math.max(0, y))];
   }
 }
@@ -513,16 +605,13 @@ async function selectMap() {
   if (ui.map.value !== value) return; // another map was picked meanwhile
   setGrid(name, map.width, map.height, map.rows);
   grid.scenarios = map.scenarios || [];
+  // The default problem shows a long path: two far-apart cells (the server lists a map's
+  // first, shortest benchmark problems, a few cells long on a 512x512 map).
+  grid.far = farApart();
   renderScenarios();
-  if (grid.scenarios.length > 0) {
-    // The longest of the scenarios given (the files list harder problems last).
-    let index = grid.scenarios.length - 1;
-    grid.scenarios.forEach((s, i) => {
-      if ((s.optimal ?? 0) > (grid.scenarios[index].optimal ?? 0)) index = i;
-    });
-    ui.scenario.value = String(index);
-    const scenario = grid.scenarios[index];
-    setEndpoints(scenario.start, scenario.goal);
+  if (grid.far) {
+    ui.scenario.value = FAR;
+    setEndpoints(...grid.far);
   } else {
     setEndpoints(nearestFree(1, 1), nearestFree(map.width - 2, map.height - 2));
   }
@@ -531,16 +620,26 @@ async function selectMap() {
 }
 
 function renderScenarios() {
-  const options = [new Option(grid.scenarios.length ? "(choose a scenario)" : "(none)", "")];
+  const any = grid.scenarios.length > 0 || grid.far;
+  const options = [new Option(any ? "(choose a scenario)" : "(none)", "")];
+  if (grid.far) {
+    const [start, goal] = grid.far;
+    options.push(new Option(`far apart: ${formatXY(start)} → ${formatXY(goal)}`, FAR));
+  }
   grid.scenarios.forEach((s, i) => {
     const optimal = s.optimal !== undefined && s.optimal !== null ? `, optimal ${Number(s.optimal).toFixed(2)}` : "";
     options.push(new Option(`#${i + 1}: ${formatXY(s.start)} → ${formatXY(s.goal)}${optimal}`, String(i)));
   });
   ui.scenario.replaceChildren(...options);
-  ui.scenario.disabled = grid.scenarios.length === 0;
+  ui.scenario.disabled = !any;
 }
 
 function selectScenario() {
+  if (ui.scenario.value === FAR && grid.far) {
+    setEndpoints(...grid.far);
+    clearRuns();
+    return;
+  }
   const scenario = grid.scenarios[Number(ui.scenario.value)];
   if (!ui.scenario.value || !scenario) return;
   setEndpoints(scenario.start, scenario.goal);
@@ -703,7 +802,7 @@ const restart = () => moveViews((view) => view.rewind());
 
 // ---------------------------------------------------------------- mouse: walls, start, goal
 
-let drag = null; // {view, mode: "start" | "goal" | "wall" | "erase", last: [x, y]}
+let drag = null; // {view, mode: "start" | "goal" | "wall" | "erase" (last: a cell) | "pan" (last: a pixel)}
 
 function same(a, b) {
   return a[0] === b[0] && a[1] === b[1];
@@ -742,25 +841,43 @@ function paintLine(from, to, blocked) {
   return changed;
 }
 
+/** Dragging pans (rather than drawing walls): pan mode, Shift, or the middle button. */
+function pans(event) {
+  return ui.panMode.checked || event.shiftKey || event.button === 1;
+}
+
 function pointerDown(view, event) {
-  if (event.button !== 0 || grid.width === 0) return;
+  if ((event.button !== 0 && event.button !== 1) || grid.width === 0) return;
+  view.canvas.setPointerCapture(event.pointerId);
+  event.preventDefault();
+  if (pans(event)) {
+    drag = { view, mode: "pan", last: view.pointAt(event) };
+    view.canvas.style.cursor = "grabbing";
+    return;
+  }
   const cell = view.cellAt(event);
   let mode;
   if (same(cell, grid.start)) mode = "start";
   else if (same(cell, grid.goal)) mode = "goal";
   else mode = isFree(cell[0], cell[1]) ? "wall" : "erase";
   drag = { view, mode, last: cell, changed: false, hadResult: views.some((v) => v.result) };
-  view.canvas.setPointerCapture(event.pointerId);
   if (mode === "wall" || mode === "erase") {
     if (paintLine(cell, cell, mode === "wall" ? 1 : 0)) wallsChanged();
   }
-  event.preventDefault();
 }
 
 function pointerMove(view, event) {
   if (!drag || drag.view !== view) {
     const cell = view.cellAt(event);
-    view.canvas.style.cursor = same(cell, grid.start) || same(cell, grid.goal) ? "grab" : "crosshair";
+    const end = same(cell, grid.start) || same(cell, grid.goal);
+    view.canvas.style.cursor = pans(event) ? "grab" : end ? "grab" : "crosshair";
+    return;
+  }
+  if (drag.mode === "pan") {
+    const point = view.pointAt(event);
+    camera.panBy(point[0] - drag.last[0], point[1] - drag.last[1], view.fit, view.viewWidth, view.viewHeight);
+    drag.last = point;
+    drawAll();
     return;
   }
   const cell = view.cellAt(event);
@@ -781,10 +898,50 @@ function pointerMove(view, event) {
 
 function pointerUp() {
   if (!drag) return;
-  const { hadResult, changed, mode } = drag;
+  const { hadResult, changed, mode, view } = drag;
   drag = null;
+  if (mode === "pan") {
+    view.canvas.style.cursor = ui.panMode.checked ? "grab" : "crosshair";
+    return;
+  }
   // Exploring: when a search was shown, moving an end or drawing a wall runs it again.
   if (hadResult && (changed || mode === "wall" || mode === "erase")) run();
+}
+
+// ---------------------------------------------------------------- zoom and pan
+
+const ZOOM_STEP = 1.5;
+
+/** Zoom every view by `factor` about view pixel (px, py) of `view` (its centre by default). */
+function zoomBy(factor, view = views[0], px = view.viewWidth / 2, py = view.viewHeight / 2) {
+  if (grid.width === 0 || !view.fit) return;
+  camera.zoomAt(factor, px, py, view.fit, view.viewWidth, view.viewHeight);
+  drawAll();
+}
+
+function wheel(view, event) {
+  if (grid.width === 0 || !view.fit) return;
+  event.preventDefault(); // the page does not scroll under the map
+  const [px, py] = view.pointAt(event);
+  const pixels = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+  zoomBy(Math.exp(-pixels * 0.0015), view, px, py);
+}
+
+function zoomFit() {
+  camera.reset(grid.width, grid.height);
+  layoutAll();
+}
+
+/** Show the path found (both views' paths) or, before a run, the start and the goal. */
+function zoomToPath() {
+  const view = views[0];
+  if (grid.width === 0 || !view.fit) return;
+  const cells = [grid.start, grid.goal];
+  for (const v of activeViews()) if (v.result && v.result.path) cells.push(...v.result.path);
+  const xs = cells.map((c) => c[0]);
+  const ys = cells.map((c) => c[1]);
+  camera.show(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys), view.fit, view.viewWidth, view.viewHeight);
+  drawAll();
 }
 
 function wallsChanged() {
@@ -855,7 +1012,12 @@ ui.speed.addEventListener("input", () => {
   speedTouched = true;
   renderSpeed();
 });
+ui.zoomIn.addEventListener("click", () => zoomBy(ZOOM_STEP));
+ui.zoomOut.addEventListener("click", () => zoomBy(1 / ZOOM_STEP));
+ui.zoomFit.addEventListener("click", zoomFit);
+ui.zoomPath.addEventListener("click", zoomToPath);
 for (const view of views) {
+  view.canvas.addEventListener("wheel", (e) => wheel(view, e), { passive: false });
   view.canvas.addEventListener("pointerdown", (e) => pointerDown(view, e));
   view.canvas.addEventListener("pointermove", (e) => pointerMove(view, e));
   view.canvas.addEventListener("pointerup", pointerUp);

@@ -1,10 +1,15 @@
-// Tree layout and SVG drawing shared by the Trees and Monte Carlo labs (plain ES module).
+// Tree layout and SVG drawing shared by the Trees and Monte Carlo labs and the A* exercise
+// (plain ES module).
 //
 //   import { layoutTree, drawNodeShape, sizeSvg, formatValue, clearSvg } from "/static/tree_draw.js";
 //
 // layoutTree(root, options) places a tree top-down: leaves side by side in their order, every
 // inner node centred over its first and last child (the classic layered drawing of textbook
-// game trees: no two nodes overlap, children keep their left-to-right order).
+// game trees: no two nodes overlap, children keep their left-to-right order). With
+// options.nodeWidth, each node takes the room its labels need: neighbours on a level are at
+// least half of each one's width plus options.gap apart, so labels of the same level never
+// overlap. textBox() measures a label as the page draws it; boxesOverlap() tells whether two
+// boxes intersect (label placement).
 
 import { svg } from "/static/common.js";
 
@@ -13,7 +18,10 @@ import { svg } from "/static/common.js";
  *
  * @param root the root node object
  * @param options.children (node) -> array of the child objects to draw (default node.children)
- * @param options.leafGap horizontal distance between neighbouring leaves (px)
+ * @param options.leafGap horizontal distance between neighbouring leaves (px) when no
+ *   nodeWidth is given
+ * @param options.nodeWidth (node) -> the width (px) a node needs on its level (optional)
+ * @param options.gap the space between two neighbours' widths on a level (px, default 0)
  * @param options.levelGap vertical distance between levels (px)
  * @param options.margin space around the drawing (px)
  * @returns {{nodes: Array<{node, x, y, depth, parent, index}>, byNode: Map, width, height}}
@@ -22,35 +30,103 @@ import { svg } from "/static/common.js";
 export function layoutTree(root, options = {}) {
   const childrenOf = options.children || ((node) => node.children || []);
   const leafGap = options.leafGap ?? 48;
+  // Without nodeWidth every node is leafGap wide with no gap: leaves leafGap apart, as before.
+  const widthOf = options.nodeWidth || (() => leafGap);
+  const gap = options.nodeWidth ? (options.gap ?? 0) : 0;
   const levelGap = options.levelGap ?? 72;
   const margin = options.margin ?? 32;
   const nodes = [];
   const byNode = new Map();
-  let nextLeaf = 0;
+  // The right edge so far of each level, and of the leaves (which stay in their order).
+  const rightAt = [];
+  let leafRight = -Infinity;
+  let leaves = 0;
   let maxDepth = 0;
 
+  const shift = (entry, dx) => {
+    entry.x += dx;
+    for (const child of entry.children) shift(child, dx);
+  };
+  // Record a (moved) subtree's right edges.
+  const claim = (entry) => {
+    const right = entry.x + entry.width / 2;
+    rightAt[entry.depth] = Math.max(rightAt[entry.depth] ?? -Infinity, right);
+    if (entry.children.length === 0) leafRight = Math.max(leafRight, right);
+    for (const child of entry.children) claim(child);
+  };
+
   function place(node, depth, parent, index) {
-    const entry = { node, depth, parent, index, x: 0, y: margin + depth * levelGap, children: [] };
+    const width = widthOf(node);
+    const entry = { node, depth, parent, index, x: 0, y: margin + depth * levelGap, width, children: [] };
     nodes.push(entry);
     byNode.set(node, entry);
     maxDepth = Math.max(maxDepth, depth);
     const kids = childrenOf(node);
     if (!kids || kids.length === 0) {
-      entry.x = margin + nextLeaf * leafGap;
-      nextLeaf += 1;
-    } else {
-      kids.forEach((child, i) => entry.children.push(place(child, depth + 1, entry, i)));
-      const first = entry.children[0];
-      const last = entry.children[entry.children.length - 1];
-      entry.x = (first.x + last.x) / 2;
+      const after = Math.max(leafRight, rightAt[depth] ?? -Infinity);
+      entry.x = leaves === 0 && after === -Infinity ? margin : after + gap + width / 2;
+      leaves += 1;
+      claim(entry);
+      return entry;
     }
+    kids.forEach((child, i) => entry.children.push(place(child, depth + 1, entry, i)));
+    const first = entry.children[0];
+    const last = entry.children[entry.children.length - 1];
+    entry.x = (first.x + last.x) / 2;
+    // Wider than its children's span: move the subtree right until it clears its level.
+    const before = rightAt[depth] ?? -Infinity;
+    const overlap = before + gap - (entry.x - width / 2);
+    if (overlap > 0) shift(entry, overlap);
+    claim(entry);
     return entry;
   }
 
   place(root, 0, null, 0);
-  const width = 2 * margin + Math.max(0, nextLeaf - 1) * leafGap;
-  const height = 2 * margin + maxDepth * levelGap;
-  return { nodes, byNode, width, height };
+  if (!options.nodeWidth) {
+    const width = 2 * margin + Math.max(0, leaves - 1) * leafGap;
+    return { nodes, byNode, width, height: 2 * margin + maxDepth * levelGap };
+  }
+  // From `margin` left of the leftmost node's room to `margin` right of the rightmost's.
+  let left = Infinity;
+  let right = -Infinity;
+  for (const entry of nodes) {
+    left = Math.min(left, entry.x - entry.width / 2);
+    right = Math.max(right, entry.x + entry.width / 2);
+  }
+  for (const entry of nodes) entry.x += margin - left;
+  return { nodes, byNode, width: 2 * margin + (right - left), height: 2 * margin + maxDepth * levelGap };
+}
+
+const measured = new Map();
+
+/**
+ * The size {width, height} (px) of `text` drawn as an SVG <text> with `className` inside
+ * `parent` (an <svg>, so that the page's CSS for it applies). Sizes are kept per class and
+ * text; when the svg is not rendered (hidden), an estimate from `fontSize`.
+ */
+export function textBox(parent, text, className, fontSize = 11) {
+  const key = `${className}\u0000${text}`;
+  if (measured.has(key)) return measured.get(key);
+  const probe = svg("text", { class: className, x: 0, y: 0, visibility: "hidden" }, text);
+  parent.append(probe);
+  let box = null;
+  try {
+    const b = probe.getBBox();
+    if (b.width > 0 && b.height > 0) box = { width: b.width, height: b.height };
+  } catch {
+    box = null;
+  }
+  probe.remove();
+  if (box) {
+    measured.set(key, box);
+    return box;
+  }
+  return { width: 0.62 * fontSize * text.length, height: 1.25 * fontSize };
+}
+
+/** Whether boxes {x, y, width, height} a and b intersect (touching edges do not). */
+export function boxesOverlap(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 /** Empty an SVG element. */

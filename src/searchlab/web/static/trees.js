@@ -408,11 +408,44 @@ function restartTimerIfPlaying() {
   togglePlay();
 }
 
+/**
+ * Take the last result off the screen (the tree, its log and result, an exercise and its
+ * feedback): a new request failed, and its one error line in the status line is all that
+ * shows, never an older tree beside it as if it were the answer.
+ */
+function forgetResult() {
+  stopTimer();
+  view.mode = "none";
+  view.root = null;
+  view.byName = new Map();
+  view.parentOf = new Map();
+  view.steps = [];
+  view.index = 0;
+  view.answer = null;
+  view.exercise = null;
+  view.exerciseQuery = null;
+  view.cuts = new Set();
+  clearSvg(svgRoot);
+  svgRoot.classList.remove("exercise");
+  sizeSvg(svgRoot, 0, 0);
+  $("log").replaceChildren();
+  $("check").disabled = true;
+  $("solve").disabled = true;
+  $("feedback").textContent = "";
+  $("feedback").className = "feedback";
+  updateStepper();
+}
+
+/** The request's order: a newer load or exercise makes an older answer stale. */
+let requestCount = 0;
+
 async function loadTree() {
   stopTimer();
+  const request = (requestCount += 1);
   const text = $("tree-text").value;
   const algorithm = $("algorithm").value;
   if (!text.trim()) {
+    forgetResult();
     setStatus("type a tree first (or choose an example)", "error");
     return;
   }
@@ -421,8 +454,10 @@ async function loadTree() {
   try {
     answer = await postJSON("/api/tree", { tree: text, algorithm });
   } catch {
-    return; // the status line has the server's message
+    if (request === requestCount) forgetResult(); // the status line has the server's message
+    return;
   }
+  if (request !== requestCount) return;
   view.mode = "search";
   view.algorithm = algorithm;
   view.answer = answer;
@@ -464,9 +499,11 @@ function exerciseQuery() {
 
 async function newExercise() {
   stopTimer();
+  const request = (requestCount += 1);
   const query = exerciseQuery();
   for (const [name, value] of Object.entries(query)) {
     if (name !== "values" && !Number.isInteger(value)) {
+      forgetResult();
       setStatus(`${name} must be a whole number`, "error");
       return;
     }
@@ -479,8 +516,10 @@ async function newExercise() {
   try {
     data = await getJSON(url);
   } catch {
+    if (request === requestCount) forgetResult(); // the status line has the server's message
     return;
   }
+  if (request !== requestCount) return;
   view.mode = "exercise";
   view.exercise = data;
   if (data.text) {
