@@ -1,6 +1,7 @@
 """A first search on an empty numba cache keeps its budget (issue 28): the kernels load or
 compile before the clock starts, the compile is said in one line on stderr (never in
-``--json`` output), Ctrl-C stops it, and ``az`` (the ``mcts`` agent with a
+``--json`` output), Ctrl-C stops it, the compiled loops land in searchlab's cache folder (not
+the system's temporary one, which a reboot empties), and ``az`` (the ``mcts`` agent with a
 network) prepares its PUCT kernels and its network's first forward pass when it is made."""
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from searchlab.algorithms.mcts.compile_notice import compile_message
 
 
 def _cold(tmp_path: Path) -> dict[str, str]:
-    """An environment whose numba cache and bound-kernel folder start empty."""
-    return {
+    """An environment whose numba cache and searchlab cache folder start empty (the bound
+    kernels' folder by its default rule: no ``SEARCHLAB_KERNEL_DIR``)."""
+    env = {
         **os.environ,
         "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-        "SEARCHLAB_KERNEL_DIR": str(tmp_path / "kernels"),
+        "SEARCHLAB_CACHE_DIR": str(tmp_path / "cache"),
         "PYTHONUNBUFFERED": "1",
     }
+    env.pop("SEARCHLAB_KERNEL_DIR", None)
+    return env
 
 
 def _run(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -51,6 +55,8 @@ def test_a_cold_cache_keeps_the_first_searchs_budget(tmp_path: Path) -> None:
     assert first["seconds"] < 1.5, first
     assert cold.stderr == compile_message("connect4", cached=True) + "\n"
     assert [run.stderr for run in warm] == ["", ""]
+    # the loop bound to Connect Four's rules is kept in searchlab's cache folder
+    assert list((tmp_path / "cache" / "kernels").glob("searchlab_bound_*.py"))
 
 
 def test_the_first_go_command_says_what_it_compiles_and_ctrl_c_stops_it(
