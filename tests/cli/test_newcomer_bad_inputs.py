@@ -30,7 +30,7 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
-from cli_support import run_main
+from cli_support import GAMES, run_main
 
 from searchlab.algorithms.mcts import compile_notice
 
@@ -121,7 +121,8 @@ play snakego -p size=1
 play snakego -p rounds=0
 play snakego -p max_snakes=0
 play snakego -p items=@{missing}
-play snakego -p items=@{garbage}
+play snakego -p items=@{garbage} => {garbage}: not a UTF-8 text file (byte 0x80 at offset 128
+play snakego -p items=@{utf16} => {utf16}: not a UTF-8 text file (it is UTF-16: save it as UTF-8)
 play snakego -p items=@{dir}
 play snakego -p items=nonsense
 # -- play: illegal moves and positions --------------------------------------------------------
@@ -223,8 +224,9 @@ analyse connect4 --tree-png {out}/tree.png --tree-depth x
 analyse connect4 --tree-png {out}/tree.png --agent alphabeta
 analyse connect4 --positions {missing}
 analyse connect4 --positions {dir}
-analyse connect4 --positions {garbage}
-analyse connect4 --positions {latin1}
+analyse connect4 --positions {garbage} => --positions {garbage}: not a UTF-8 text file
+analyse connect4 --positions {latin1} => --positions {latin1}: not a UTF-8 text file
+analyse connect4 --positions {utf16} => --positions {utf16}: not a UTF-8 text file (it is UTF-16
 analyse connect4 --positions {pons_bad}
 analyse connect4 --positions {pons_illegal}
 analyse connect4 --positions {pons} --positions-format nosuch
@@ -250,8 +252,9 @@ analyse connect4 --json --nosuch
 path {missing} --from 1,11 --to 1,12
 path {dir} --from 1,11 --to 1,12
 path {null} --from 1,1 --to 2,2
-path {garbage} --from 1,1 --to 2,2
-path {latin1} --from 1,1 --to 2,2
+path {garbage} --from 1,1 --to 2,2 => {garbage}: not a UTF-8 text file
+path {latin1} --from 1,1 --to 2,2 => {latin1}: not a UTF-8 text file (byte 0xe9
+path {utf16} --from 1,1 --to 2,2 => {utf16}: not a UTF-8 text file (it is UTF-16
 path {empty} --from 1,1 --to 2,2
 path {map_truncated} --from 1,1 --to 2,2
 path {map_header} --from 1,1 --to 2,2
@@ -285,7 +288,9 @@ path {map} --from 1,11 --to 1,12 --png {out}/no/such/folder/p.png
 path {map} --from 1,11 --to 1,12 --png {out}/p.nosuchformat
 path {map} --scen {missing}
 path {map} --scen {dir}
-path {map} --scen {garbage}
+path {map} --scen {garbage} => {garbage}: not a UTF-8 text file
+path {map} --scen {utf16} => {utf16}: not a UTF-8 text file
+path {map} --scen {scen_empty} => {scen_empty}: no problems in the file
 path {map} --scen {scen_truncated}
 path {map} --scen {scen_numbers}
 path {map} --scen {scen_outside}
@@ -328,7 +333,9 @@ solve connect4 abc
 solve connect4 4453 --positions {pons}
 solve connect4 --positions {missing}
 solve connect4 --positions {dir}
-solve connect4 --positions {garbage}
+solve connect4 --positions {garbage} => {garbage}: not a UTF-8 text file
+solve connect4 --positions {utf16} => {utf16}: not a UTF-8 text file
+solve connect4 --positions {empty} => {empty}: no positions in the file
 solve connect4 --positions {pons_bad}
 solve connect4 --positions {pons_illegal}
 solve connect4 --positions {pons} --limit 0
@@ -347,8 +354,10 @@ solve othello "{obf_board} Z"
 solve othello "{obf_board}"
 solve othello --obf {missing}
 solve othello --obf {dir}
-solve othello --obf {garbage}
-solve othello --obf {latin1}
+solve othello --obf {garbage} => {garbage}: not a UTF-8 text file
+solve othello --obf {utf16} => {utf16}: not a UTF-8 text file
+solve othello --obf {obf_empty} => {obf_empty}: no positions in the file
+solve othello --obf {latin1} => {latin1}: not a UTF-8 text file
 solve othello --obf {obf_truncated}
 solve othello --obf {obf} --limit 0
 solve othello --obf {obf} --nodes 0
@@ -392,8 +401,9 @@ perft connect4 --depth 1 -p nosuch=1
 tree {missing}
 tree {dir}
 tree {null}
-tree {garbage}
-tree {latin1}
+tree {garbage} => {garbage}: not a UTF-8 text file
+tree {utf16} => {utf16}: not a UTF-8 text file
+tree {latin1} => {latin1}: not a UTF-8 text file
 tree {empty}
 tree {tree_truncated}
 tree {tree_value}
@@ -504,7 +514,8 @@ train connect4 --out {out}/run --config {missing}
 train connect4 --out {out}/run --config {toml_bad}
 train connect4 --out {out}/run --config {toml_unknown}
 train connect4 --out {out}/run --config {toml_value}
-train connect4 --out {out}/run --config {garbage}
+train connect4 --out {out}/run --config {garbage} => {garbage}: not a UTF-8 text file
+train connect4 --out {out}/run --config {utf16} => {utf16}: not a UTF-8 text file
 train connect4 --out {out}/run --config {dir}
 train connect4 --out {out}/run --time x
 train connect4 --out {out}/run --time -5m
@@ -555,59 +566,6 @@ def _cases(table: str) -> list[Case]:
 
 ALL = _cases(CASES)
 
-GAMES = """\
-from searchlab.core.game import GameInfo, parse_int_action
-
-
-class Broken:
-    def __init__(self, counters: int = 10) -> None:
-        self.counters = counters
-        self.info = GameInfo(name="broken", max_game_length=counters)
-
-    def initial_state(self):
-        return Pile(self.counters, 0)
-
-
-class Pile:
-    def __init__(self, left, player):
-        self.left, self.player = left, player
-    def apply(self, action):
-        if self.left - action < 5:
-            raise KeyError("the pile fell below 5")
-        return Pile(self.left - action, 1 - self.player)
-    def current_player(self): return self.player
-    def legal_actions(self): return [t for t in (1, 2, 3) if t <= self.left]
-    def is_terminal(self): return self.left == 0
-    def returns(self): return (0.0, 0.0)
-    def key(self): return (self.left, self.player)
-    def action_to_string(self, action): return str(action)
-    def string_to_action(self, text): return parse_int_action(text, self)
-    def __str__(self): return f"{self.left} counters"
-
-
-class Endless:
-    def __init__(self) -> None:
-        self.info = GameInfo(name="endless", max_game_length=30)
-
-    def initial_state(self):
-        return Loop(0, 0)
-
-
-class Loop:
-    def __init__(self, ply, player): self.ply, self.player = ply, player
-    def current_player(self): return self.player
-    def legal_actions(self): return [1, 2]
-    def apply(self, action): return Loop(self.ply + 1, 1 - self.player)
-    def is_terminal(self): return False
-    def returns(self): return (0.0, 0.0)
-    def key(self): return (self.ply % 2, self.player)
-    def action_to_string(self, action): return str(action)
-    def string_to_action(self, text): return parse_int_action(text, self)
-    def __str__(self): return f"ply {self.ply}"
-"""
-"""Games of your own: ``Broken`` raises in ``apply``, ``Endless`` never ends (as in
-tests/cli/test_cli_loud_failures.py)."""
-
 ARENA_MAP = Path(__file__).resolve().parents[2] / "examples" / "maps" / "arena.map"
 OBF_BOARD = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27  # a board of 64 squares
 
@@ -640,6 +598,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     )
     write("garbage", bytes(range(256)) * 4 + b"\xff\xfe\x00\x80", ".bin")
     write("latin1", "caf\xe9 d\xe9j\xe0 vu\n4453 2\n".encode("latin-1"))
+    write("utf16", "version 1\n4453 2\n".encode("utf-16"))  # PowerShell's > writes UTF-16
     write("empty", "")
     map_head = "type octile\nheight 4\nwidth 4\nmap\n"
     write("map_truncated", map_head + "....\n....\n", ".map")
@@ -649,6 +608,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     write("scen", "version 1\n" + scen_line, ".scen")
     write("scen_truncated", "version 1\n0\tmaps/dao/arena.map\t49\t49\t1\t11\n", ".scen")
     write("scen_numbers", "version 1\n0\tmaps/dao/arena.map\t49\t49\tx\t11\t1\t12\t1\n", ".scen")
+    write("scen_empty", "version 1\n", ".scen")
     write("scen_outside", "version 1\n0\tmaps/dao/arena.map\t49\t49\t90\t90\t1\t12\t1\n", ".scen")
     write("sgf", "(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])", ".sgf")
     write("sgf_truncated", "(;GM[1]FF[4]SZ[9];B[ee];W[", ".sgf")
@@ -659,6 +619,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     write("pons_bad", "4453 two\n")
     write("pons_illegal", "4444444 0\n")
     write("obf", f"{OBF_BOARD} X;\n", ".obf")
+    write("obf_empty", "% a comment, and no position\n", ".obf")
     write("obf_truncated", "--------XO X;\n", ".obf")
     write("tree", "max A: B C\nmin B: b1=3 b2=12\nmin C: c1=2 c2=4\n", ".tree")
     write("tree_truncated", "max A: B C\nmin B: b1=3 b2=12\n", ".tree")

@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.text_file import read_text
 
 __all__ = ["parse_param", "parse_params", "register"]
 
@@ -36,10 +36,10 @@ def parse_param(text: str) -> tuple[str, Any]:
         if value == "@":
             raise InvalidParameterError(f"-p {name}=@FILE needs a file name, got {text!r}")
         try:
-            return name, Path(value[1:]).read_text(encoding="utf-8")
-        except ValueError as error:  # a NUL in the name (undecodable text is main's one line)
-            if isinstance(error, UnicodeDecodeError):
-                raise
+            return name, read_text(value[1:])
+        except InvalidParameterError:
+            raise
+        except ValueError:  # a NUL in the name
             raise InvalidParameterError(f"-p {name}=@FILE: bad file name {value[1:]!r}") from None
     if value.lower() in ("true", "false"):
         return name, value.lower() == "true"
