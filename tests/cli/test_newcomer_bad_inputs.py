@@ -74,7 +74,7 @@ play connect4 --first random --second mcts:simulations=-5
 play connect4 --first random --second mcts:simulations=0
 play connect4 --first random --second mcts:simulations=
 play connect4 --first random --second mcts:simulations=1.5
-play connect4 --first random --second mcts:simulations=1000000000000000000000000000000
+play connect4 --first random --second mcts:simulations={huge}
 play connect4 --first random --second mcts:time=nan
 play connect4 --first random --second mcts:time=inf
 play connect4 --first random --second mcts:time=-1
@@ -96,7 +96,7 @@ play connect4 --first random --second random --seed 1.5
 play mnk -p m=0
 play mnk -p m=-1
 play mnk -p m=3,n=3,k=10
-play mnk -p m=1000000000000000000000000000000
+play mnk -p m={huge}
 play mnk -p m=x
 play go -p size=1
 play go -p size=100
@@ -108,7 +108,7 @@ play go -p handicap=-1
 play go -p handicap=100
 play go -p max_moves=0
 play gomoku -p size=1
-play gomoku -p size=1000000000000000000000000000000
+play gomoku -p size={huge}
 play nim -p piles=
 play nim -p piles=-1
 play nim -p piles=a,b
@@ -191,7 +191,7 @@ analyse connect4 --agent human
 analyse connect4 --agent mcts:simulations=0
 analyse connect4 --agent mcts:simulations=-1
 analyse connect4 --agent mcts:simulations=1e3
-analyse connect4 --agent mcts:simulations=1000000000000000000000000000000
+analyse connect4 --agent mcts:simulations={huge}
 analyse connect4 --agent mcts:time=nan
 analyse connect4 --agent mcts:time=inf
 analyse connect4 --agent mcts:time=
@@ -268,7 +268,7 @@ path {map} --from 1,2,3 --to 1,12
 path {map} --from "" --to 1,12
 path {map} --from -1,5 --to 1,12
 path {map} --from 1000,1000 --to 1,12
-path {map} --from 1000000000000000000000000000000,1 --to 1,12
+path {map} --from {huge},1 --to 1,12
 path {map} --from nan,1 --to 1,12
 path {map} --from 0,0 --to 1,12
 path {map} --from 1,11 --to 0,0
@@ -308,7 +308,7 @@ puzzle "1 2 3 4 5 6 8 7 0"
 puzzle "a b c d e f g h 0"
 puzzle "1 2 3 4 5 6 7 8 9"
 puzzle "-1 2 3 4 5 6 7 8 0"
-puzzle "1 2 3 4 5 6 7 1000000000000000000000000000000 0"
+puzzle "1 2 3 4 5 6 7 {huge} 0"
 puzzle ""
 puzzle 0
 puzzle "1,2,3,4,5,6,7,8,0" --algorithm nosuch
@@ -449,11 +449,12 @@ arena connect4 random mcts:simulations=0 --games 2 --db :memory:
 arena connect4 random greedy --games 0 --db :memory:
 arena connect4 random greedy --games -1 --db :memory:
 arena connect4 random greedy --games x --db :memory:
-arena connect4 random greedy --games 1000000000000000000000000000000 --db :memory: --time 0
+arena connect4 random greedy --games {huge} --db :memory: --time 0
 arena connect4 random greedy --games 2 --matches 1 --db :memory:
 arena connect4 random greedy --matches 1 --db :memory:
 arena connect4 random greedy --games 2 --workers 0 --db :memory:
 arena connect4 random greedy --games 2 --workers -1 --db :memory:
+arena connect4 random greedy --games 2 --workers {huge} --db :memory: => at most 256 processes
 arena connect4 random greedy --games 2 --db {dir}
 arena connect4 random greedy --games 2 --db {garbage}
 arena connect4 random greedy --games 2 --db /proc/version
@@ -486,6 +487,7 @@ serve --port ""
 serve --workers 0
 serve --workers -1
 serve --workers x
+serve --workers {huge} => expected at most 256 processes
 serve --nosuch
 
 # -- gtp --------------------------------------------------------------------------------------
@@ -525,6 +527,7 @@ train connect4 --out {out}/run --device nosuch
 train connect4 --out {out}/run --device cuda:99
 train connect4 --out {out}/run --workers 0
 train connect4 --out {out}/run --workers -1
+train connect4 --out {out}/run --workers {huge} => expected at most 256 processes
 train connect4 --out {out}/run --keep x
 train connect4 --out {out}/run --keep -1
 train connect4 --out {out}/run --seed x
@@ -594,6 +597,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         null="/dev/null",
         map=str(ARENA_MAP),
         obf_board=OBF_BOARD,
+        huge=str(10**30),
         huge_digits="9" * 5000,
     )
     write("garbage", bytes(range(256)) * 4 + b"\xff\xfe\x00\x80", ".bin")

@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, has_module, positive_int
+from searchlab.cli._common import add_param_argument, has_module, worker_count
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.text_file import read_text
 
@@ -205,7 +205,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=worker_count,
         default=1,
         metavar="K",
         help="self-play worker processes (default 1: in this process)",
