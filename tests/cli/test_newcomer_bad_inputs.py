@@ -516,6 +516,8 @@ train connect4 --out {out}/run --config {missing}
 train connect4 --out {out}/run --config {toml_bad}
 train connect4 --out {out}/run --config {toml_unknown}
 train connect4 --out {out}/run --config {toml_value}
+train connect4 --out {out}/run --config {toml_huge} => simulations must be at most 92233720
+train connect4 --out {out}/run --config {toml_float} => simulations must be an integer >= 0, got 1.5
 train connect4 --out {out}/run --config {garbage} => {garbage}: not a UTF-8 text file
 train connect4 --out {out}/run --config {utf16} => {utf16}: not a UTF-8 text file
 train connect4 --out {out}/run --config {dir}
@@ -633,6 +635,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     write("toml_bad", "this is = not [toml\n", ".toml")
     write("toml_unknown", "nonsense_key = 3\n", ".toml")
     write("toml_value", "simulations = -5\n", ".toml")
+    write("toml_huge", "simulations = 100000000000000000000\n", ".toml")  # 10**20
+    write("toml_float", "simulations = 1.5\n", ".toml")
     write("syntax_error", "class Game(:\n    pass\n", ".py")
     write("no_class", "not_a_game = 3\n", ".py")
     write("games", GAMES, ".py")
@@ -708,3 +712,29 @@ def test_the_list_is_the_newcomers() -> None:
     assert len(rows) >= 277
     assert len(set(rows)) == len(rows)
     assert set(SUBCOMMANDS) <= {case.argv[0] for case in ALL if case.argv}
+
+
+def test_a_huge_simulation_budget_grows_the_tree_instead_of_allocating_it() -> None:
+    """``simulations = 10**18`` in a training config (a count that fits 64 bits): the PUCT
+    tree starts small and grows, as for a time budget; it was numpy's 'Maximum allowed
+    dimension exceeded' (a traceback) before any search."""
+    import numpy as np
+
+    from searchlab.algorithms.mcts.options import MCTSOptions
+    from searchlab.algorithms.mcts.puct import PUCTTree, run
+    from searchlab.domains.games.tictactoe import TicTacToe
+
+    class Cells:
+        def action_to_index(self, state: object, action: int) -> int:
+            return action
+
+    class Uniform:
+        encoder = Cells()
+
+        def evaluate_batch(self, states: list[object]) -> tuple[np.ndarray, np.ndarray]:
+            return np.full((len(states), 9), 1 / 9), np.zeros(len(states))
+
+    state = TicTacToe().initial_state()
+    tree = PUCTTree(state, MCTSOptions(), Cells(), budget=10**18)
+    run(tree, Uniform(), deadline=0.0)  # the clock has passed: stops after one simulation
+    assert tree.simulations >= 1 and not tree.done
