@@ -392,6 +392,10 @@ perft connect4 --depth 1.5
 perft nosuch --depth 1
 perft connect4 --depth 1 --moves 8
 perft connect4 --depth 1 --expect x
+perft connect4 --depth 1 --expect -1 => --expect is a count of leaves, >= 0, got -1
+perft connect4 --depth 43 => --depth 43 is past the longest game of connect4 (42 plies)
+perft connect4 --depth {huge} => is past the longest game of connect4
+perft tictactoe --depth 10 => --depth 10 is past the longest game of tictactoe (9 plies)
 perft tictactoe --depth 1 --moves "a1 a1"
 perft othello --depth 1 --moves z9
 perft go --depth 1 -p size=1

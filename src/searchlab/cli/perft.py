@@ -85,7 +85,9 @@ def register(subparsers: Any) -> None:
         help="a registered game (nim, tictactoe, mnk, kayles, ...) or your own as "
         "FILE.py:CLASS or MODULE:CLASS",
     )
-    parser.add_argument("--depth", type=int, required=True, help="plies (>= 1)")
+    parser.add_argument(
+        "--depth", type=int, required=True, help="plies (1 .. the game's longest game)"
+    )
     parser.add_argument("--divide", action="store_true", help="counts per first move")
     add_param_argument(parser, "piles=3,4,5 or m=4")
     parser.add_argument("--moves", default="", help="moves to play first, e.g. 'b2 a1'")
@@ -102,7 +104,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.depth <= 0:
         raise InvalidParameterError(f"--depth must be >= 1, got {args.depth}")
+    if args.expect is not None and args.expect < 0:
+        raise InvalidParameterError(f"--expect is a count of leaves, >= 0, got {args.expect}")
     game = make(args.game, **parse_params(args.param))
+    longest = game.info.max_game_length
+    if longest is not None and args.depth > longest:  # would count 0, for ever on some games
+        raise InvalidParameterError(
+            f"--depth {args.depth} is past the longest game of {args.game} ({longest} plies): "
+            "no move sequence is that long"
+        )
     state = play(game.initial_state(), args.moves)
     counts = divide(state, args.depth) if args.divide else None
     total = sum(counts.values()) if counts is not None else perft(state, args.depth)
