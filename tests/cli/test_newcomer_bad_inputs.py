@@ -547,6 +547,7 @@ train {syntax_error}:Game --out {out}/run
 warmup nosuch
 warmup {missing_py}:Game
 warmup tictactoe nosuch
+warmup {games}:Broken => warmup {games}:Broken: your game failed: KeyError: 'the pile fell below 5'
 warmup --nosuch
 """
 
