@@ -169,6 +169,7 @@ play os.path:join
 play {no_class}
 # -- a game of your own that raises or never ends (issue 28, fixed last session) --------------
 play {games}:Broken --first random --second random
+play {games}:Broken -p counters=x --first random --second random => GameInfo.max_game_length must
 play {games}:Broken --first random --second mcts:simulations=50 --json
 analyse {games}:Broken --agent mcts:simulations=50
 perft {games}:Broken --depth 5
