@@ -21,61 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, gnugo_program, run_main
-
-# A game of your own whose ``apply`` raises once the pile falls below 5 (line 18), and one that
-# never ends although it says no game lasts over 30 plies.
-GAMES = """\
-from searchlab.core.game import GameInfo, parse_int_action
-
-
-class Broken:
-    def __init__(self, counters: int = 10) -> None:
-        self.counters = counters
-        self.info = GameInfo(name="broken", max_game_length=counters)
-
-    def initial_state(self):
-        return Pile(self.counters, 0)
-
-
-class Pile:
-    def __init__(self, left, player):
-        self.left, self.player = left, player
-    def apply(self, action):
-        if self.left - action < 5:
-            raise KeyError("the pile fell below 5")
-        return Pile(self.left - action, 1 - self.player)
-    def current_player(self): return self.player
-    def legal_actions(self): return [t for t in (1, 2, 3) if t <= self.left]
-    def is_terminal(self): return self.left == 0
-    def returns(self): return (0.0, 0.0)
-    def key(self): return (self.left, self.player)
-    def action_to_string(self, action): return str(action)
-    def string_to_action(self, text): return parse_int_action(text, self)
-    def __str__(self): return f"{self.left} counters"
-
-
-class Endless:
-    def __init__(self) -> None:
-        self.info = GameInfo(name="endless", max_game_length=30)
-
-    def initial_state(self):
-        return Loop(0, 0)
-
-
-class Loop:
-    def __init__(self, ply, player): self.ply, self.player = ply, player
-    def current_player(self): return self.player
-    def legal_actions(self): return [1, 2]
-    def apply(self, action): return Loop(self.ply + 1, 1 - self.player)
-    def is_terminal(self): return False
-    def returns(self): return (0.0, 0.0)
-    def key(self): return (self.ply % 2, self.player)
-    def action_to_string(self, action): return str(action)
-    def string_to_action(self, text): return parse_int_action(text, self)
-    def __str__(self): return f"ply {self.ply}"
-"""
-APPLY_LINE = 18  # the line of GAMES that raises
+from cli_support import GAMES, assert_one_line_error, gnugo_program, run_main
+from cli_support import GAMES_APPLY_LINE as APPLY_LINE
 
 
 @pytest.fixture

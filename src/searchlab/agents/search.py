@@ -192,6 +192,7 @@ class MCTSAgent(_SeededSearchAgent):
                     temperature_moves=temperature_moves,
                     algorithm=algorithm,
                 )
+                self.prepare()
                 return
             if game is None:
                 raise InvalidParameterError(
@@ -210,8 +211,15 @@ class MCTSAgent(_SeededSearchAgent):
         """Load (or, on an empty numba cache, compile, saying so in one line on stderr) the
         compiled kernels this agent's searches run, so that no move's clock pays for it:
         done at construction (:meth:`~searchlab.algorithms.mcts.compiled.CompiledSearcher.
-        prepare`); nothing for the reference tier or a network's PUCT."""
+        prepare`); with a network, the PUCT tree's kernels and the network's first forward
+        pass too (:meth:`~searchlab.algorithms.mcts.puct_search.PUCTSearcher.prepare`, on the
+        game's initial position; without the game, before the first search's clock);
+        nothing for the reference tier."""
         if self._puct is not None:
+            if self._game is not None:
+                start = self._game.initial_state()
+                if not start.is_terminal():
+                    self._puct.prepare(start, search=not self._network_only)
             return
         searcher = self._compiled or _compiled_searcher(self._game, self.options, 0)
         if searcher is not None:

@@ -1,10 +1,13 @@
 """Compiling ahead everything a game's searches run (``searchlab warmup``).
 
 Numba compiles searchlab's kernels on their first call and keeps them in its disk cache (in
-``__pycache__`` beside the package's sources, or ``$NUMBA_CACHE_DIR``; the Monte Carlo loops
-bound to a game's rules in ``$SEARCHLAB_KERNEL_DIR``). Every search loads them before its
-clock starts (:meth:`~searchlab.algorithms.mcts.compiled.CompiledSearcher.prepare`), so a
-first search keeps its budget either way; :func:`warm_up_game` does the compiling ahead, once
+``__pycache__`` beside the package's sources, numba's own rule, or ``$NUMBA_CACHE_DIR``; the
+Monte Carlo loops bound to a game's rules, the longest to compile, in searchlab's cache folder,
+``~/.cache/searchlab/kernels`` or ``$SEARCHLAB_KERNEL_DIR``:
+:func:`~searchlab.algorithms.mcts._kernel_bind.kernel_folder`). Every search loads them before
+its clock starts (:meth:`~searchlab.algorithms.mcts.compiled.CompiledSearcher.prepare`; with a
+network, :meth:`~searchlab.algorithms.mcts.puct_search.PUCTSearcher.prepare`), so a first
+search keeps its budget either way; :func:`warm_up_game` does the compiling ahead, once
 per machine (after an install, say), for:
 
 * the compiled MCTS of a game with compiled rules (UCT, and with the MCTS-Solver);

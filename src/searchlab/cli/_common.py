@@ -22,6 +22,7 @@ from searchlab.core.errors import InvalidParameterError
 
 __all__ = [
     "EXTRA_HINT",
+    "MAX_WORKERS",
     "emit_json",
     "has_module",
     "output_file",
@@ -34,6 +35,7 @@ __all__ = [
     "require_extra",
     "shorten_line",
     "stderr_console",
+    "worker_count",
 ]
 
 EXTRA_HINT = "pip install 'searchlab[cli]'"
@@ -196,6 +198,31 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
+MAX_WORKERS = 256
+"""The most worker processes a command starts (``--workers`` of ``arena``, ``train``,
+``serve``): more is a typo, and an operating system's limit on processes or open files
+would fail far less clearly."""
+
+
+def worker_count(text: str) -> int:
+    """``argparse`` type for ``--workers``: a whole number of processes in
+    ``1..MAX_WORKERS``.
+
+    >>> worker_count("4")
+    4
+    >>> worker_count("1000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected at most 256 processes, got '1000'
+    """
+    import argparse
+
+    value = positive_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_WORKERS} processes, got {text!r}")
     return value
 
 

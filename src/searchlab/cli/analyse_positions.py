@@ -30,6 +30,7 @@ from typing import Any
 from searchlab.cli._common import emit_json
 from searchlab.core.errors import InvalidParameterError, InvalidStateError, SearchlabError
 from searchlab.core.game import Game, State
+from searchlab.core.text_file import read_text
 
 __all__ = ["add_positions_arguments", "read_positions", "run_positions"]
 
@@ -77,9 +78,9 @@ def read_positions(
         )
     source = Path(path)
     try:
-        text = source.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidParameterError(f"--positions {source}: not a text file") from None
+        text = read_text(source)
+    except InvalidParameterError as error:
+        raise InvalidParameterError(f"--positions {error}") from None
     except OSError as error:
         raise InvalidParameterError(
             f"--positions {source}: {error.strerror or type(error).__name__}"

@@ -28,7 +28,13 @@ import sys
 import time
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, positive_int, print_table, progress
+from searchlab.cli._common import (
+    add_param_argument,
+    positive_int,
+    print_table,
+    progress,
+    worker_count,
+)
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
@@ -111,7 +117,7 @@ def register(subparsers: Any) -> None:
         "game with a match rule (snakego)",
     )
     parser.add_argument(
-        "--workers", type=positive_int, default=1, metavar="K", help="processes (default 1)"
+        "--workers", type=worker_count, default=1, metavar="K", help="processes (default 1)"
     )
     parser.add_argument(
         "--db",

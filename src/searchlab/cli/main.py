@@ -2,8 +2,9 @@
 
 Every subcommand module exposes ``register(subparsers)``, which adds its parser and sets
 ``func`` to a function ``(args) -> int`` (the exit code). Errors that searchlab raises on
-purpose (:class:`~searchlab.core.errors.SearchlabError`), unreadable or unwritable files and a
-missing optional package of the ``cli`` extra become one line on stderr and exit code 2, never
+purpose (:class:`~searchlab.core.errors.SearchlabError`), unreadable or unwritable files, running
+out of memory and a missing optional package of the ``cli`` extra become one line on stderr and
+exit code 2, never
 a traceback; so does an exception raised by the code of a game of your own (``FILE.py:CLASS``,
 ``MODULE:CLASS``; :mod:`searchlab.domains.games.own_game`: what it raised, and where in your
 file).
@@ -129,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"permission denied: {error.filename}")
     except UnicodeDecodeError as error:
         return _fail(f"not a text file ({error.reason})")
+    except MemoryError:  # a size or count the machine cannot hold, asked for by the user
+        return _fail("not enough memory for what was asked (a size or a count too large?)")
     except BrokenPipeError:
         # the reader went away (``searchlab ... | head``): nothing more to say to it
         _silence_stdout()

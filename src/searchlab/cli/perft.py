@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from searchlab.cli._common import add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.text_file import read_text
 from searchlab.domains.games.params_text import param_from_text, split_params
 
 __all__ = ["parse_param", "parse_params", "register"]
@@ -37,10 +37,10 @@ def parse_param(text: str) -> tuple[str, Any]:
         if value == "@":
             raise InvalidParameterError(f"-p {name}=@FILE needs a file name, got {text!r}")
         try:
-            return name, Path(value[1:]).read_text(encoding="utf-8")
-        except ValueError as error:  # a NUL in the name (undecodable text is main's one line)
-            if isinstance(error, UnicodeDecodeError):
-                raise
+            return name, read_text(value[1:])
+        except InvalidParameterError:
+            raise
+        except ValueError:  # a NUL in the name
             raise InvalidParameterError(f"-p {name}=@FILE: bad file name {value[1:]!r}") from None
     return param_from_text(text)
 
@@ -75,7 +75,9 @@ def register(subparsers: Any) -> None:
         help="a registered game (nim, tictactoe, mnk, kayles, ...) or your own as "
         "FILE.py:CLASS or MODULE:CLASS",
     )
-    parser.add_argument("--depth", type=int, required=True, help="plies (>= 1)")
+    parser.add_argument(
+        "--depth", type=int, required=True, help="plies (1 .. the game's longest game)"
+    )
     parser.add_argument("--divide", action="store_true", help="counts per first move")
     add_param_argument(parser, "piles=3,4,5 or m=4")
     parser.add_argument("--moves", default="", help="moves to play first, e.g. 'b2 a1'")
@@ -92,7 +94,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.depth <= 0:
         raise InvalidParameterError(f"--depth must be >= 1, got {args.depth}")
+    if args.expect is not None and args.expect < 0:
+        raise InvalidParameterError(f"--expect is a count of leaves, >= 0, got {args.expect}")
     game = make(args.game, **parse_params(args.param))
+    longest = game.info.max_game_length
+    if longest is not None and args.depth > longest:  # would count 0, for ever on some games
+        raise InvalidParameterError(
+            f"--depth {args.depth} is past the longest game of {args.game} ({longest} plies): "
+            "no move sequence is that long"
+        )
     state = play(game.initial_state(), args.moves)
     counts = divide(state, args.depth) if args.divide else None
     total = sum(counts.values()) if counts is not None else perft(state, args.depth)

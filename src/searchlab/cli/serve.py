@@ -28,6 +28,7 @@ import webbrowser
 from collections.abc import Callable
 from typing import Any
 
+from searchlab.cli._common import worker_count
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.web.caps import BUDGET_CAPS, ServerCaps
 
@@ -59,6 +60,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--open", action="store_true", help="open the lab in the web browser")
     parser.add_argument(
         "--workers",
+        type=worker_count,
         metavar="N",
         help="search worker processes (default: the number of cores)",
     )
@@ -120,16 +122,10 @@ def _port(text: str) -> int:
     return port
 
 
-def _workers(text: str | None) -> int:
-    if text is None:
-        return max(1, os.cpu_count() or 1)
-    try:
-        workers = int(text)
-    except ValueError:
-        workers = 0
-    if not 1 <= workers <= 256:
-        raise InvalidParameterError(f"--workers expects a whole number in 1..256, got {text!r}")
-    return workers
+def _workers(chosen: int | None) -> int:
+    """``--workers`` (checked by :func:`~searchlab.cli._common.worker_count`), else the
+    number of cores."""
+    return max(1, os.cpu_count() or 1) if chosen is None else chosen
 
 
 def _bind(host: str, port: int) -> socket.socket:

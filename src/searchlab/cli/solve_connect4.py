@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from searchlab.cli._common import emit_json, positive_int, progress
 from searchlab.cli.solve_command import GameCommand, run_stoppable
 from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.core.text_file import read_text, require_entries
 
 if TYPE_CHECKING:
     from searchlab.core.limits import Limits
@@ -68,31 +69,30 @@ def read_positions(path: Path, limit: int | None = None) -> list[Connect4Positio
     from searchlab.domains.games.connect4 import parse_moves
 
     positions: list[Connect4Position] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if limit is not None and len(positions) >= limit:
-                break
-            line = raw.rstrip("\n")
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            fields = line.split()
-            if len(fields) != 2:
-                raise InvalidParameterError(f"{where}: expected '<moves> <score>', got {line!r}")
-            moves, score_text = fields
-            try:
-                expected = int(score_text)
-            except ValueError:
-                raise InvalidParameterError(
-                    f"{where}: the score {score_text!r} is not an integer in {line!r}"
-                ) from None
-            try:
-                state = parse_moves(moves)
-            except SearchlabError as error:
-                raise type(error)(f"{where}: {error}") from None
-            if state.is_terminal():
-                raise _game_over(state, where)
-            positions.append(Connect4Position(where, moves, state, expected))
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if limit is not None and len(positions) >= limit:
+            break
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        fields = line.split()
+        if len(fields) != 2:
+            raise InvalidParameterError(f"{where}: expected '<moves> <score>', got {line!r}")
+        moves, score_text = fields
+        try:
+            expected = int(score_text)
+        except ValueError:
+            raise InvalidParameterError(
+                f"{where}: the score {score_text!r} is not an integer in {line!r}"
+            ) from None
+        try:
+            state = parse_moves(moves)
+        except SearchlabError as error:
+            raise type(error)(f"{where}: {error}") from None
+        if state.is_terminal():
+            raise _game_over(state, where)
+        positions.append(Connect4Position(where, moves, state, expected))
+    require_entries(positions, path, "positions")
     return positions
 
 

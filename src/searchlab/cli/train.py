@@ -23,8 +23,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, has_module, positive_int
+from searchlab.cli._common import add_param_argument, has_module, worker_count
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.text_file import read_text
 
 __all__ = ["ALGORITHMS", "parse_duration", "register"]
 
@@ -204,7 +205,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=worker_count,
         default=1,
         metavar="K",
         help="self-play worker processes (default 1: in this process)",
@@ -320,9 +321,9 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
 
     overrides: dict[str, Any] | None = None
     if args.config:
-        with open(args.config, encoding="utf-8") as handle:
-            tables = ("expert_groups",) if args.algorithm == "alphago" else ()
-            overrides = parse_config_text(handle.read(), source=args.config, tables=tables)
+        tables = ("expert_groups",) if args.algorithm == "alphago" else ()
+        text = read_text(args.config)
+        overrides = parse_config_text(text, source=args.config, tables=tables)
     if args.seed is not None:
         overrides = {**(overrides or {}), "seed": args.seed}
     return overrides

@@ -43,10 +43,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build every named game first (a bad name is one line before any compiling), then
-    warm each, one line a game."""
+    warm each, one line a game; a game of your own whose code raises is one line naming its
+    file and line, as in every command."""
     from searchlab.algorithms.mcts import compile_notice
     from searchlab.algorithms.warmup import warm_up_game
     from searchlab.domains.games import make
+    from searchlab.domains.games.own_game import own_game_failure, raised_in_game
     from searchlab.domains.games.registry import game_names
 
     names = list(args.games) or game_names()
@@ -57,7 +59,13 @@ def run(args: argparse.Namespace) -> int:
         for name, game in games:
             print(f"{name}: compiling...", end="", flush=True)
             began = time.perf_counter()
-            done = warm_up_game(game)
+            try:
+                done = warm_up_game(game)
+            except Exception as error:
+                if not raised_in_game(error, name):
+                    raise  # searchlab's own bug: the traceback is for us
+                print(flush=True)  # the line begun above ends; the error is said on stderr
+                raise own_game_failure(error, name, "warmup") from None
             print(f" ready in {time.perf_counter() - began:.1f} s ({', '.join(done)})", flush=True)
     finally:
         compile_notice.notice = saved

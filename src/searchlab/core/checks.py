@@ -26,6 +26,7 @@ import math
 from typing import Any, TypeGuard
 
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.limits import MAX_COUNT
 
 __all__ = ["check_integer", "check_number", "is_finite_number"]
 
@@ -63,7 +64,13 @@ def check_number(
 
 
 def check_integer(value: Any, name: str, *, owner: str, low: int) -> None:
-    """Nothing when ``value`` is an integer (not a bool) ``>= low``; else one
+    """Nothing when ``value`` is an integer (not a bool) ``>= low`` that fits 64 bits (at most
+    :data:`~searchlab.core.limits.MAX_COUNT`, as every count of the searches: a config's
+    ``simulations = 10**20`` is a line, not an array numpy cannot make); else one
     ``InvalidParameterError`` line, ``owner`` first."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise InvalidParameterError(f"{owner}: {name} must be an integer >= {low}, got {value!r}")
+    if value > MAX_COUNT:
+        raise InvalidParameterError(
+            f"{owner}: {name} must be at most {MAX_COUNT} (a 64-bit integer), got {value!r}"
+        )

@@ -104,6 +104,16 @@ or None, got 0
     max_utility: float | None = None
 
     def __post_init__(self) -> None:
+        length = self.max_game_length
+        if length is not None and (isinstance(length, bool) or not isinstance(length, int)):
+            raise InvalidParameterError(
+                f"GameInfo.max_game_length must be a whole number of plies or None, got "
+                f"{length!r}"
+            )
+        if length is not None and length < 0:
+            raise InvalidParameterError(
+                f"GameInfo.max_game_length must be >= 0 plies or None, got {length!r}"
+            )
         bound = self.max_utility
         if bound is not None and (
             isinstance(bound, bool)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from searchlab.algorithms.mcts.options import FPU_MODES, MCTSOptions, option_help
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.network import KINDS, NetworkConfig
 from searchlab.learning.selfplay import SelfPlayConfig
@@ -116,10 +117,7 @@ class TrainConfig:
                         f"config: {item.name} must be true or false, got {value!r}"
                     )
             elif kind is int:
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise InvalidParameterError(
-                        f"config: {item.name} must be an integer >= 0, got {value!r}"
-                    )
+                check_integer(value, item.name, owner="config", low=0)
             elif kind is float:
                 if (
                     isinstance(value, bool)

@@ -8,9 +8,12 @@ function that takes functions nor a closure, but it does cache a module-level fu
 globals are the game's functions. The module is
 named by a digest of everything the kernel is made of (the names and source files of your
 functions, the position's kind, and searchlab's loop), so a change to any of
-them makes a new one; it lives in ``$SEARCHLAB_KERNEL_DIR``, by default a folder of this user's
-in the system's temporary directory. Measured (2026-11-27, Breakthrough, the 2-core VM): the
-first search of a new process took 6.5 s of compiling without it, about 1 s with it.
+them makes a new one; it lives in ``$SEARCHLAB_KERNEL_DIR``, by default the ``kernels`` folder
+of searchlab's cache (:func:`~searchlab.core.cache_dir.cache_directory`, ``~/.cache/searchlab``:
+a folder that survives a reboot, so the compiling is once per machine; numba caches the kernel
+beside the module, or under ``$NUMBA_CACHE_DIR``). Measured (2026-11-27, Breakthrough, the
+2-core VM): the first search of a new process took 6.5 s of compiling without it, about 1 s
+with it.
 
 Rules whose functions are not module-level functions of an imported module (made in a
 function, say) are bound in memory instead, once per process (a few seconds of compiling), as
@@ -23,7 +26,6 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from numba import njit
 
 from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.core.atomic_file import write_atomically
+from searchlab.core.cache_dir import cache_directory
 from searchlab.core.compiled_game import CompiledGame
 
 __all__ = ["bind", "kernel_folder"]
@@ -63,13 +66,19 @@ def kernel(config, tree, root_a, root_b, scratch, counters, rng_state, settings)
 
 
 def kernel_folder() -> Path:
-    """Where the bound loops of games of your own are written (``$SEARCHLAB_KERNEL_DIR``, else
-    ``searchlab-kernels-USER`` in the system's temporary directory)."""
+    """Where the bound loops are written (``$SEARCHLAB_KERNEL_DIR``, else the ``kernels``
+    folder of :func:`~searchlab.core.cache_dir.cache_directory`).
+
+    >>> import os
+    >>> saved = os.environ.pop("SEARCHLAB_KERNEL_DIR", None)
+    >>> kernel_folder() == cache_directory() / "kernels"
+    True
+    >>> if saved is not None: os.environ["SEARCHLAB_KERNEL_DIR"] = saved
+    """
     chosen = os.environ.get("SEARCHLAB_KERNEL_DIR")
     if chosen:
-        return Path(chosen)
-    user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
-    return Path(tempfile.gettempdir()) / f"searchlab-kernels-{user}"
+        return Path(chosen).expanduser()
+    return cache_directory() / "kernels"
 
 
 def bind(compiled: CompiledGame, is_array: bool) -> Any:
@@ -122,8 +131,8 @@ def _bind_by_name(compiled: CompiledGame, is_array: bool) -> Any:
     text = _TEMPLATE.format(rules=repr(compiled.name), imports="\n".join(imports), start=start)
     digest.update(text.encode())
     name = f"searchlab_bound_{digest.hexdigest()[:16]}"
-    path = kernel_folder() / f"{name}.py"
     try:
+        path = kernel_folder() / f"{name}.py"  # RuntimeError: no home folder to find
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(path, text.encode())
@@ -135,7 +144,7 @@ def _bind_by_name(compiled: CompiledGame, is_array: bool) -> Any:
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
             spec.loader.exec_module(module)
-    except OSError:
+    except (OSError, RuntimeError):
         return None
     return module.kernel
 

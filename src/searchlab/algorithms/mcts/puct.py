@@ -101,7 +101,8 @@ __all__ = [
 
 _NAME = "puct"
 _TIME_ONLY_CAPACITY = 1_000
-"""Simulations a tree without a simulation budget is first sized for (its arrays grow)."""
+"""Simulations a tree is first sized for at most (its arrays grow): the whole budget when it is
+smaller."""
 _MAX_ACTION = 32767
 """Actions are ``int16`` in the tree."""
 
@@ -236,8 +237,8 @@ class PUCTTree:
         rng: draws the root's Dirichlet noise (used only when ``options.dirichlet_alpha``).
         budget: the simulations to run (>= 1), or ``None``: no limit, the caller stops on
             its clock.
-        capacity: the simulations the arrays are first sized for (default the budget, else
-            1,000); they grow as needed.
+        capacity: the simulations the arrays are first sized for (default the budget, at
+            most 1,000); they grow as needed.
     """
 
     def __init__(
@@ -265,8 +266,8 @@ class PUCTTree:
         self._fpu = float(options.fpu)
         self._relative = options.fpu_mode == "reduction"
         self._virtual = float(options.virtual_loss)
-        if capacity is None:
-            capacity = self.budget if self.budget is not None else _TIME_ONLY_CAPACITY
+        if capacity is None:  # a budget of 10**18 grows its arrays, it does not allocate them
+            capacity = min(self.budget or _TIME_ONLY_CAPACITY, _TIME_ONLY_CAPACITY)
         capacity = 1 + 8 * (capacity + 1)
         self._tree = Tree(capacity)
         self._size = 1

@@ -12,6 +12,10 @@ checkpoint, with AlphaGo's value/rollout mix, or with no simulations at all.
   batches, after at least one simulation), then plays the most visited move (ties: the better
   mean, then the smaller action), or with ``temperature > 0`` a move drawn with probability
   proportional to ``N ** (1 / temperature)``.
+* :meth:`PUCTSearcher.prepare` loads (on an empty numba cache, compiles) the tree's kernels and
+  runs the evaluator once (a network's first forward pass is slow), so that no clock pays for
+  it: the ``mcts`` agent calls it when it is made, :meth:`~PUCTSearcher.search` and
+  :meth:`~PUCTSearcher.network_move` before their clocks start, once.
 * :meth:`PUCTSearcher.network_move` searches nothing: the move with the highest prior (or one
   drawn from the priors sharpened by ``1 / temperature``), with each move's value read off one
   batched evaluation of the positions after it.
@@ -64,6 +68,9 @@ __all__ = ["PUCTSearcher"]
 
 _START_CAPACITY = 1_000
 """Simulations the tree's arrays are first sized for at most (they grow)."""
+_PREPARE_SIMULATIONS = 2
+"""The untimed search of :meth:`PUCTSearcher.prepare`: the root's evaluation, then a batch of
+leaves (every kernel a search calls, for the evaluator's types)."""
 
 
 class PUCTSearcher:
@@ -105,6 +112,24 @@ class PUCTSearcher:
         self.algorithm = algorithm
         self._rng = np.random.default_rng(seed)  # a Generator given is used as it is
         self._moves = 0
+        self._prepared = {"search": False, "network": False}
+
+    def prepare(self, state: State, *, search: bool = True) -> None:
+        """Make the first timed move cost what the others do: run a tiny search of ``state``
+        (:data:`_PREPARE_SIMULATIONS`, no noise, nothing kept; ``search=False``: one evaluation
+        of ``state``, all that :meth:`network_move` needs), which loads or compiles the tree's
+        numba kernels for the evaluator's types and makes the evaluator's first, slow, call
+        (a network's; a rollout policy's kernels). Once each; later calls do nothing."""
+        if self._prepared["search" if search else "network"]:
+            return
+        self._check(state)
+        if search:
+            tree = PUCTTree(state, self.options, self._indexer, None, budget=_PREPARE_SIMULATIONS)
+            run(tree, self.evaluator)
+        else:
+            self.evaluator.evaluate_batch([state])
+        self._prepared["network"] = True
+        self._prepared["search"] |= search
 
     def reset(self) -> None:
         """A new game: the moves counted for ``temperature_moves`` start again."""
@@ -125,6 +150,7 @@ class PUCTSearcher:
         self._check(state)
         limits = check_budget(limits, self.algorithm)
         simulations, seconds = limits.simulations, limits.time
+        self.prepare(state)
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         capacity = min(simulations or _START_CAPACITY, _START_CAPACITY)  # the arrays grow
@@ -164,6 +190,7 @@ class PUCTSearcher:
         move's value is the network's of the position after it, for the mover (a finished
         game's by its outcome), from one batched evaluation with the root."""
         self._check(state)
+        self.prepare(state, search=False)
         start = time.perf_counter()
         actions = list(state.legal_actions())
         children = [state.apply(action) for action in actions]

@@ -46,6 +46,7 @@ from typing import Any
 
 from searchlab.core.errors import IllegalMoveError, SearchlabError
 from searchlab.core.game import GameInfo
+from searchlab.core.text_file import read_text
 
 __all__ = [
     "ExplicitTree",
@@ -363,7 +364,7 @@ def _json_node(
 def load_tree(path: str | Path) -> ExplicitTree:
     """Read a tree file: JSON when it ends in ``.json`` or starts with ``{``, else text."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     if path.suffix == ".json" or text.lstrip().startswith("{"):
         return ExplicitTree.from_json(text, source=str(path))
     return ExplicitTree.from_text(text, source=str(path))

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from searchlab.core.errors import IllegalMoveError, InvalidStateError, SearchlabError
+from searchlab.core.text_file import read_text, require_entries
 from searchlab.domains.games.othello import Othello, OthelloState, parse_square, square_name
 
 __all__ = ["ObfFormatError", "ObfPosition", "parse_obf_line", "read_obf"]
@@ -123,8 +124,9 @@ def read_obf(path: str | Path) -> Iterator[ObfPosition]:
     """The positions of an OBF file, in order (blank and comment-only lines skipped); each
     ``source`` is ``"file:line"``."""
     path = Path(path)
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.split("%", 1)[0].strip():
-                continue
-            yield parse_obf_line(line, source=f"{path}:{number}")
+    lines = read_text(path).splitlines()
+    require_entries([line for line in lines if line.split("%", 1)[0].strip()], path, "positions")
+    for number, line in enumerate(lines, start=1):
+        if not line.split("%", 1)[0].strip():
+            continue
+        yield parse_obf_line(line, source=f"{path}:{number}")

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from searchlab.core.errors import MapFormatError, ScenarioFormatError
+from searchlab.core.text_file import read_text, require_entries
 from searchlab.domains.path.grid import GridMap
 
 __all__ = [
@@ -77,7 +78,7 @@ def load_map(path: str | Path) -> GridMap:
         MapFormatError: the file is malformed; the message gives ``file:line`` and quotes it.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     grid = parse_map(text, source=str(path))
     grid.name = path.name.removesuffix(".map")
     return grid
@@ -182,7 +183,9 @@ def load_scenarios(path: str | Path) -> list[Scenario]:
         ScenarioFormatError: a malformed line; the message gives ``file:line`` and quotes it.
     """
     path = Path(path)
-    return parse_scenarios(path.read_text(encoding="utf-8"), source=str(path))
+    scenarios = parse_scenarios(read_text(path), source=str(path))
+    require_entries(scenarios, path, "problems")
+    return scenarios
 
 
 def parse_scenarios(text: str, source: str = "<string>") -> list[Scenario]:

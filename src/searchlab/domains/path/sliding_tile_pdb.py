@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from searchlab.core.cache_dir import cache_directory
 from searchlab.domains.path.sliding_tile_goals import goal_tiles
 
 __all__ = [
@@ -169,15 +170,6 @@ def build_group_table(group: Sequence[int], goal: str = "blank-first") -> np.nda
     goal_board = goal_tiles(SIZE, goal)
     goal_cells = np.array([goal_board.index(tile) for tile in group], dtype=np.int64)
     return _group_bfs(goal_cells, goal_board.index(0), _neighbour_table(), len(group))
-
-
-def cache_directory() -> Path:
-    """Where pattern databases are cached: ``$SEARCHLAB_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/searchlab``, else ``~/.cache/searchlab``."""
-    if os.environ.get("SEARCHLAB_CACHE_DIR"):
-        return Path(os.environ["SEARCHLAB_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "searchlab"
 
 
 def cache_file(goal: str = "blank-first") -> Path:
