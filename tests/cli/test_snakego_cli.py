@@ -204,3 +204,19 @@ def test_analyse_names_an_illegal_move_in_one_line(capsys: pytest.CaptureFixture
     # after right (A) and up (a), A cannot turn straight back left
     code, _, err = run_main(capsys, "analyse", "snakego", "right up left", *TINY)
     assert_one_line_error(code, err, "move 3 'left'", "cannot move straight back")
+
+
+def test_the_default_opponent_is_the_strongest_measured_on_snake_go(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Left out, ``--second`` is greedy on Snake Go (it beat informed MCTS in every half,
+    docs/games/snakego.md), not the ``mcts:time=1`` with random rollouts the docs call weak;
+    other games keep ``mcts:time=1``."""
+    from searchlab.cli.play import DEFAULT_OPPONENT, default_opponent
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # resigns at once (end of input)
+    code, out, err = run_main(capsys, "play", "snakego", *TINY)
+    assert code == 0, err
+    assert "second (greedy) wins" in out
+    assert default_opponent("snakego") == "greedy" != DEFAULT_OPPONENT
+    assert default_opponent("connect4") == DEFAULT_OPPONENT

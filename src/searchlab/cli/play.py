@@ -65,6 +65,20 @@ __all__ = ["register"]
 
 DEFAULT_OPPONENT = "mcts:time=1"
 
+OPPONENTS = {"snakego": "greedy"}
+"""Games whose default opponent is another agent: on Snake Go ``greedy`` (one ply of
+``SnakeGoEvaluation``) won every half against MCTS with informed rollouts at 16 and 64
+simulations and at 0.25 s a move (docs/games/snakego.md, 'Against greedy')."""
+
+
+def default_opponent(game: str) -> str:
+    """The agent ``play GAME`` puts against you when ``--second`` is left out.
+
+    >>> default_opponent("connect4"), default_opponent("snakego")
+    ('mcts:time=1', 'greedy')
+    """
+    return OPPONENTS.get(game, DEFAULT_OPPONENT)
+
 
 def register(subparsers: Any) -> None:
     """Add ``play`` to the ``searchlab`` command line."""
@@ -94,7 +108,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--second",
-        help=f"agent moving second (default: the record's with --load, else {DEFAULT_OPPONENT})",
+        help=(
+            "agent moving second (default: the record's with --load, else "
+            f"{DEFAULT_OPPONENT}; greedy on Snake Go, the strongest measured there)"
+        ),
     )
     add_param_argument(parser)
     parser.add_argument("--moves", default="", help="start from the position after these moves")
@@ -162,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         if args.load is not None:
             where = f"in {args.load}"
         raise InvalidStateError(f"the game is already over {where}: nothing to play")
-    players = _players(args, loaded)
+    players = _players(args, loaded, game.info.name)
     specs = [parse_spec(players[0]), parse_spec(players[1])]  # parsed once, here
     if args.json and "human" in (specs[0].kind, specs[1].kind):
         raise InvalidParameterError("--json plays agent against agent: give --first and --second")
@@ -233,14 +250,15 @@ def _start(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, 
     return game, state, moves_in_notation(game, args.moves), None
 
 
-def _players(args: argparse.Namespace, loaded: Any) -> tuple[str, str]:
+def _players(args: argparse.Namespace, loaded: Any, name: str) -> tuple[str, str]:
     """``--first`` and ``--second``; left out, a loaded record's players (the agents that run
     nothing outside searchlab, :data:`~searchlab.cli._record.REUSED_KINDS`), else a person
-    against :data:`DEFAULT_OPPONENT`."""
+    against :func:`default_opponent`."""
     from searchlab.cli._record import recorded_player
 
     chosen = []
-    for player, given, default in ((0, args.first, "human"), (1, args.second, DEFAULT_OPPONENT)):
+    second = default_opponent(name)
+    for player, given, default in ((0, args.first, "human"), (1, args.second, second)):
         if given:
             chosen.append(given)
             continue
