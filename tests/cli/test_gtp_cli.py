@@ -15,7 +15,7 @@ from cli_support import assert_one_line_error, gnugo_program, run_main
 
 from searchlab.agents.gtp_agent import GTP_KIND
 from searchlab.agents.gtp_client import GtpEngine, GtpError
-from searchlab.cli.gtp import COMMANDS, GtpServer
+from searchlab.agents.gtp_engine import COMMANDS, GtpServer
 from searchlab.core.game import play
 from searchlab.domains.games.go import Go, point_to_vertex, vertex_to_point
 

@@ -532,7 +532,7 @@ def _param_seeds() -> list[str]:
 
 
 def _run_params(text: str, workdir: Path) -> None:
-    from searchlab.cli.perft import parse_param
+    from searchlab.cli._common import parse_param
     from searchlab.games import game_names, make
 
     params = dict(parse_param(item) for item in text.split() or [text])

@@ -1,5 +1,6 @@
-"""Helpers shared by the subcommands: argument parsing, output files checked before any
-search, progress bars and tables, JSON lines.
+"""Helpers shared by the subcommands: argument parsing (the game parameters of every command,
+``-p NAME=VALUE|@FILE``: :func:`parse_params`), output files checked before any search,
+progress bars and tables, JSON lines.
 
 The ``cli`` extra (rich, Pillow) is optional: without rich, progress bars are left out and
 tables are plain text; a picture (``--png``) needs Pillow and says so in one line
@@ -27,6 +28,8 @@ __all__ = [
     "has_module",
     "output_file",
     "output_folder",
+    "parse_param",
+    "parse_params",
     "parse_xy",
     "picture_file",
     "positive_int",
@@ -186,6 +189,53 @@ def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,
         help=f"game parameter, e.g. {example} (repeatable, or several joined by commas: "
         "m=7,n=6,k=4); NAME=@FILE reads the value from FILE (e.g. items=@items.txt for snakego)",
     )
+
+
+def parse_param(text: str) -> tuple[str, Any]:
+    """``"piles=3,4,5"`` -> ``("piles", (3, 4, 5))``; ``"m=4"`` -> ``("m", 4)``; other values
+    stay strings (the rule of :mod:`searchlab.domains.games.params_text`). ``NAME=@FILE`` gives
+    the text of FILE (Snake Go's ``items=@items.txt``); a missing or unreadable file is the
+    command's one-line error.
+
+    >>> parse_param("piles=3,4,5"), parse_param("m=4"), parse_param("misere=true")
+    (('piles', (3, 4, 5)), ('m', 4), ('misere', True))
+    """
+    from searchlab.core.text_file import read_text
+    from searchlab.domains.games.params_text import param_from_text
+
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise InvalidParameterError(f"-p expects NAME=VALUE, got {text!r}")
+    if value.startswith("@"):
+        if value == "@":
+            raise InvalidParameterError(f"-p {name}=@FILE needs a file name, got {text!r}")
+        try:
+            return name, read_text(value[1:])
+        except InvalidParameterError:
+            raise
+        except ValueError:  # a NUL in the name
+            raise InvalidParameterError(f"-p {name}=@FILE: bad file name {value[1:]!r}") from None
+    return param_from_text(text)
+
+
+def parse_params(texts: Sequence[str]) -> dict[str, Any]:
+    """The game parameters of every ``-p``: each one ``NAME=VALUE`` or several joined by
+    commas (``m=7,n=6,k=4``), read by :func:`parse_param`; a name given again wins.
+
+    >>> parse_params(["m=7,n=6,k=4"])
+    {'m': 7, 'n': 6, 'k': 4}
+    >>> parse_params(["piles=3,4,5,misere=true"])
+    {'piles': (3, 4, 5), 'misere': True}
+    """
+    from searchlab.domains.games.params_text import split_params
+
+    params: dict[str, Any] = {}
+    for text in texts:
+        parts = [text] if text.partition("=")[2].startswith("@") else split_params(text)
+        for part in parts:
+            name, value = parse_param(part)
+            params[name] = value
+    return params
 
 
 def positive_int(text: str) -> int:

@@ -155,8 +155,8 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents.search import FlatMonteCarloAgent, MCTSAgent
     from searchlab.agents.spec import parse_spec
     from searchlab.cli._analysis import children_rows, result_json
+    from searchlab.cli._common import parse_params
     from searchlab.cli._position import position_from_moves
-    from searchlab.cli.perft import parse_params
     from searchlab.core.game import line_notation
     from searchlab.domains.games import make
 

@@ -120,7 +120,7 @@ def run_positions(args: argparse.Namespace) -> int:
     """``analyse --positions``: check the options and every line, then search each position."""
     from searchlab.agents import HumanAgent, make_agent
     from searchlab.cli._analysis import result_json
-    from searchlab.cli.perft import parse_params
+    from searchlab.cli._common import parse_params
     from searchlab.domains.games import make
 
     for given, option in (

@@ -393,7 +393,7 @@ def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     game is played or stored."""
     from searchlab.agents import make_agent, parse_spec
     from searchlab.agents.match import check_ready, close_agent
-    from searchlab.cli.perft import parse_params
+    from searchlab.cli._common import parse_params
     from searchlab.core.game import check_capabilities
     from searchlab.games import make
 

@@ -10,57 +10,12 @@ With ``--expect N`` a mismatch prints the per-move divide and exits with 1.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, emit_json
+from searchlab.cli._common import add_param_argument, emit_json, parse_params
 from searchlab.core.errors import InvalidParameterError
-from searchlab.core.text_file import read_text
-from searchlab.domains.games.params_text import param_from_text, split_params
 
-__all__ = ["parse_param", "parse_params", "register"]
-
-
-def parse_param(text: str) -> tuple[str, Any]:
-    """``"piles=3,4,5"`` -> ``("piles", (3, 4, 5))``; ``"m=4"`` -> ``("m", 4)``; other values
-    stay strings (the rule of :mod:`searchlab.domains.games.params_text`). ``NAME=@FILE`` gives
-    the text of FILE (Snake Go's ``items=@items.txt``); a missing or unreadable file is the
-    command's one-line error.
-
-    >>> parse_param("piles=3,4,5"), parse_param("m=4"), parse_param("misere=true")
-    (('piles', (3, 4, 5)), ('m', 4), ('misere', True))
-    """
-    name, sep, value = text.partition("=")
-    if not sep or not name.isidentifier():
-        raise InvalidParameterError(f"-p expects NAME=VALUE, got {text!r}")
-    if value.startswith("@"):
-        if value == "@":
-            raise InvalidParameterError(f"-p {name}=@FILE needs a file name, got {text!r}")
-        try:
-            return name, read_text(value[1:])
-        except InvalidParameterError:
-            raise
-        except ValueError:  # a NUL in the name
-            raise InvalidParameterError(f"-p {name}=@FILE: bad file name {value[1:]!r}") from None
-    return param_from_text(text)
-
-
-def parse_params(texts: Sequence[str]) -> dict[str, Any]:
-    """The game parameters of every ``-p``: each one ``NAME=VALUE`` or several joined by
-    commas (``m=7,n=6,k=4``), read by :func:`parse_param`; a name given again wins.
-
-    >>> parse_params(["m=7,n=6,k=4"])
-    {'m': 7, 'n': 6, 'k': 4}
-    >>> parse_params(["piles=3,4,5,misere=true"])
-    {'piles': (3, 4, 5), 'misere': True}
-    """
-    params: dict[str, Any] = {}
-    for text in texts:
-        parts = [text] if text.partition("=")[2].startswith("@") else split_params(text)
-        for part in parts:
-            name, value = parse_param(part)
-            params[name] = value
-    return params
+__all__ = ["register"]
 
 
 def register(subparsers: Any) -> None:

@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     """Play one game."""
     from searchlab.agents import HumanAgent, make_agent, parse_spec
     from searchlab.agents.human import notation_of
-    from searchlab.cli.perft import parse_params
+    from searchlab.cli._common import parse_params
 
     params = parse_params(args.param)
     game, state, earlier, loaded = _start(args, params)

@@ -103,7 +103,7 @@ def _run_tictactoe(args: argparse.Namespace) -> int:
 
 
 def _run_mnk(args: argparse.Namespace) -> int:
-    from searchlab.cli.perft import parse_params
+    from searchlab.cli._common import parse_params
     from searchlab.domains.games.registry import make
 
     params = parse_params(args.param)
@@ -117,7 +117,7 @@ def _run_mnk(args: argparse.Namespace) -> int:
 
 
 def _run_any_game(args: argparse.Namespace) -> int:
-    from searchlab.cli.perft import parse_params
+    from searchlab.cli._common import parse_params
     from searchlab.domains.games.registry import make
 
     game = make(args.game, **parse_params(args.param))

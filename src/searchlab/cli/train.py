@@ -247,7 +247,7 @@ def _keep(text: str) -> int | str:
 
 def run(args: argparse.Namespace) -> int:
     """Check everything (game, config, device, workers), then train until told to stop."""
-    from searchlab.cli.perft import parse_params
+    from searchlab.cli._common import parse_params
     from searchlab.games import make
 
     if args.algorithm not in ALGORITHMS:
