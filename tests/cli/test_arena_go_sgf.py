@@ -11,9 +11,10 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 
 from searchlab.arena import ArenaStore
+from searchlab.arena.go_sgf import arena_sgf
 from searchlab.arena.schedule import round_robin
 from searchlab.arena.worker import GameRecord, play_game
-from searchlab.cli._go_play import arena_sgf, today
+from searchlab.domains.games.record import today
 from searchlab.domains.games.sgf import load_sgf, read_sgf
 
 AGENTS = ["random", "mcts:simulations=20,tier=reference"]

@@ -365,7 +365,8 @@ def _sgf_writer(
     """With ``--sgf DIR`` (Go only): a function that writes a finished game's record there."""
     if args.sgf is None:
         return None
-    from searchlab.cli._go_play import arena_sgf, is_go, save_text, sgf_folder
+    from searchlab.arena.go_sgf import arena_sgf
+    from searchlab.cli._go_play import is_go, save_text, sgf_folder
     from searchlab.games import make
 
     if not is_go(make(args.game, **game_params)):

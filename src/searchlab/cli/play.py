@@ -192,14 +192,14 @@ def run(args: argparse.Namespace) -> int:
     go = endgame = None
     if game.info.name == "go":
         from searchlab.agents.go_endgame import GoEndgame, resign_threshold
-        from searchlab.cli._go_play import GoExtras
+        from searchlab.agents.go_settle import GoSettler
 
         resign_below = None if args.resign_below is None else resign_threshold(args.resign_below)
-        go = GoExtras.build(args, game)
+        go = GoSettler.from_option(args.settle, game, args.seed + 2)
         # the engines pass when passing keeps the win, and resign below --resign-below; the
         # settling play-outs are those of the final count (same seed)
         endgame = GoEndgame(
-            resign_below=resign_below, settle=go.settle_spec is not None, seed=go.seed
+            resign_below=resign_below, settle=go.spec is not None, seed=go.seed
         )
     session = _Session(
         state,
@@ -347,7 +347,7 @@ class _Session:
         self.as_json = as_json
         named = players(game.info.name if game is not None else "")
         self.sides, self.names = named.marks, named.names
-        self.go = go  # Go: the SGF file and the settled score (cli/_go_play.py)
+        self.go = go  # Go: the settled score (agents/go_settle.py)
         self.endgame = endgame  # Go: when an engine passes or resigns (agents/go_endgame.py)
         self.game = game  # its max_game_length ends a game that goes on too long
 
@@ -561,7 +561,7 @@ class _Session:
     def finish_go(self, resigned: int | None) -> dict[str, Any]:
         """Go's end: a resignation, or the score with the dead stones settled by playing
         out; the SGF file gets the result."""
-        from searchlab.cli._go_play import result_of_score
+        from searchlab.domains.games.go_score import result_of_score
 
         state = self.history[-1]
         extra: dict[str, Any] = {}
@@ -573,8 +573,8 @@ class _Session:
         else:
             if not self.as_json:
                 print(f"\n{self.board(state, hints=False)}")
-            if self.go.settle_spec not in (None, "playouts") and not self.quiet:
-                print(f"settling dead stones: {self.go.settle_spec} plays both sides ...")
+            if self.go.by_engine and not self.quiet:
+                print(f"settling dead stones: {self.go.spec} plays both sides ...")
             settlement = self.go.settle(state)
             score = settlement.score
             result = result_of_score(score)

@@ -65,6 +65,8 @@ __all__ = [
     "Go",
     "GoState",
     "area",
+    "chain_at",
+    "chains",
     "handicap_points",
     "max_handicap",
     "point_to_vertex",
@@ -246,20 +248,51 @@ def _chains(
     for start, colour in enumerate(board):
         if colour == EMPTY or label[start] >= 0:
             continue
-        index = len(chains)
-        stones = [start]
-        liberties: set[int] = set()
-        label[start] = index
-        for p in stones:  # grows while iterating: a flood fill
-            for q in neighbours[p]:
-                c = board[q]
-                if c == EMPTY:
-                    liberties.add(q)
-                elif c == colour and label[q] < 0:
-                    label[q] = index
-                    stones.append(q)
+        stones, liberties = _flood(board, neighbours, start, label, len(chains))
         chains.append((colour, stones, liberties))
     return label, chains
+
+
+def _flood(
+    board: bytes, neighbours: Sequence[tuple[int, ...]], start: int, label: list[int], index: int
+) -> tuple[list[int], set[int]]:
+    """The chain of the stone on ``start``: its stones (``start`` first), each labelled
+    ``index`` in ``label`` (unlabelled stones are ``-1``), and its liberties. Go's one
+    chain-finding routine: the rules, the settlement's count and the playout policy use it."""
+    colour = board[start]
+    stones = [start]
+    liberties: set[int] = set()
+    label[start] = index
+    for p in stones:  # grows while iterating: a flood fill
+        for q in neighbours[p]:
+            c = board[q]
+            if c == EMPTY:
+                liberties.add(q)
+            elif c == colour and label[q] < 0:
+                label[q] = index
+                stones.append(q)
+    return stones, liberties
+
+
+def chains(board: bytes, size: int) -> list[tuple[int, list[int], set[int]]]:
+    """Every chain of the ``size`` x ``size`` ``board`` (0 empty, 1 black, 2 white, as
+    :attr:`GoState.board`): ``(colour, stones, liberties)``, in the order of their first
+    point.
+
+    >>> chains(bytes([1, 1, 0,  0, 2, 0,  0, 0, 0]), 3)
+    [(1, [0, 1], {2, 3}), (2, [4], {3, 5, 7})]
+    """
+    return _chains(board, _geometry(size).neighbours)[1]
+
+
+def chain_at(board: bytes, size: int, point: int) -> tuple[list[int], set[int]]:
+    """The chain of the stone on ``point`` (a stone, not an empty point): its stones
+    (``point`` first) and its liberties.
+
+    >>> chain_at(bytes([1, 1, 0,  0, 2, 0,  0, 0, 0]), 3, 1)
+    ([1, 0], {2, 3})
+    """
+    return _flood(board, _geometry(size).neighbours, point, [-1] * len(board), 0)
 
 
 def area(board: bytes, size: int) -> tuple[int, int]:

@@ -40,7 +40,7 @@ import random
 
 import numpy as np
 
-from searchlab.domains.games.go import GoState
+from searchlab.domains.games.go import GoState, chain_at
 
 __all__ = [
     "ATARI",
@@ -156,27 +156,10 @@ def _neighbours(point: int, size: int) -> list[int]:
     return out
 
 
-def _chain(board: bytes, size: int, point: int) -> tuple[set[int], set[int]]:
-    """``(stones, liberties)`` of the chain on ``point``."""
-    colour = board[point]
-    stones = {point}
-    liberties: set[int] = set()
-    todo = [point]
-    while todo:
-        p = todo.pop()
-        for q in _neighbours(p, size):
-            if board[q] == 0:
-                liberties.add(q)
-            elif board[q] == colour and q not in stones:
-                stones.add(q)
-                todo.append(q)
-    return stones, liberties
-
-
 def liberties_after(state: GoState, point: int) -> int:
     """The liberties of the chain the legal move ``point`` forms (after its captures)."""
     after = state.apply(point)
-    return len(_chain(after.board, state.game.size, point)[1])
+    return len(chain_at(after.board, state.game.size, point)[1])
 
 
 def informed_candidates(state: GoState) -> tuple[int, list[int]]:
@@ -190,14 +173,14 @@ def informed_candidates(state: GoState) -> tuple[int, list[int]]:
     if last is not None and last != game.pass_action and board[last] != 0:
         mine = state.to_move + 1
         found: set[int] = set()
-        _, liberties = _chain(board, size, last)
+        _, liberties = chain_at(board, size, last)
         if len(liberties) == 1:
             (x,) = liberties
             if state.is_legal(x):
                 found.add(x)
         for q in _neighbours(last, size):
             if board[q] == mine:
-                _, liberties = _chain(board, size, q)
+                _, liberties = chain_at(board, size, q)
                 if len(liberties) == 1:
                     (x,) = liberties
                     if state.is_legal(x) and liberties_after(state, x) >= 2:

@@ -8,7 +8,7 @@ most of them is dead and removed before the count. Quick (about a second on 9x9)
 for every engine; a seki may be judged either way. ``searchlab play go`` scores its games so by
 default, and so does the browser lab's Play page; :class:`Settlement` is the report (the dead
 stones, the settled board, the score) either way, also when ``play --settle SPEC`` lets an
-engine play the settling moves (``searchlab.cli._go_play.settle``).
+engine play the settling moves (:func:`searchlab.agents.go_settle.settle_by_engine`).
 
 >>> from searchlab.domains.games.go import Go
 >>> final = Go(5, komi=0.5).position(black=["C1", "C2", "C3", "C4", "C5"], white=["D3"])
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from searchlab.domains.games.go import GoState, area
+from searchlab.domains.games.go import GoState, area, chains
 
 __all__ = ["Settlement", "default_playouts", "owners", "result_of_score", "settle_by_playouts"]
 
@@ -127,7 +127,7 @@ def settle_by_playouts(final: GoState, playouts: int | None = None, seed: int = 
                 lost[p] += 1
     board = bytearray(final.board)
     dead: tuple[list[str], list[str]] = ([], [])
-    for chain in _chain_list(final.board, size):
+    for _, chain, _ in chains(final.board, size):
         colour = final.board[chain[0]]
         if sum(lost[p] for p in chain) * 2 > playouts * len(chain):
             for p in chain:
@@ -176,10 +176,6 @@ def _groups(board: bytes, size: int) -> list[tuple[int, list[int], set[int]]]:
                     touches.add(board[q])
         groups.append((content, points, touches))
     return groups
-
-
-def _chain_list(board: bytes, size: int) -> list[list[int]]:
-    return [points for content, points, _ in _groups(board, size) if content]
 
 
 def owners(board: bytes, size: int) -> list[int]:
