@@ -210,6 +210,84 @@ def test_checker_detects_an_upward_import(tmp_path: Path) -> None:
     ]
 
 
+def _private(name: str) -> bool:
+    """``_name`` is private; ``__name__`` (``__version__``, ``__main__``) is not."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def private_imports(package: Path, subpackage: str) -> list[str]:
+    """Where a module of ``searchlab.<subpackage>`` imports what another subpackage keeps
+    private: a module whose dotted name has a part starting with ``_`` (``domains.games._params``)
+    or a ``_name`` from one of its modules (``from searchlab.domains.games.go import
+    _geometry``). Its own private modules (``cli._common``) are its business."""
+    files = module_files(package)
+    known = set(files)
+    own = f"searchlab.{subpackage}"
+    found = []
+    for module, path in sorted(files.items()):
+        if module != own and not module.startswith(own + "."):
+            continue
+        source = path.read_text(encoding="utf-8")
+        for node in _import_nodes(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                continue  # relative: inside its own subpackage
+            origins = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+            names = [] if isinstance(node, ast.Import) else [alias.name for alias in node.names]
+            for origin in origins:
+                if (
+                    origin.split(".")[0] != "searchlab"
+                    or origin == own
+                    or origin.startswith(own + ".")
+                ):
+                    continue
+                modules = [origin, *(f"{origin}.{name}" for name in names)]
+                private = [
+                    name
+                    for name in modules
+                    if name in known and any(_private(part) for part in name.split(".")[1:])
+                ]
+                private += [f"{origin}.{name}" for name in names if _private(name)]
+                found += [f"{module} imports {name}" for name in sorted(set(private))]
+    return found
+
+
+def test_cli_imports_no_private_module_of_another_package() -> None:
+    # issue 29: each command parses arguments, calls the library (its public modules), prints
+    assert private_imports(PACKAGE, "cli") == []
+
+
+def test_private_import_check_finds_planted_ones(tmp_path: Path) -> None:
+    package = tmp_path / "searchlab"
+    _plant(
+        package,
+        {
+            "__init__.py": "",
+            "domains/__init__.py": "",
+            "domains/_hidden.py": "x = 1\n",
+            "domains/shown.py": "_x = 1\ny = 2\n",
+            "cli/__init__.py": "",
+            "cli/_common.py": "",
+            "cli/a.py": (
+                "from searchlab.domains import _hidden\nfrom searchlab.cli import _common\n"
+            ),
+            "cli/b.py": "def f():\n    import searchlab.domains._hidden\n",
+            "cli/c.py": (
+                "from searchlab.domains.shown import _x, y\nfrom ._common import z\n"
+                "from searchlab import __version__\n"
+            ),
+        },
+    )
+    assert private_imports(package, "cli") == [
+        "searchlab.cli.a imports searchlab.domains._hidden",
+        "searchlab.cli.b imports searchlab.domains._hidden",
+        "searchlab.cli.c imports searchlab.domains.shown._x",
+    ]
+
+
 def _plant(package: Path, files: dict[str, str]) -> dict[str, set[str]]:
     for name, source in files.items():
         path = package / name

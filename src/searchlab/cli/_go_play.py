@@ -20,6 +20,7 @@ from searchlab.domains.games.sgf import SgfGame, load_sgf
 
 __all__ = ["is_go", "load_record", "save_text", "sgf_folder"]
 
+
 def is_go(game: Any) -> bool:
     """True for the game of Go (any size, komi, handicap)."""
     return isinstance(game, Go)

@@ -46,6 +46,7 @@ examples:
       -size 9 -komi 7.5 -games 10 -auto -sgffile match
 """
 
+
 def _run(args: argparse.Namespace) -> int:
     from searchlab.agents.go_endgame import resign_threshold
     from searchlab.agents.gtp_engine import GtpServer, serve

@@ -198,9 +198,7 @@ def run(args: argparse.Namespace) -> int:
         go = GoSettler.from_option(args.settle, game, args.seed + 2)
         # the engines pass when passing keeps the win, and resign below --resign-below; the
         # settling play-outs are those of the final count (same seed)
-        endgame = GoEndgame(
-            resign_below=resign_below, settle=go.spec is not None, seed=go.seed
-        )
+        endgame = GoEndgame(resign_below=resign_below, settle=go.spec is not None, seed=go.seed)
     session = _Session(
         state,
         agents,
