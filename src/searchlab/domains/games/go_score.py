@@ -157,25 +157,26 @@ def _neighbours(p: int, size: int) -> list[int]:
     return out
 
 
-def _groups(board: bytes, size: int) -> list[tuple[int, list[int], set[int]]]:
-    """Every connected group of equal points: (content, points, contents of its neighbours)."""
+def _empty_regions(board: bytes, size: int) -> list[tuple[list[int], set[int]]]:
+    """Every connected region of empty points: (points, the colours of the stones it touches).
+    The chains of stones are :func:`~searchlab.domains.games.go.chains`'s."""
     seen = [False] * len(board)
-    groups = []
+    regions = []
     for start, content in enumerate(board):
-        if seen[start]:
+        if content or seen[start]:
             continue
         seen[start] = True
         points, touches = [start], set()
         for p in points:
             for q in _neighbours(p, size):
-                if board[q] == content:
+                if not board[q]:
                     if not seen[q]:
                         seen[q] = True
                         points.append(q)
                 else:
                     touches.add(board[q])
-        groups.append((content, points, touches))
-    return groups
+        regions.append((points, touches))
+    return regions
 
 
 def owners(board: bytes, size: int) -> list[int]:
@@ -186,9 +187,9 @@ def owners(board: bytes, size: int) -> list[int]:
     [1, 1, 1, 1, 1, 2, 0, 2, 2]
     """
     owners = list(board)
-    for content, points, touches in _groups(board, size):
-        if not content and len(touches - {0}) == 1:
-            (colour,) = touches - {0}
+    for points, touches in _empty_regions(board, size):
+        if len(touches) == 1:
+            (colour,) = touches
             for p in points:
                 owners[p] = colour
     return owners
