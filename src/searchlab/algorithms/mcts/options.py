@@ -66,6 +66,7 @@ __all__ = [
     "DEFAULT_VIRTUAL_LOSS",
     "FINAL_MOVES",
     "FPU_MODES",
+    "GUMBEL_OPTIONS",
     "ROOT_RULES",
     "FPUMode",
     "MCTSOptions",
@@ -426,6 +427,16 @@ class MCTSOptions:
         """The name results carry: ``"puct"`` with an evaluator, else ``"mcts"``."""
         return "puct" if self.evaluator is not None else "mcts"
 
+
+GUMBEL_OPTIONS: tuple[str, ...] = (
+    "root",
+    "nonroot",
+    "max_num_considered_actions",
+    "c_visit",
+    "c_scale",
+)
+"""The fields of Gumbel search (:mod:`~searchlab.algorithms.mcts.gumbel`): the ``az`` agent's
+spec parameters of the same names."""
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(MCTSOptions) if f.init)
 """The keyword arguments :class:`MCTSOptions` takes, in declaration order."""
