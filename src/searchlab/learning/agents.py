@@ -22,7 +22,9 @@ checkpoint must be for the game played (one clear line otherwise).
 * ``az`` searches with PUCT (leaves evaluated ``batch`` at a time under virtual loss; no
   Dirichlet noise; ``c_puct`` and ``batch`` are the ``MCTSOptions`` fields ``c_puct`` and
   ``search_batch``, their defaults and help written there once) for ``simulations`` (default
-  800) or ``time`` seconds per move, then plays the most visited move (``temperature`` > 0: a
+  800) or ``time`` seconds per move (``root=gumbel``: Gumbel AlphaZero's root, with
+  ``nonroot``, ``max_num_considered_actions``, ``c_visit``, ``c_scale``, the ``MCTSOptions``
+  fields of the same names), then plays the most visited move (``temperature`` > 0: a
   move drawn with probability proportional to ``N ** (1 / temperature)``). A per-move budget
   from the caller (the arena's time control) replaces its own. ``last_result`` holds the
   root's children with their visits, mean values **and the network's priors**, which
@@ -60,6 +62,7 @@ from typing import Any, cast
 from searchlab.agents.kinds import option_param
 from searchlab.agents.search import MCTSAgent
 from searchlab.agents.spec import AgentKind, Param
+from searchlab.algorithms.mcts.options import GUMBEL_OPTIONS
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
@@ -185,6 +188,7 @@ AZ_KIND = AgentKind(
         "time": Param(float, help="seconds per move"),
         "c_puct": option_param("c_puct"),
         "batch": option_param("search_batch", positive=True),
+        **{name: option_param(name) for name in GUMBEL_OPTIONS},
         "temperature": _TEMPERATURE,
         "device": _DEVICE,
         "symmetries": _SYMMETRIES,

@@ -44,6 +44,11 @@ from typing import Any, Literal, get_args
 
 from searchlab.algorithms.kernels import KERNELS, MCTS_FEATURES, mcts_features, mcts_rollouts
 from searchlab.algorithms.mcts.evaluator import BatchEvaluator, Evaluator
+from searchlab.algorithms.mcts.gumbel import (
+    DEFAULT_C_SCALE,
+    DEFAULT_C_VISIT,
+    DEFAULT_MAX_CONSIDERED,
+)
 from searchlab.algorithms.mcts.rollout import ROLLOUT_POLICIES, RolloutPolicy, resolve_rollout
 from searchlab.algorithms.mcts.value_scale import VALUE_SCALES, ValueScale, check_value_scale
 from searchlab.core.checks import check_integer, check_number
@@ -61,8 +66,11 @@ __all__ = [
     "DEFAULT_VIRTUAL_LOSS",
     "FINAL_MOVES",
     "FPU_MODES",
+    "GUMBEL_OPTIONS",
+    "ROOT_RULES",
     "FPUMode",
     "MCTSOptions",
+    "RootRule",
     "check_budget",
     "check_compiled",
     "check_seed",
@@ -98,6 +106,12 @@ FPUMode = Literal["absolute", "reduction"]
 for its player to move, minus ``fpu`` (Leela Zero's)."""
 
 FPU_MODES: tuple[str, ...] = get_args(FPUMode)
+
+RootRule = Literal["puct", "gumbel"]
+"""How a PUCT search selects (at the root: ``root``; below it: ``nonroot``): ``"puct"``, or
+``"gumbel"`` (:mod:`~searchlab.algorithms.mcts.gumbel`)."""
+
+ROOT_RULES: tuple[str, ...] = get_args(RootRule)
 
 FINAL_MOVES = ("best_value", "most_visits", "robust")
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
@@ -160,6 +174,14 @@ class MCTSOptions:
             (in ``[0, 1]``); 1 uses the evaluator for priors only, 0 (AlphaZero) never rolls out.
         dirichlet_alpha, dirichlet_epsilon: with an evaluator, root priors become
             ``(1 - epsilon) * P + epsilon * Dir(alpha)`` (AlphaZero's exploration noise).
+        root, nonroot: with a batch evaluator, how the root and the nodes below it select:
+            ``"puct"`` (default) or ``"gumbel"`` (Danihelka et al. 2022,
+            :mod:`~searchlab.algorithms.mcts.gumbel`): at the root, Gumbel top-k of
+            ``max_num_considered_actions`` actions (an integer >= 1; default 16) and
+            sequential halving over the simulation budget, the move the one left; below it,
+            ``argmax pi'(a) - N(a) / (1 + sum N)``. ``sigma(q) = (c_visit + max N) * c_scale *
+            q`` (finite, >= 0; defaults 50 and 1.0) weighs the completed Q-values in the
+            improved policy ``pi' = softmax(logits + sigma(completed Q))``.
         value_scale: what a finished game is worth to the search
             (:mod:`~searchlab.algorithms.mcts.value_scale`): ``"outcome"`` (default: +1 win,
             0 draw, -1 loss, whatever the game's returns) or ``"normalised"`` (the returns over
@@ -213,6 +235,28 @@ class MCTSOptions:
     fpu_mode: FPUMode = field(
         default="absolute",
         metadata=_about("absolute (Q of unvisited = fpu) or reduction", FPU_MODES),
+    )
+    root: RootRule = field(
+        default="puct",
+        metadata=_about(
+            "root selection: puct, or gumbel (Gumbel top-k and sequential halving)", ROOT_RULES
+        ),
+    )
+    nonroot: RootRule = field(
+        default="puct",
+        metadata=_about(
+            "selection below the root: puct, or gumbel (argmax pi' - N/(1+sum N))", ROOT_RULES
+        ),
+    )
+    max_num_considered_actions: int = field(
+        default=DEFAULT_MAX_CONSIDERED,
+        metadata=_about("Gumbel root: actions considered at most (m)"),
+    )
+    c_visit: float = field(
+        default=DEFAULT_C_VISIT, metadata=_about("Gumbel: c_visit in (c_visit + max N) c_scale q")
+    )
+    c_scale: float = field(
+        default=DEFAULT_C_SCALE, metadata=_about("Gumbel: c_scale in (c_visit + max N) c_scale q")
     )
     value_scale: ValueScale = field(
         default="outcome",
@@ -274,6 +318,17 @@ class MCTSOptions:
             raise UnknownNameError(
                 f"{_ALGORITHM}: unknown fpu_mode {self.fpu_mode!r}; known: {', '.join(FPU_MODES)}"
             )
+        for rule in ("root", "nonroot"):
+            if getattr(self, rule) not in ROOT_RULES:
+                raise UnknownNameError(
+                    f"{_ALGORITHM}: unknown {rule} {getattr(self, rule)!r}; known: "
+                    f"{', '.join(ROOT_RULES)}"
+                )
+        check_integer(
+            self.max_num_considered_actions, "max_num_considered_actions", owner=_ALGORITHM, low=1
+        )
+        _number(self.c_visit, "c_visit", low=0.0)
+        _number(self.c_scale, "c_scale", low=0.0)
         check_value_scale(self.value_scale, _ALGORITHM)
         check_tier(self.tier, _ALGORITHM)
         if self.observer is not None and not callable(self.observer):
@@ -317,6 +372,18 @@ class MCTSOptions:
                 f"{_ALGORITHM}: dirichlet_alpha={self.dirichlet_alpha!r} adds noise to "
                 "the root priors; it needs an evaluator"
             )
+        for rule in ("root", "nonroot"):
+            if getattr(self, rule) != "puct":
+                raise InvalidParameterError(
+                    f"{_ALGORITHM}: {rule}={getattr(self, rule)!r} selects by a network's "
+                    "priors and values; it needs an evaluator"
+                )
+
+    @property
+    def draws_at_root(self) -> bool:
+        """A PUCT search of these options draws noise at its root (Dirichlet's, or a Gumbel
+        root's): it needs the search's seeded generator."""
+        return self.dirichlet_alpha is not None or self.root == "gumbel"
 
     @property
     def is_plain(self) -> bool:
@@ -360,6 +427,16 @@ class MCTSOptions:
         """The name results carry: ``"puct"`` with an evaluator, else ``"mcts"``."""
         return "puct" if self.evaluator is not None else "mcts"
 
+
+GUMBEL_OPTIONS: tuple[str, ...] = (
+    "root",
+    "nonroot",
+    "max_num_considered_actions",
+    "c_visit",
+    "c_scale",
+)
+"""The fields of Gumbel search (:mod:`~searchlab.algorithms.mcts.gumbel`): the ``az`` agent's
+spec parameters of the same names."""
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(MCTSOptions) if f.init)
 """The keyword arguments :class:`MCTSOptions` takes, in declaration order."""

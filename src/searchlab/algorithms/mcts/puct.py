@@ -80,8 +80,17 @@ from searchlab.algorithms.mcts.batched import (
     collect,
     expand_backup,
     expand_backup_many,
+    select_child,
 )
 from searchlab.algorithms.mcts.evaluator import ActionIndexer, BatchEvaluator
+from searchlab.algorithms.mcts.gumbel import (
+    GumbelRoot,
+    completed_q,
+    improved_policy,
+    interior_index,
+    logits_of,
+    sigma,
+)
 from searchlab.algorithms.mcts.options import MCTSOptions, make_options
 from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
@@ -150,6 +159,12 @@ class SearchOutcome:
         network_value: the evaluator's value of the root itself, for its player to move.
         simulations: simulations run.
         player: the root's player to move.
+        improved_policy: with ``root="gumbel"``, the improved policy ``softmax(logits +
+            sigma(completed Q))`` over :attr:`actions` (the training target of Gumbel
+            AlphaZero; :mod:`~searchlab.algorithms.mcts.gumbel`); else ``None``.
+        chosen: with ``root="gumbel"``, the index of the action sequential halving left (the
+            best ``g + logits + sigma`` among the most visited): :meth:`best_index`; else
+            ``None``.
     """
 
     actions: tuple[int, ...]
@@ -160,10 +175,15 @@ class SearchOutcome:
     network_value: float
     simulations: int
     player: int
+    improved_policy: np.ndarray | None = None
+    chosen: int | None = None
 
     def best_index(self) -> int:
         """The index of the most visited action (ties: the better mean, then the smaller
-        action; the reference's ``final_move="most_visits"``)."""
+        action; the reference's ``final_move="most_visits"``); a Gumbel root's
+        :attr:`chosen`."""
+        if self.chosen is not None:
+            return self.chosen
         keys = [
             (int(visits), float(value), -action)
             for visits, value, action in zip(self.visits, self.values, self.actions, strict=True)
@@ -234,7 +254,8 @@ class PUCTTree:
             ``dirichlet_alpha``, ``dirichlet_epsilon``) say how to search; the evaluator is
             the caller's (it evaluates what :meth:`collect` hands out).
         indexer: the evaluator's encoder (``action_to_index``).
-        rng: draws the root's Dirichlet noise (used only when ``options.dirichlet_alpha``).
+        rng: draws the root's Dirichlet noise (``options.dirichlet_alpha``), then a Gumbel
+            root's noise (``options.root="gumbel"``; needs ``budget``).
         budget: the simulations to run (>= 1), or ``None``: no limit, the caller stops on
             its clock.
         capacity: the simulations the arrays are first sized for (default the budget, at
@@ -266,6 +287,17 @@ class PUCTTree:
         self._fpu = float(options.fpu)
         self._relative = options.fpu_mode == "reduction"
         self._virtual = float(options.virtual_loss)
+        self._gumbel_root = options.root == "gumbel"
+        self._gumbel_inside = options.nonroot == "gumbel"
+        if self._gumbel_root and self.budget is None:
+            raise InvalidParameterError(
+                f"{_NAME}: root='gumbel' spreads a budget of simulations by sequential halving; "
+                "give it simulations (a time limit alone is not one)"
+            )
+        self._gumbel: GumbelRoot | None = None
+        self._raw: dict[int, float] = {}
+        """The network value of each evaluated node below the root, for its player to move
+        (kept for ``nonroot="gumbel"``'s mixed value)."""
         if capacity is None:  # a budget of 10**18 grows its arrays, it does not allocate them
             capacity = min(self.budget or _TIME_ONLY_CAPACITY, _TIME_ONLY_CAPACITY)
         capacity = 1 + 8 * (capacity + 1)
@@ -319,10 +351,13 @@ class PUCTTree:
                 budget = min(budget, self.budget - self.simulations - len(leaves))
             if budget <= 0:
                 break
-            count, finished, collided = collect(
-                *_blocks(tree), 0, self._c_puct, self._fpu, self._relative, self._virtual, budget,
-                out,
-            )  # fmt: skip
+            if self._gumbel_root or self._gumbel_inside:
+                count, finished, collided = self._collect_stepwise(budget)
+            else:
+                count, finished, collided = collect(
+                    *_blocks(tree), 0, self._c_puct, self._fpu, self._relative, self._virtual,
+                    budget, out,
+                )  # fmt: skip
             self.simulations += finished
             for leaf in out[:count].tolist():
                 parent_state = states[tree.parent[leaf]]
@@ -342,6 +377,65 @@ class PUCTTree:
             if collided:
                 break
         return [states[leaf] for leaf in leaves]  # type: ignore[misc]
+
+    def _collect_stepwise(self, budget: int) -> tuple[int, int, bool]:
+        """The compiled ``collect`` one selection at a time, each started where a Gumbel rule
+        leads (:meth:`_descend`); the same ``(leaves, terminal simulations, collided)``."""
+        leaves = finished = 0
+        while leaves + finished < budget:
+            start = self._descend()
+            count, done, collided = collect(
+                *_blocks(self._tree), start, self._c_puct, self._fpu, self._relative,
+                self._virtual, 1, self._out[leaves:],
+            )  # fmt: skip
+            leaves += count
+            finished += done
+            if collided:
+                return leaves, finished, True
+        return leaves, finished, False
+
+    def _descend(self) -> int:
+        """The node a selection goes on from: the root's child sequential halving picks
+        (``root="gumbel"``), then (``nonroot="gumbel"``) the deterministic Gumbel rule's
+        children down to a node not expanded; PUCT's compiled selection goes on from there."""
+        node = 0
+        if self._gumbel_root:
+            node = self._gumbel_child(0)
+        elif self._gumbel_inside:
+            blocks = _blocks(self._tree)
+            chosen = select_child(
+                *blocks, 0, self._c_puct, self._fpu, self._relative, self._virtual
+            )
+            node = int(chosen)
+        if self._gumbel_inside:
+            while int(self._tree.status[node]) == EXPANDED:
+                node = self._gumbel_child(node)
+        return node
+
+    def _sigmas(self, node: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        """``node``'s first child, its children's visits (with those in flight), completed
+        visits, and ``sigma`` of their completed Q-values (for ``node``'s player to move)."""
+        tree = self._tree
+        first, count = int(tree.first[node]), int(tree.n_children[node])
+        block = slice(first, first + count)
+        done = tree.visits[block].astype(np.int64)
+        seen = done + tree.pending[block]
+        q = np.divide(tree.value[block], done, out=np.zeros(count), where=done > 0)
+        value = self._network_value if node == 0 else self._raw.get(node, 0.0)
+        completed = completed_q(q, done, tree.prior[block], value)
+        options = self.options
+        return first, seen, done, sigma(completed, done, options.c_visit, options.c_scale)
+
+    def _gumbel_child(self, node: int) -> int:
+        """The child of expanded ``node`` that the Gumbel rules pick: sequential halving at
+        the root, ``argmax pi' - N / (1 + sum N)`` below it."""
+        first, seen, _, sigmas = self._sigmas(node)
+        if node == 0 and self._gumbel is not None:
+            return first + self._gumbel.choose(seen, sigmas)
+        count = int(self._tree.n_children[node])
+        return first + interior_index(
+            logits_of(self._tree.prior[first : first + count]), sigmas, seen
+        )
 
     @property
     def in_flight(self) -> int:
@@ -387,6 +481,10 @@ class PUCTTree:
                 *_blocks(self._tree), np.array(leaves, np.int64), self._size, counts, actions,
                 columns, priors, offset, values,
             )  # fmt: skip
+            if self._gumbel_inside:
+                self._raw.update(
+                    zip(leaves[:done], values[offset : offset + done].tolist(), strict=True)
+                )
         expanded = int(counts[:done].sum())
         self._size += expanded
         states.extend([None] * expanded)
@@ -443,6 +541,15 @@ class PUCTTree:
             noise = rng.dirichlet([alpha] * count)
             epsilon = self.options.dirichlet_epsilon
             priors[:] = (1.0 - epsilon) * priors + epsilon * noise
+        if self._gumbel_root:
+            assert self.budget is not None
+            rng = self._rng if self._rng is not None else np.random.default_rng()
+            self._gumbel = GumbelRoot(
+                logits_of(priors),
+                rng.gumbel(size=count),
+                self.options.max_num_considered_actions,
+                simulations=self.budget,
+            )
 
     def _reserve(self, count: int) -> None:
         """Room for ``count`` more nodes (the arrays double when full)."""
@@ -462,6 +569,11 @@ class PUCTTree:
         player = int(tree.player[0])
         root_visits = int(tree.visits[0])
         root_mean = tree.value[0] / root_visits if root_visits else 0.0
+        improved = chosen = None
+        if self._gumbel is not None:
+            _, _, done, sigmas = self._sigmas(0)
+            improved = improved_policy(self._gumbel.logits, sigmas)
+            chosen = self._gumbel.final(done, sigmas)
         return SearchOutcome(
             actions=tuple(int(a) for a in tree.action[children]),
             visits=visits,
@@ -471,6 +583,8 @@ class PUCTTree:
             network_value=self._network_value,
             simulations=self.simulations,
             player=player,
+            improved_policy=improved,
+            chosen=chosen,
         )
 
     @property
@@ -592,8 +706,8 @@ def search(
             ``virtual_loss``, ``fpu``, ``fpu_mode``, ``dirichlet_alpha``,
             ``dirichlet_epsilon``.
         num_simulations: simulations to run (>= 1; the root's own evaluation is not one).
-        rng: the Dirichlet noise's generator (or an integer seed): the same seed, the same
-            search.
+        rng: the generator (or an integer seed) of the root's Dirichlet noise and of a Gumbel
+            root's noise: the same seed, the same search.
 
     Returns:
         A :class:`SearchOutcome`; ``best_action()`` is the move to play.
@@ -601,7 +715,7 @@ def search(
     _integer(num_simulations, "num_simulations", low=1)
     indexer = indexer_of(evaluator)
     options = make_options(options, {"evaluator": evaluator, **overrides})
-    noise_rng = as_rng(rng) if options.dirichlet_alpha is not None else None
+    noise_rng = as_rng(rng) if options.draws_at_root else None
     tree = PUCTTree(state, options, indexer, noise_rng, budget=num_simulations)
     run(tree, evaluator)
     return tree.outcome()

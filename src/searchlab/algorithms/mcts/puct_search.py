@@ -154,7 +154,7 @@ class PUCTSearcher:
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         capacity = min(simulations or _START_CAPACITY, _START_CAPACITY)  # the arrays grow
-        noise = self._rng if self.options.dirichlet_alpha is not None else None
+        noise = self._rng if self.options.draws_at_root else None
         tree = PUCTTree(
             state, self.options, self._indexer, noise, budget=simulations, capacity=capacity
         )
@@ -181,6 +181,7 @@ class PUCTSearcher:
                 "network_value": outcome.network_value,
                 "positions_evaluated": evaluated,
                 "temperature": temperature,
+                **_improved(outcome),
                 **self._extra(),
             },
         )
@@ -234,6 +235,14 @@ class PUCTSearcher:
         """What the evaluator adds to the results: AlphaGo's ``lambda``."""
         lambda_ = getattr(self.evaluator, "lambda_", None)
         return {} if lambda_ is None else {"lambda": lambda_}
+
+
+def _improved(outcome: SearchOutcome) -> dict[str, Any]:
+    """A Gumbel root's improved policy (``stats["improved_policy"]``: probabilities in the
+    order of ``state.legal_actions()``), none otherwise."""
+    if outcome.improved_policy is None:
+        return {}
+    return {"improved_policy": [float(p) for p in outcome.improved_policy]}
 
 
 def _children(outcome: SearchOutcome) -> list[dict[str, Any]]:
