@@ -106,7 +106,7 @@ _ALGORITHMS = (
     ),
     PathAlgorithm(
         "weighted_astar", "weighted A*",
-        "best-first on f = g + W * h (W >= 1): cost at most W times optimal, fewer expansions",
+        "best-first on f = g + W * h (W >= 1): cost <= W times optimal, usually fewer expansions",
         best_first.weighted_astar, options=("heuristic", "weight"), aliases=("wastar",),
         optimal=False,
     ),
