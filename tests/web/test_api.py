@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import run_main
 from fastapi.testclient import TestClient
 
 from searchlab.agents import agent_kinds
 from searchlab.algorithms.adversarial.alphabeta import alphabeta_trace
 from searchlab.algorithms.mcts import MCTS
 from searchlab.algorithms.path import best_first
+from searchlab.algorithms.path.registry import accepted_names
 from searchlab.core.limits import Limits
 from searchlab.core.observer import TraceRecorder
 from searchlab.domains.games import game_names, make
@@ -466,6 +468,28 @@ def test_every_path_algorithm_on_a_drawn_map(client: Any) -> None:
     for algorithm in ("astar", "jps", "bidirectional", "idastar"):
         assert costs[algorithm] == pytest.approx(optimal)
     assert costs["weighted_astar"] <= 1.5 * optimal + 1e-9
+
+
+def test_the_command_line_and_the_lab_take_the_same_algorithm_names(
+    client: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both read the registry: every name and alias runs on both, as the same algorithm, and a
+    name that is not one (even a library function's) is the same one line on both."""
+    query = {"map": "arena", "start": [3, 3], "goal": [9, 7]}
+    cli_query = [str(ARENA), "--from", "3,3", "--to", "9,7", "--json"]
+    for name in accepted_names():
+        code, out, err = run_main(capsys, "path", *cli_query, "--algorithm", name)
+        assert code == 0, err
+        answer = client.post("/api/path", json={**query, "algorithm": name, "events": False})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["algorithm"] == json.loads(out)["algorithm"]
+        assert answer.json()["cost"] == pytest.approx(json.loads(out)["cost"])
+    for name in ("dfs", "uniform_cost_search", "breadth_first_search", "WASTAR"):
+        code, out, err = run_main(capsys, "path", *cli_query, "--algorithm", name)
+        answer = client.post("/api/path", json={**query, "algorithm": name})
+        assert (code, answer.status_code) == (2, 400)
+        assert err == f"searchlab: error: {answer.json()['error']}\n"
+        assert answer.json()["error"].startswith(f"unknown algorithm {name!r}: expected one of")
 
 
 # --- the Trees lab -------------------------------------------------------------------------

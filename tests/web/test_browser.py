@@ -21,6 +21,7 @@ import pytest
 from searchlab.algorithms.adversarial.alphabeta import alphabeta
 from searchlab.algorithms.mcts import mcts
 from searchlab.algorithms.path import best_first
+from searchlab.algorithms.path.registry import DEFAULT_WEIGHT, PATH_ALGORITHMS
 from searchlab.core.game import play
 from searchlab.core.limits import Limits
 from searchlab.core.observer import TraceRecorder
@@ -359,6 +360,32 @@ def test_path_lab_counters_equal_the_library_on_a_moving_ai_query(
         matching = [r for r in expected.values() if r.expanded == body["expanded"]]
         assert matching and expansions == body["expanded"], "the animated events disagree"
     screenshot(page, "path")
+    lab.check()
+
+
+def test_path_lab_offers_the_registry_algorithms(lab: Any) -> None:
+    """Both algorithm menus list the path algorithms' registry, in its order, with its titles;
+    the weight and heuristic fields are dimmed exactly for the algorithms that do not take them;
+    the weights start at the registry's default."""
+    page = lab.open("/path")
+    page.wait_for_load_state("networkidle")
+    for testid in ("weight", "weight-2"):
+        assert float(lab.testid(testid).input_value()) == DEFAULT_WEIGHT
+    expected = [[name, entry.title] for name, entry in PATH_ALGORITHMS.items()]
+    for testid in ("algorithm", "algorithm-2"):
+        shown = (
+            lab.testid(testid)
+            .locator("option")
+            .evaluate_all("options => options.map(o => [o.value, o.textContent])")
+        )
+        assert shown == expected
+    for name, entry in PATH_ALGORITHMS.items():
+        lab.testid("algorithm").select_option(name)
+        for option in ("weight", "heuristic"):
+            dimmed = lab.testid(option).evaluate(
+                "el => el.closest('.field').classList.contains('unused')"
+            )
+            assert dimmed == (option not in entry.options), (name, option)
     lab.check()
 
 

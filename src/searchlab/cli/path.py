@@ -12,36 +12,46 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
+from searchlab.algorithms.path.registry import (
+    DEFAULT_WEIGHT,
+    PATH_ALGORITHMS,
+    PathAlgorithm,
+    path_algorithm,
+)
 from searchlab.cli._common import add_command, emit_json, parse_xy, picture_file, progress
-from searchlab.core.errors import InvalidParameterError, UnknownNameError
+from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
 from searchlab.domains.path.grid import GridMap, GridProblem
 from searchlab.domains.path.movingai import Scenario, check_scenarios, load_map, load_scenarios
 
-__all__ = ["ALGORITHMS", "register", "run"]
+__all__ = ["register", "run"]
 
-ALGORITHMS = ("astar", "wastar", "dijkstra", "bfs", "greedy", "jps")
-OPTIMAL = ("astar", "dijkstra", "jps")
-DEFAULT_WEIGHT = 2.0
 TOLERANCE = 0.01
 EXIT_FAILED = 1
 
-DESCRIPTION = """\
+_WEIGHTED = tuple(name for name, a in PATH_ALGORITHMS.items() if "weight" in a.options)
+
+DESCRIPTION = (
+    """\
 Find shortest paths on a grid map in the Moving AI format (.map).
 
 Coordinates are X,Y = column,row, with (0,0) the top-left cell. Moves go to the
 8 neighbours (cardinal cost 1, diagonal cost sqrt 2) and a diagonal move needs both
 cells beside it free (no corner cutting), as in the Moving AI benchmarks;
---connectivity 4 allows cardinal moves only.
+--connectivity 4 allows cardinal moves only. The heuristic is the grid's own
+(octile on 8 neighbours, Manhattan on 4).
 
-Algorithms: astar (A*, octile heuristic), wastar (weighted A*, f = g + W*h, cost at
-most W times optimal), dijkstra (h = 0), bfs (fewest steps), greedy (h only, fast,
-no guarantee), jps (jump point search: optimal, 8-connected only). All run compiled.
+Algorithms (--algorithm):
 """
+    + "\n".join(
+        f"  {name}{''.join(f' (or {alias})' for alias in a.aliases)}: {a.description}"
+        for name, a in PATH_ALGORITHMS.items()
+    )
+    + "\n"
+)
 
 EPILOG = """\
 examples:
@@ -52,8 +62,8 @@ examples:
   searchlab path MAP.map --scen MAP.map.scen --algorithm wastar --weight 1.5 --json
 
 --scen checks each cost against the file's optimal length (tolerance 0.01) for the
-optimal algorithms, checks cost <= W * optimal for wastar, and reports how far bfs
-and greedy are from optimal. With --json each problem is one JSON line on stdout
+optimal algorithms, checks cost <= W * optimal for weighted_astar, and reports how
+far bfs and greedy are from optimal. With --json each problem is one JSON line on stdout
 and the summary goes to stderr.
 
 exit codes: 0 all solved (and optimal where required); 1 unreachable goal, a search
@@ -71,10 +81,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--from", dest="start", metavar="X,Y", help="start cell (column,row)")
     parser.add_argument("--to", dest="goal", metavar="X,Y", help="goal cell (column,row)")
     parser.add_argument(
-        "--algorithm", default="astar", metavar="NAME", help=f"{', '.join(ALGORITHMS)} (astar)"
+        "--algorithm", default="astar", metavar="NAME", help=f"{', '.join(PATH_ALGORITHMS)} (astar)"
     )
     parser.add_argument(
-        "--weight", metavar="W", help=f"wastar's weight, >= 1 (default {DEFAULT_WEIGHT})"
+        "--weight",
+        metavar="W",
+        help=f"{', '.join(_WEIGHTED)}'s weight, >= 1 (default {DEFAULT_WEIGHT})",
     )
     parser.add_argument("--connectivity", default="8", metavar="8|4", help="8 (default) or 4")
     parser.add_argument("--limit", metavar="N", help="--scen: only the first N problems")
@@ -102,22 +114,20 @@ def _positive_int(text: str | None, option: str) -> int | None:
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     """Check every option before any work; returns the parsed values."""
-    if args.algorithm not in ALGORITHMS:
-        raise UnknownNameError(
-            f"unknown algorithm {args.algorithm!r}: expected one of {', '.join(ALGORITHMS)}"
-        )
+    algorithm = path_algorithm(args.algorithm)
     if args.connectivity not in ("4", "8"):
         raise InvalidParameterError(f"--connectivity expects 8 or 4, got {args.connectivity!r}")
     connectivity = int(args.connectivity)
-    if args.algorithm == "jps" and connectivity == 4:
+    if algorithm.eight_connected and connectivity == 4:
         raise InvalidParameterError(
-            "--algorithm jps needs 8-connectivity; use astar for --connectivity 4"
+            f"--algorithm {algorithm.name} needs 8-connectivity; use astar for --connectivity 4"
         )
     weight = None
     if args.weight is not None:
-        if args.algorithm != "wastar":
+        if "weight" not in algorithm.options:
             raise InvalidParameterError(
-                f"--weight applies to --algorithm wastar only, not {args.algorithm!r}"
+                f"--weight applies to --algorithm {', '.join(_WEIGHTED)} only, "
+                f"not {args.algorithm!r}"
             )
         try:
             weight = float(args.weight)
@@ -125,7 +135,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
             weight = float("nan")
         if not 1 <= weight < float("inf"):
             raise InvalidParameterError(f"--weight expects a number >= 1, got {args.weight!r}")
-    elif args.algorithm == "wastar":
+    elif "weight" in algorithm.options:
         weight = DEFAULT_WEIGHT
     single = args.start is not None or args.goal is not None
     if args.scen is not None and single:
@@ -144,6 +154,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     if args.scen is None and args.limit is not None:
         raise InvalidParameterError("--limit applies to --scen runs only")
     return {
+        "algorithm": algorithm,
         "connectivity": connectivity,
         "weight": weight,
         "limit": _positive_int(args.limit, "--limit"),
@@ -153,24 +164,17 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _solver(algorithm: str, weight: float | None) -> Callable[..., PathResult]:
-    from searchlab.algorithms.path import best_first
-    from searchlab.algorithms.path.jps import jump_point_search
+class Solve:
+    """One algorithm with the command's weight: ``solve(problem, limits=...)``."""
 
-    solvers: dict[str, Callable[..., PathResult]] = {
-        "astar": best_first.astar,
-        "wastar": lambda problem, **kw: best_first.weighted_astar(
-            problem, DEFAULT_WEIGHT if weight is None else weight, **kw
-        ),
-        "dijkstra": best_first.dijkstra,
-        "bfs": best_first.breadth_first_search,
-        "greedy": best_first.greedy_best_first_search,
-        "jps": jump_point_search,
-    }
-    return solvers[algorithm]
+    def __init__(self, algorithm: PathAlgorithm, weight: float | None) -> None:
+        self.algorithm, self.weight = algorithm, weight
+
+    def __call__(self, problem: GridProblem, *, limits: Limits | None = None) -> PathResult:
+        return self.algorithm.run(problem, weight=self.weight, limits=limits)
 
 
-def _warm_up(solve: Callable[..., PathResult], connectivity: int) -> None:
+def _warm_up(solve: Solve, connectivity: int) -> None:
     """Load the compiled kernels once (from numba's cache, or compile them the first time), so
     the times reported are those of the searches."""
     tiny = GridMap.from_strings(["..", ".."])
@@ -184,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         options["png"] = picture_file(args.png, "--png", "path")
     grid = load_map(args.map)
     limits = Limits(expansions=options["max_expansions"])
-    solve = _solver(args.algorithm, options["weight"])
+    solve = Solve(options["algorithm"], options["weight"])
     _warm_up(solve, options["connectivity"])
     if args.scen is not None:
         scenarios = load_scenarios(args.scen)
@@ -199,7 +203,7 @@ def _run_single(
     args: argparse.Namespace,
     options: dict[str, Any],
     grid: GridMap,
-    solve: Callable[..., PathResult],
+    solve: Solve,
     limits: Limits,
 ) -> int:
     problem = GridProblem(
@@ -214,7 +218,7 @@ def _run_single(
         "status": result.status,
         "start": list(problem.start),
         "goal": list(problem.goal),
-        "algorithm": args.algorithm,
+        "algorithm": solve.algorithm.name,
         "connectivity": options["connectivity"],
         "cost": result.cost,
         "length": result.length,
@@ -226,7 +230,7 @@ def _run_single(
     if args.json:
         emit_json(report)
     elif result.is_solved:
-        print(f"{grid.name}: {args.algorithm} from {problem.start} to {problem.goal}")
+        print(f"{grid.name}: {solve.algorithm.name} from {problem.start} to {problem.goal}")
         print(f"cost {result.cost:.4f}, {result.length} steps")
         print(f"expanded {result.expanded:,} nodes in {report['ms']:.2f} ms")
         if args.png is not None:
@@ -240,7 +244,7 @@ def _run_single(
         return EXIT_FAILED
     if result.status == "limit":
         print(
-            f"searchlab: {args.algorithm} stopped after {result.expanded:,} expansions "
+            f"searchlab: {solve.algorithm.name} stopped after {result.expanded:,} expansions "
             "without reaching the goal; raise --max-expansions",
             file=sys.stderr,
         )
@@ -253,15 +257,15 @@ def _run_scenarios(
     options: dict[str, Any],
     grid: GridMap,
     scenarios: list[Scenario],
-    solve: Callable[..., PathResult],
+    solve: Solve,
     limits: Limits,
 ) -> int:
-    algorithm, weight = args.algorithm, options["weight"]
+    algorithm, weight = solve.algorithm, options["weight"]
     comparable = options["connectivity"] == 8  # the file's lengths are 8-connected optima
     unsolved = mismatches = expanded = 0
     worst_ratio, ratio_sum, search_seconds = 1.0, 0.0, 0.0
     began = time.perf_counter()
-    with progress(len(scenarios), f"{grid.name} {algorithm}") as advance:
+    with progress(len(scenarios), f"{grid.name} {algorithm.name}") as advance:
         for scenario in scenarios:
             problem = GridProblem(
                 grid, scenario.start, scenario.goal, connectivity=options["connectivity"]
@@ -276,9 +280,9 @@ def _run_scenarios(
                 ratio = result.cost / scenario.optimal_length if scenario.optimal_length else 1.0
                 ratio_sum += ratio
                 worst_ratio = max(worst_ratio, ratio)
-                if algorithm in OPTIMAL:
+                if algorithm.optimal:
                     mismatches += abs(result.cost - scenario.optimal_length) > TOLERANCE
-                elif algorithm == "wastar":
+                elif weight is not None:
                     bound = weight * scenario.optimal_length + TOLERANCE
                     mismatches += result.cost > bound
             if args.json:
@@ -288,7 +292,7 @@ def _run_scenarios(
                         "status": result.status,
                         "start": list(scenario.start),
                         "goal": list(scenario.goal),
-                        "algorithm": algorithm,
+                        "algorithm": algorithm.name,
                         "cost": result.cost,
                         "optimal": scenario.optimal_length,
                         "expanded": result.expanded,
@@ -298,14 +302,14 @@ def _run_scenarios(
             advance()
     wall = time.perf_counter() - began
     solved = len(scenarios) - unsolved
-    lines = [f"{grid.name}: {algorithm}, {solved}/{len(scenarios)} solved"]
+    lines = [f"{grid.name}: {algorithm.name}, {solved}/{len(scenarios)} solved"]
     if unsolved:
         lines.append(f"  {unsolved} not solved (unreachable goal or --max-expansions reached)")
     if not comparable:
         lines.append("  costs not compared: the scenario lengths assume 8-connectivity")
-    elif algorithm in OPTIMAL:
+    elif algorithm.optimal:
         lines.append(f"  cost mismatches vs optimal (tolerance {TOLERANCE}): {mismatches}")
-    elif algorithm == "wastar":
+    elif weight is not None:
         lines.append(
             f"  worst cost/optimal {worst_ratio:.4f} (bound W = {weight:g}); "
             f"over the bound: {mismatches}"
@@ -315,7 +319,7 @@ def _run_scenarios(
             f"  suboptimality: mean cost/optimal {ratio_sum / solved:.4f}, worst {worst_ratio:.4f}"
         )
     rate = expanded / search_seconds if search_seconds > 0 else 0.0
-    what = "jump points" if algorithm == "jps" else "nodes"
+    what = "jump points" if algorithm.name == "jps" else "nodes"
     lines.append(
         f"  expanded {expanded:,} {what}, {rate / 1e6:.2f} M/s; "
         f"search {search_seconds:.3f} s, total {wall:.3f} s"

@@ -33,6 +33,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from searchlab.algorithms.path.registry import DEFAULT_WEIGHT, PATH_ALGORITHMS
 from searchlab.core.errors import SearchlabError
 from searchlab.web.caps import ServerCaps
 from searchlab.web.lab import LabState
@@ -162,6 +163,11 @@ def _pages(app: FastAPI) -> None:
             "title": f"{LABS[name]} · searchlab" if name in LABS else "searchlab",
             "labs": LABS,
             "heuristics": PATH_HEURISTICS,
+            "path_algorithms": [
+                {"name": name, "title": entry.title, "options": list(entry.options)}
+                for name, entry in PATH_ALGORITHMS.items()
+            ],
+            "default_weight": f"{DEFAULT_WEIGHT:g}",
         }
 
         async def serve_page(request: Request) -> Response:

@@ -31,9 +31,8 @@ from searchlab.algorithms.mcts import MCTS, UniformEvaluator
 from searchlab.algorithms.mcts.searchers import compiled_searcher
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.algorithms.path import best_first
-from searchlab.algorithms.path.bidirectional import bidirectional_search
-from searchlab.algorithms.path.idastar import idastar
 from searchlab.algorithms.path.jps import jump_point_search
+from searchlab.algorithms.path.registry import PATH_ALGORITHMS
 from searchlab.algorithms.warmup import warm_up_game
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.game import Game, State, line_notation, play
@@ -310,10 +309,9 @@ def _heuristic(name: str, problem: GridProblem) -> Callable[[Any], float] | None
 
 
 def path_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
-    """POST /api/path: one search, with its events, by the library calls of ``searchlab
-    path`` (``astar``, ``weighted_astar``, ``dijkstra``, ``breadth_first_search``,
-    ``greedy_best_first_search``, ``jump_point_search``) and ``bidirectional_search``,
-    ``idastar``."""
+    """POST /api/path: one search, with its events, by the algorithm of the registry that
+    ``searchlab path`` runs (:data:`~searchlab.algorithms.path.registry.PATH_ALGORITHMS`; the
+    server checked the name)."""
     if payload.get("file"):
         grid = _cached_map(payload["file"])
     else:
@@ -342,28 +340,9 @@ def path_job(payload: dict[str, Any], context: Any) -> dict[str, Any]:
             events.append(["reopen", x, y])
 
     observer = observe if record else None
-    if algorithm == "astar":
-        result = best_first.astar(problem, heuristic, limits=limits, observer=observer)
-    elif algorithm == "weighted_astar":
-        result = best_first.weighted_astar(
-            problem, payload["weight"], heuristic, limits=limits, observer=observer
-        )
-    elif algorithm == "dijkstra":
-        result = best_first.dijkstra(problem, limits=limits, observer=observer)
-    elif algorithm == "bfs":
-        result = best_first.breadth_first_search(problem, limits=limits, observer=observer)
-    elif algorithm == "greedy":
-        result = best_first.greedy_best_first_search(
-            problem, heuristic, limits=limits, observer=observer
-        )
-    elif algorithm == "jps":
-        result = jump_point_search(problem, limits=limits, observer=observer)
-    elif algorithm == "bidirectional":
-        result = bidirectional_search(problem, limits=limits, observer=observer)
-    elif algorithm == "idastar":
-        result = idastar(problem, heuristic, limits=limits, observer=observer)
-    else:  # pragma: no cover - the server checks the name
-        raise InvalidParameterError(f"unknown algorithm {algorithm!r}")
+    result = PATH_ALGORITHMS[algorithm].run(
+        problem, heuristic=heuristic, weight=payload["weight"], limits=limits, observer=observer
+    )
     return {
         "algorithm": algorithm,
         "status": result.status,

@@ -11,19 +11,17 @@ from starlette.responses import Response
 
 from searchlab.agents import AGENT_KINDS
 from searchlab.algorithms.mcts.options import DEFAULT_C
+from searchlab.algorithms.path.registry import DEFAULT_WEIGHT, path_algorithm
+from searchlab.core.errors import UnknownNameError
 from searchlab.domains.games import GAMES
 from searchlab.domains.games.registry import game_parameters
 from searchlab.web.lab import LabState
 from searchlab.web.requests import check_game, get, parse_body
 from searchlab.web.workers import JobError
 
-__all__ = ["PATH_ALGORITHMS", "PATH_HEURISTICS", "add_routes"]
+__all__ = ["PATH_HEURISTICS", "add_routes"]
 
-PATH_ALGORITHMS = ("astar", "weighted_astar", "dijkstra", "bfs", "greedy", "jps",
-                   "bidirectional", "idastar")  # fmt: skip
-"""The Path lab's algorithms (``wastar``, the command line's name, is taken too)."""
 PATH_HEURISTICS = ("octile", "manhattan", "euclidean", "zero")
-DEFAULT_WEIGHT = 2.0  # as `searchlab path --algorithm wastar`
 MCTS_STEP_GAMES = ("nim", "tictactoe")
 MAX_MCTS_STEPS = 2_000
 EXERCISE_FIELDS = {"depth": int, "branching": int, "leaves": int, "min_cuts": int, "seed": int}
@@ -220,12 +218,10 @@ def _cell(body: dict[str, Any], name: str) -> list[int]:
 
 def _path_payload(body: dict[str, Any], lab: LabState) -> dict[str, Any]:
     caps = lab.caps
-    algorithm = get(body, "algorithm", "str", "astar")
-    algorithm = "weighted_astar" if algorithm == "wastar" else algorithm
-    if algorithm not in PATH_ALGORITHMS:
-        raise JobError(
-            400, f"unknown algorithm {algorithm!r}; expected one of {', '.join(PATH_ALGORITHMS)}"
-        )
+    try:  # the path algorithms' registry, as `searchlab path --algorithm` (same names, message)
+        algorithm = path_algorithm(get(body, "algorithm", "str", "astar")).name
+    except UnknownNameError as error:
+        raise JobError(400, str(error)) from None
     heuristic = get(body, "heuristic", "str", "octile")
     if heuristic not in PATH_HEURISTICS:
         raise JobError(

@@ -14,21 +14,14 @@ import { $, elementsById, formatNumber, getJSON, initPage, postJSON, setStatus }
 
 initPage();
 
-const ALGORITHMS = [
-  ["astar", "A*"],
-  ["weighted_astar", "weighted A*"],
-  ["dijkstra", "Dijkstra"],
-  ["bfs", "breadth-first search"],
-  ["greedy", "greedy best-first"],
-  ["jps", "jump point search"],
-  ["bidirectional", "bidirectional search"],
-  ["idastar", "IDA*"],
-];
+// The algorithms ({name, title, options}) from the server's registry (the page's
+// data-algorithms), in its order: the names `searchlab path --algorithm` takes.
+const ALGORITHMS = JSON.parse($("path-main").dataset.algorithms);
 const EMPTY_SIZES = [16, 32, 64, 128];
 const FAR = "far"; // the scenario select's value of the two far-apart cells
 const PASSABLE = new Set([".", "G", "S"]);
-// The searches that take no heuristic (the server ignores it).
-const NO_HEURISTIC = new Set(["dijkstra", "bfs", "jps", "bidirectional"]);
+// Whether algorithm `name` takes `option` ("heuristic", "weight"); the server ignores the others.
+const takes = (name, option) => ALGORITHMS.some((a) => a.name === name && a.options.includes(option));
 
 // Colours (RGBA) of the cells' states in the overlay image; 0 = no state (transparent).
 const OPEN = 1;
@@ -649,8 +642,8 @@ function selectScenario() {
 // ---------------------------------------------------------------- running
 
 function algorithmTitle(name) {
-  const found = ALGORITHMS.find(([value]) => value === name);
-  return found ? found[1] : name;
+  const found = ALGORITHMS.find((a) => a.name === name);
+  return found ? found.title : name;
 }
 
 function requestFor(algorithm, heuristic, weight) {
@@ -662,14 +655,14 @@ function requestFor(algorithm, heuristic, weight) {
     algorithm,
     heuristic,
   };
-  if (algorithm === "weighted_astar") body.weight = Number(weight);
+  if (takes(algorithm, "weight")) body.weight = Number(weight);
   return body;
 }
 
 function describe(algorithm, heuristic, weight) {
   let text = algorithmTitle(algorithm);
-  if (algorithm === "weighted_astar") text += ` (w = ${weight})`;
-  if (!NO_HEURISTIC.has(algorithm)) text += `, ${heuristic}`;
+  if (takes(algorithm, "weight")) text += ` (w = ${weight})`;
+  if (takes(algorithm, "heuristic")) text += `, ${heuristic}`;
   return text;
 }
 
@@ -964,7 +957,7 @@ function clearWalls() {
 // ---------------------------------------------------------------- wiring
 
 function fillAlgorithms(select, value) {
-  select.replaceChildren(...ALGORITHMS.map(([name, title]) => new Option(title, name)));
+  select.replaceChildren(...ALGORITHMS.map(({ name, title }) => new Option(title, name)));
   select.value = value;
 }
 
@@ -974,10 +967,10 @@ function syncControls() {
     control.closest(".field").classList.toggle("unused", unused);
     control.title = unused ? why : "";
   };
-  dim(ui.weight, ui.algorithm.value !== "weighted_astar", "used by weighted A* only");
-  dim(ui.weight2, ui.algorithm2.value !== "weighted_astar", "used by weighted A* only");
-  dim(ui.heuristic, NO_HEURISTIC.has(ui.algorithm.value), "this algorithm takes no heuristic");
-  dim(ui.heuristic2, NO_HEURISTIC.has(ui.algorithm2.value), "this algorithm takes no heuristic");
+  dim(ui.weight, !takes(ui.algorithm.value, "weight"), "this algorithm takes no weight");
+  dim(ui.weight2, !takes(ui.algorithm2.value, "weight"), "this algorithm takes no weight");
+  dim(ui.heuristic, !takes(ui.algorithm.value, "heuristic"), "this algorithm takes no heuristic");
+  dim(ui.heuristic2, !takes(ui.algorithm2.value, "heuristic"), "this algorithm takes no heuristic");
   if (!views[0].result) views[0].title.textContent = describe(ui.algorithm.value, ui.heuristic.value, ui.weight.value);
   if (!views[1].result) views[1].title.textContent = describe(ui.algorithm2.value, ui.heuristic2.value, ui.weight2.value);
 }
