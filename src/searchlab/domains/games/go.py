@@ -67,8 +67,10 @@ __all__ = [
     "area",
     "chain_at",
     "chains",
+    "empty_regions",
     "handicap_points",
     "max_handicap",
+    "neighbours",
     "point_to_vertex",
     "tiny_go",
     "vertex_to_point",
@@ -295,19 +297,28 @@ def chain_at(board: bytes, size: int, point: int) -> tuple[list[int], set[int]]:
     return _flood(board, _geometry(size).neighbours, point, [-1] * len(board), 0)
 
 
-def area(board: bytes, size: int) -> tuple[int, int]:
-    """Tromp-Taylor area ``(black, white)``: a colour's stones plus the empty points from
-    which only its stones can be reached (through empty points).
+def neighbours(point: int, size: int) -> tuple[int, ...]:
+    """The points next to ``point`` on a ``size`` x ``size`` board (up to four).
 
-    >>> area(bytes([1, 0, 0, 2]), 2)  # the two empty points touch both colours: dame
-    (1, 1)
-    >>> area(bytes([1, 0, 0, 0]), 2)
-    (4, 0)
+    >>> neighbours(0, 3), neighbours(4, 3)
+    ((1, 3), (1, 3, 5, 7))
+    """
+    return _geometry(size).neighbours[point]
+
+
+def empty_regions(board: bytes, size: int) -> list[tuple[list[int], int]]:
+    """Every connected region of empty points: ``(points, touches)``, ``touches`` the colours
+    of the stones it reaches as bits (1 black, 2 white, 3 both, 0 none). Go's one region
+    routine: the area count and the owners of the settlement's count use it.
+
+    >>> empty_regions(bytes([1, 0, 0, 2]), 2)  # two diagonal points: two regions
+    [([1], 3), ([2], 3)]
+    >>> empty_regions(bytes([1, 0, 0,  1, 0, 0,  1, 2, 2]), 3)
+    [([1, 2, 4, 5], 3)]
     """
     neighbours = _geometry(size).neighbours
-    black = board.count(BLACK)
-    white = board.count(WHITE)
     seen = [False] * len(board)
+    regions = []
     for start, colour in enumerate(board):
         if colour != EMPTY or seen[start]:
             continue
@@ -323,6 +334,22 @@ def area(board: bytes, size: int) -> tuple[int, int]:
                         region.append(q)
                 else:
                     touches |= c
+        regions.append((region, touches))
+    return regions
+
+
+def area(board: bytes, size: int) -> tuple[int, int]:
+    """Tromp-Taylor area ``(black, white)``: a colour's stones plus the empty points from
+    which only its stones can be reached (through empty points).
+
+    >>> area(bytes([1, 0, 0, 2]), 2)  # the two empty points touch both colours: dame
+    (1, 1)
+    >>> area(bytes([1, 0, 0, 0]), 2)
+    (4, 0)
+    """
+    black = board.count(BLACK)
+    white = board.count(WHITE)
+    for region, touches in empty_regions(board, size):
         if touches == BLACK:
             black += len(region)
         elif touches == WHITE:

@@ -40,7 +40,7 @@ import random
 
 import numpy as np
 
-from searchlab.domains.games.go import GoState, chain_at
+from searchlab.domains.games.go import GoState, chain_at, neighbours
 
 __all__ = [
     "ATARI",
@@ -146,16 +146,6 @@ def neighbourhood_code(board: bytes, size: int, point: int) -> int:
     return code
 
 
-def _neighbours(point: int, size: int) -> list[int]:
-    row, col = divmod(point, size)
-    out = []
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        r, c = row + dr, col + dc
-        if 0 <= r < size and 0 <= c < size:
-            out.append(r * size + c)
-    return out
-
-
 def liberties_after(state: GoState, point: int) -> int:
     """The liberties of the chain the legal move ``point`` forms (after its captures)."""
     after = state.apply(point)
@@ -178,7 +168,7 @@ def informed_candidates(state: GoState) -> tuple[int, list[int]]:
             (x,) = liberties
             if state.is_legal(x):
                 found.add(x)
-        for q in _neighbours(last, size):
+        for q in neighbours(last, size):
             if board[q] == mine:
                 _, liberties = chain_at(board, size, q)
                 if len(liberties) == 1:

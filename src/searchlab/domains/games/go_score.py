@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from searchlab.domains.games.go import GoState, area, chains
+from searchlab.domains.games.go import GoState, area, chains, empty_regions
 
 __all__ = ["Settlement", "default_playouts", "owners", "result_of_score", "settle_by_playouts"]
 
@@ -143,42 +143,6 @@ def settle_by_playouts(final: GoState, playouts: int | None = None, seed: int = 
     return Settlement(final, settled, (), dead, f"{playouts} random play-outs")
 
 
-def _neighbours(p: int, size: int) -> list[int]:
-    row, col = divmod(p, size)
-    out = []
-    if row > 0:
-        out.append(p - size)
-    if row < size - 1:
-        out.append(p + size)
-    if col > 0:
-        out.append(p - 1)
-    if col < size - 1:
-        out.append(p + 1)
-    return out
-
-
-def _empty_regions(board: bytes, size: int) -> list[tuple[list[int], set[int]]]:
-    """Every connected region of empty points: (points, the colours of the stones it touches).
-    The chains of stones are :func:`~searchlab.domains.games.go.chains`'s."""
-    seen = [False] * len(board)
-    regions = []
-    for start, content in enumerate(board):
-        if content or seen[start]:
-            continue
-        seen[start] = True
-        points, touches = [start], set()
-        for p in points:
-            for q in _neighbours(p, size):
-                if not board[q]:
-                    if not seen[q]:
-                        seen[q] = True
-                        points.append(q)
-                else:
-                    touches.add(board[q])
-        regions.append((points, touches))
-    return regions
-
-
 def owners(board: bytes, size: int) -> list[int]:
     """Each point's owner by Tromp-Taylor: its stone, or the one colour its empty region
     reaches (0: none); 1 black, 2 white, as :attr:`~searchlab.domains.games.go.GoState.board`.
@@ -187,9 +151,8 @@ def owners(board: bytes, size: int) -> list[int]:
     [1, 1, 1, 1, 1, 2, 0, 2, 2]
     """
     owners = list(board)
-    for points, touches in _empty_regions(board, size):
-        if len(touches) == 1:
-            (colour,) = touches
+    for points, touches in empty_regions(board, size):
+        if touches in (1, 2):  # one colour only
             for p in points:
-                owners[p] = colour
+                owners[p] = touches
     return owners
