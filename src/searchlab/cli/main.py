@@ -31,7 +31,7 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main
 # Subcommand modules, in the order `searchlab --help` lists them.
 SUBCOMMANDS = (
     "play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena", "serve",
-    "gtp", "train", "warmup",
+    "gtp", "train", "expert", "warmup",
 )  # fmt: skip
 
 EPILOG = """\
@@ -51,6 +51,7 @@ examples:
   searchlab play snakego -p size=8 -p rounds=30    (one snake action a prompt: up, split, ...)
   searchlab arena snakego mcts:time=0.2 greedy --matches 10 -p size=10 -p rounds=60
   searchlab warmup                               (compile every game's kernels, once)
+  searchlab expert go --games 100 --out expert9  (GNU Go plays itself: SGF games to learn from)
 
 Run `searchlab COMMAND --help` for the options of one command.
 """
