@@ -12,7 +12,8 @@ processes (one plays black, one white, each started afresh for the game). GNU Go
 sides to the end through the one match loop (:func:`~searchlab.agents.match.play_game`), every
 move checked by searchlab's Go rules (a move GNU Go allows but positional superko forbids is a
 pass; see :mod:`~searchlab.agents.gtp_agent`). The result is GNU Go's own count
-(``final_score``, dead stones removed as GNU Go judges them), or ``B+R`` / ``W+R`` when it
+(``final_score`` under ``--chinese-rules``: area scoring, as ``RU[Chinese]`` says, dead stones
+removed as GNU Go judges them), or ``B+R`` / ``W+R`` when it
 resigned. GNU Go is deterministic for a given ``--seed``, so game ``n`` is the same game
 whatever the number of workers; the random opening is what makes the games differ (GNU Go's own
 randomness varies little between seeds).
@@ -187,7 +188,7 @@ def expert_file_name(size: int, key: str) -> str:
 
 
 def _command(options: ExpertOptions, seed: int) -> str:
-    return f"{options.gnugo} --mode gtp --level {options.level} --seed {seed}"
+    return f"{options.gnugo} --mode gtp --chinese-rules --level {options.level} --seed {seed}"
 
 
 class EngineSet:
