@@ -550,6 +550,17 @@ warmup {missing_py}:Game
 warmup tictactoe nosuch
 warmup {games}:Broken => warmup {games}:Broken: your game failed: KeyError: 'the pile fell below 5'
 warmup --nosuch
+
+# -- expert -----------------------------------------------------------------------------------
+expert chess --games 2 --out {out}/expert
+expert go --out {out}/expert
+expert go --games x --out {out}/expert
+expert go --games -1 --out {out}/expert
+expert go --games 2 --out {out}/expert --level 11
+expert go --games 2 --out {out}/expert --komi nan
+expert go --games 2 --out {out}/expert --size 4
+expert go --games 2 --out {out}/expert --workers 0
+expert go --games 2 --out {out}/expert --gnugo {missing}
 """
 
 
