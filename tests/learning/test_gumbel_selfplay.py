@@ -33,7 +33,7 @@ from searchlab.learning.checkpoint import load_checkpoint
 from searchlab.learning.evaluation import exact_table, mistake_rate, policy_chooser
 from searchlab.learning.evaluator import NetworkEvaluator
 from searchlab.learning.selfplay import GameRecord, SelfPlayConfig, self_play
-from searchlab.learning.train_config import config_for
+from searchlab.learning.train_config import config_for, parse_config_text
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _train_child import TINY
@@ -147,6 +147,14 @@ def test_gumbel_with_dirichlet_noise_is_refused_in_one_line() -> None:
     # the training config's noise is PUCT's: a Gumbel run searches without it
     assert config_for("tictactoe", {"root": "gumbel"}).selfplay().search.dirichlet_alpha is None
     assert config_for("tictactoe").selfplay().search.dirichlet_alpha == 1.0
+
+
+def test_the_shipped_gumbel_config_is_gumbel_self_play() -> None:
+    path = Path(__file__).parents[2] / "benchmarks" / "configs" / "tictactoe_gumbel.toml"
+    config = config_for("tictactoe", parse_config_text(path.read_text(), str(path)))
+    search = config.selfplay().search
+    assert (search.root, search.dirichlet_alpha, config.simulations) == ("gumbel", None, 16)
+    assert search.max_num_considered_actions >= 9  # every legal move of tic-tac-toe
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ def _search_knob(name: str, **default: Any) -> Any:
     field ``name``, its default and help as the options declare them once (``default=``
     where training starts elsewhere)."""
     value, text, choices = option_help(name)
-    if choices:
+    if choices and not all(choice in text for choice in choices):
         text += f" ({', '.join(choices)})"
     return _knob(default.get("default", value), text)
 
