@@ -1,9 +1,12 @@
 """A training run in a child process, for the kill tests: ``python _train_child.py DIR
 [KILL_AT]`` trains tic-tac-toe with tiny settings; with KILL_AT = N it SIGKILLs itself at the
-N-th atomic rename (after the temporary file is written, before it replaces the old one)."""
+N-th atomic rename (after the temporary file is written, before it replaces the old one). The
+environment variable ``TRAIN_CHILD_OVERRIDES`` (a JSON object) adds config keys to the tiny
+ones (the Gumbel self-play run's)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -46,7 +49,8 @@ def main() -> None:
             real(source, target)
 
         os.replace = replace  # type: ignore[assignment]
-    summary = train_alphazero(TicTacToe(), sys.argv[1], config_for("tictactoe", TINY))
+    overrides = {**TINY, **json.loads(os.environ.get("TRAIN_CHILD_OVERRIDES", "{}"))}
+    summary = train_alphazero(TicTacToe(), sys.argv[1], config_for("tictactoe", overrides))
     print(summary.generation, summary.games)
 
 

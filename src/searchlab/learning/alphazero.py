@@ -5,7 +5,8 @@
 
 1. **self-play**: the current network plays ``games_per_generation`` games against itself
    with PUCT (:mod:`~searchlab.learning.selfplay`: Dirichlet noise, temperature, resignation,
-   playout-cap randomisation), in chunks handed to the workers
+   playout-cap randomisation; or, with ``root = "gumbel"``, Gumbel self-play: the improved
+   policy as the target), in chunks handed to the workers
    (:mod:`~searchlab.learning.workers`); each finished chunk is stored at once;
 2. **training**: ``train_steps`` minibatch steps on the replay window of the last
    ``window_games`` games (symmetry augmentation), policy cross-entropy + value MSE + L2

@@ -21,6 +21,12 @@ The AlphaZero details, each a field of :class:`SelfPlayConfig`:
 * **temperature schedule**: for the first ``temperature_plies`` plies of a game the move is
   drawn with probability proportional to ``N ** (1 / temperature)``; afterwards the most
   visited move is played;
+* **Gumbel self-play** (Danihelka et al. 2022, ``search.root="gumbel"``): the policy target
+  is the search's improved policy ``softmax(logits + sigma(completed Q))`` instead of the
+  visits, and the move played is the one the Gumbel root chose (the Gumbel draws are the
+  exploration: the temperature schedule is PUCT's alone, and Dirichlet noise is refused, as it
+  would noise the target); the value target is the same ``z``. With ``root="puct"`` (the
+  default) nothing of this applies;
 * **resignation** (AlphaGo Zero): a player resigns when the root value and the best child's
   value are both below ``resign_threshold``; in a fraction ``no_resign_fraction`` of the games
   resignation is disabled, and the positions where a player *would* have resigned are
@@ -114,13 +120,15 @@ class SelfPlayConfig:
     Attributes:
         search: how a move is searched: the PUCT knobs of an
             :class:`~searchlab.algorithms.mcts.options.MCTSOptions` (default batch 1,
-            Dirichlet alpha 0.3, epsilon 0.25; the evaluator is self-play's own).
+            Dirichlet alpha 0.3, epsilon 0.25; the evaluator is self-play's own); with
+            ``root="gumbel"`` (and ``dirichlet_alpha=None``), Gumbel self-play (see the
+            module).
         simulations: the simulations of a full search (>= 1; default 100).
         games_in_flight: games searched in lock step (>= 1): the evaluator sees up to
             ``games_in_flight * search.search_batch`` positions per call.
         temperature: the move temperature of the opening plies (finite, > 0).
         temperature_plies: plies played at ``temperature`` from the start of a game (>= 0);
-            the most visited move afterwards.
+            the most visited move afterwards (a Gumbel root plays its chosen move throughout).
         resign_threshold: ``None`` (never resign), or a value in ``(-1, 1)``: resign when the
             root value and the best child's value are both below it.
         no_resign_fraction: the fraction of games played to the end whatever the values, to
@@ -154,6 +162,12 @@ class SelfPlayConfig:
         if not isinstance(self.search, MCTSOptions):
             raise InvalidParameterError(
                 f"{_NAME}: search must be an MCTSOptions, got {self.search!r}"
+            )
+        if self.search.root == "gumbel" and self.search.dirichlet_alpha is not None:
+            raise InvalidParameterError(
+                f"{_NAME}: a Gumbel root explores by its own Gumbel draws; "
+                f"dirichlet_alpha={self.search.dirichlet_alpha!r} would noise the priors its "
+                "improved policy (the target) is made from: set dirichlet_alpha=None"
             )
         _integer(self.simulations, "simulations", low=1)
         _integer(self.games_in_flight, "games_in_flight", low=1)
@@ -208,7 +222,8 @@ class Sample:
     Attributes:
         planes: the encoder's planes of the position (float32 ``[C, H, W]``, mover's view).
         policy: the search's visit distribution over the encoder's action indices (float32
-            ``[num_actions]``, summing to 1): the policy target.
+            ``[num_actions]``, summing to 1; a Gumbel root's improved policy instead): the
+            policy target.
         value: the game's outcome for ``player`` (+1, 0, -1): the value target ``z``.
         player: the player to move in the position.
         ply: the position's ply in its game (0: the initial position).
@@ -429,8 +444,11 @@ class _Game:
                 return
             if self.would_resign[player] is None:
                 self.would_resign[player] = ply
-        temperature = self.config.temperature if ply < self.config.temperature_plies else 0.0
-        action = outcome.sample_action(temperature, self.rng)
+        if outcome.chosen is not None:  # a Gumbel root: its own draw is the exploration
+            action = outcome.best_action()
+        else:
+            temperature = self.config.temperature if ply < self.config.temperature_plies else 0.0
+            action = outcome.sample_action(temperature, self.rng)
         self.actions.append(action)
         self.state = self.state.apply(action)
         if self.state.is_terminal():
@@ -439,9 +457,14 @@ class _Game:
             self.tree = self._new_tree()
 
     def _policy(self, outcome: SearchOutcome) -> np.ndarray:
+        """The policy target over the encoder's indices: a Gumbel root's improved policy,
+        else the visit distribution."""
         policy = np.zeros(self.num_actions, dtype=np.float32)
-        visits = outcome.visits / outcome.visits.sum()
-        for action, share in zip(outcome.actions, visits, strict=True):
+        if outcome.improved_policy is not None:
+            shares = outcome.improved_policy
+        else:
+            shares = outcome.visits / outcome.visits.sum()
+        for action, share in zip(outcome.actions, shares, strict=True):
             policy[self.indexer.action_to_index(self.state, action)] = share
         return policy
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from searchlab.algorithms.mcts.options import FPU_MODES, MCTSOptions, option_help
+from searchlab.algorithms.mcts.options import FPU_MODES, ROOT_RULES, MCTSOptions, option_help
 from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.network import KINDS, NetworkConfig
@@ -52,7 +52,7 @@ def _search_knob(name: str, **default: Any) -> Any:
     field ``name``, its default and help as the options declare them once (``default=``
     where training starts elsewhere)."""
     value, text, choices = option_help(name)
-    if choices:
+    if choices and not all(choice in text for choice in choices):
         text += f" ({', '.join(choices)})"
     return _knob(default.get("default", value), text)
 
@@ -66,18 +66,27 @@ class TrainConfig:
     games_per_generation: int = _knob(200, "self-play games per generation")
     chunk_games: int = _knob(32, "games per saved chunk (a kill loses at most one per worker)")
     max_generations: int = _knob(0, "stop after this many generations (0: until --time)")
-    simulations: int = _knob(100, "PUCT simulations per self-play move")
+    simulations: int = _knob(100, "search simulations per self-play move")
     c_puct: float = _search_knob("c_puct")
     search_batch: int = _search_knob("search_batch")
     virtual_loss: float = _search_knob("virtual_loss")
     fpu: float = _search_knob("fpu")
     fpu_mode: str = _search_knob("fpu_mode")
+    root: str = _search_knob("root")
+    nonroot: str = _search_knob("nonroot")
+    max_num_considered_actions: int = _search_knob("max_num_considered_actions")
+    c_visit: float = _search_knob("c_visit")
+    c_scale: float = _search_knob("c_scale")
     games_in_flight: int = _knob(32, "self-play games searched in lock step")
     dirichlet_alpha: float = _knob(
-        0.3, "root Dirichlet noise concentration of self-play (0: no noise)"
+        0.3,
+        "root Dirichlet noise concentration of PUCT self-play (0: no noise; a Gumbel root "
+        "explores by its own draws)",
     )
     dirichlet_epsilon: float = _search_knob("dirichlet_epsilon")
-    temperature: float = _knob(1.0, "move temperature of the first temperature_plies plies")
+    temperature: float = _knob(
+        1.0, "move temperature of the first temperature_plies plies (PUCT root only)"
+    )
     temperature_plies: int = _knob(8, "plies sampled at the temperature, then most visited")
     resign_threshold: float = _knob(-1.0, "resign below this value (-1: never resign)")
     no_resign_fraction: float = _knob(0.1, "games played out to measure false resignations")
@@ -174,6 +183,12 @@ class TrainConfig:
             raise InvalidParameterError(
                 f"config: fpu_mode must be one of {', '.join(FPU_MODES)}, got {self.fpu_mode!r}"
             )
+        for rule in ("root", "nonroot"):
+            if getattr(self, rule) not in ROOT_RULES:
+                raise InvalidParameterError(
+                    f"config: {rule} must be one of {', '.join(ROOT_RULES)}, got "
+                    f"{getattr(self, rule)!r}"
+                )
         if not -1.0 <= self.resign_threshold < 1.0:
             raise InvalidParameterError(
                 f"config: resign_threshold must be in [-1, 1) (-1: never), got "
@@ -191,15 +206,23 @@ class TrainConfig:
     def puct(self, *, noise: bool = True) -> MCTSOptions:
         """How self-play (``noise``: the root's Dirichlet noise) or evaluation (none)
         searches: the one :class:`~searchlab.algorithms.mcts.options.MCTSOptions`, made from
-        these knobs (a TOML file has no ``None``: ``dirichlet_alpha = 0`` is no noise)."""
+        these knobs (a TOML file has no ``None``: ``dirichlet_alpha = 0`` is no noise). A
+        Gumbel root (``root = "gumbel"``) takes no Dirichlet noise: its Gumbel draws are the
+        exploration, and noise would reach its improved policy, the policy target."""
+        noise = noise and self.dirichlet_alpha > 0 and self.root == "puct"
         return MCTSOptions(
             c_puct=self.c_puct,
             search_batch=self.search_batch,
             virtual_loss=self.virtual_loss,
             fpu=self.fpu,
             fpu_mode=self.fpu_mode,  # type: ignore[arg-type]
-            dirichlet_alpha=self.dirichlet_alpha if noise and self.dirichlet_alpha > 0 else None,
+            dirichlet_alpha=self.dirichlet_alpha if noise else None,
             dirichlet_epsilon=self.dirichlet_epsilon,
+            root=self.root,  # type: ignore[arg-type]
+            nonroot=self.nonroot,  # type: ignore[arg-type]
+            max_num_considered_actions=self.max_num_considered_actions,
+            c_visit=self.c_visit,
+            c_scale=self.c_scale,
         )
 
     def selfplay(self) -> SelfPlayConfig:
