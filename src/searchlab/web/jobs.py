@@ -1,6 +1,6 @@
 """What a worker process runs: one function per job kind, payload in, JSON-ready dict out.
 
-Every function takes the payload the server checked (:mod:`searchlab.web.requests`) and a
+Every function takes the payload the server checked (:mod:`searchlab.web.models`) and a
 :class:`~searchlab.web.workers.JobContext`, calls the library's public functions with an
 observer where it needs the events, and returns the answer of its route. Errors the library
 raises (an illegal move, an unknown name, a bad parameter) travel back as one line and HTTP
