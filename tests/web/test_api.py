@@ -39,7 +39,7 @@ from searchlab.domains.games.explicit_tree import ExplicitTreeGame, load_tree
 from searchlab.domains.path.grid import GridProblem
 from searchlab.domains.path.movingai import load_map, load_scenarios
 from searchlab.web.app import create_app
-from searchlab.web.routes import PATH_HEURISTICS
+from searchlab.web.models import PATH_HEURISTICS
 
 REPO = Path(__file__).resolve().parents[2]
 ARENA = REPO / "examples" / "maps" / "arena.map"

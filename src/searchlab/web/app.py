@@ -38,11 +38,12 @@ from searchlab.core.errors import SearchlabError
 from searchlab.web.caps import ServerCaps
 from searchlab.web.lab import LabState
 from searchlab.web.maps import default_map_dirs, find_maps
-from searchlab.web.routes import PATH_HEURISTICS, add_routes
-from searchlab.web.search_socket import add_socket
+from searchlab.web.models import PATH_HEURISTICS, one_line
+from searchlab.web.routers import ROUTERS
+from searchlab.web.search_socket import router as search_socket
 from searchlab.web.workers import JobError, WorkerPool
 
-__all__ = ["LABS", "PAGES", "STATIC", "TEMPLATES", "create_app", "error_response"]
+__all__ = ["LABS", "OPENAPI", "PAGES", "STATIC", "TEMPLATES", "create_app", "error_response"]
 
 log = logging.getLogger("searchlab.web")
 
@@ -55,6 +56,9 @@ LABS = {"play": "Play", "path": "Path", "trees": "Trees", "mcts": "Monte Carlo"}
 """The labs in the nav's order: each one's name (its path ``/<name>``, its template
 ``<name>.html``, its script ``/static/<name>.js``, its nav link's ``data-testid="nav-<name>"``)
 and its title."""
+
+OPENAPI = "/api/openapi.json"
+"""Where the API's OpenAPI document is served (every request and answer model is in it)."""
 
 PAGES = {"/": "index", **{f"/{name}": name for name in LABS}}
 """Each page's path and its name (its template ``<name>.html`` in :data:`TEMPLATES`)."""
@@ -98,13 +102,14 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
-        openapi_url=None,
+        openapi_url=OPENAPI,
     )
     app.state.lab = lab
     _errors(app, lab)
     _pages(app)
-    add_routes(app, lab)
-    add_socket(app, lab)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.include_router(search_socket)
     return app
 
 
@@ -135,9 +140,9 @@ def _errors(app: FastAPI, lab: LabState) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        # every model's problem is a bad request, one line (models.one_line), as JobError's
         first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        return error_response(422, f"{where}: {first.get('msg', 'invalid request')}")
+        return error_response(400, one_line(first))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> Response:  # the last resort

@@ -19,28 +19,31 @@ import contextlib
 import json
 from typing import Any
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 
+from searchlab.web.body import parse_json_text
+from searchlab.web.deps import Lab
 from searchlab.web.lab import LabState
-from searchlab.web.requests import check_agent, check_game, get, parse_json_text
+from searchlab.web.models import SearchStart, check_agent, one_line
 from searchlab.web.workers import Job, JobError
 
-__all__ = ["add_socket"]
+__all__ = ["router"]
 
 MAX_MESSAGE = 1024 * 1024
 
+router = APIRouter(tags=["play"])
 
-def add_socket(app: FastAPI, lab: LabState) -> None:
-    """Add ``/ws/search`` to ``app``."""
 
-    @app.websocket("/ws/search")
-    async def search_socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        session = _Session(websocket, lab)
-        try:
-            await session.serve()
-        finally:
-            session.stop_all()
+@router.websocket("/ws/search")
+async def search_socket(websocket: WebSocket, lab: Lab) -> None:
+    """A connection's searches: ``start`` and ``cancel`` in, their messages out."""
+    await websocket.accept()
+    session = _Session(websocket, lab)
+    try:
+        await session.serve()
+    finally:
+        session.stop_all()
 
 
 class _Session:
@@ -88,11 +91,13 @@ class _Session:
         caps = self.lab.caps
         tag = _tag(message)
         try:
-            payload = check_game(message, caps)
-            spec, seconds = check_agent(message.get("agent"), caps)
-            seed = get(message, "seed", "int", 0)
-            if not 0 <= seed < 2**63:
-                raise JobError(400, f"seed must be a whole number >= 0, got {seed}")
+            start = SearchStart.model_validate(message)
+            payload = start.position(caps)
+            spec, seconds = check_agent(start.agent, caps)
+            seed = start.seed
+        except ValidationError as invalid:
+            await self.send({"type": "error", "error": one_line(invalid.errors()[0]), **tag})
+            return
         except JobError as error:
             await self.send({"type": "error", "error": error.message, **tag})
             return
