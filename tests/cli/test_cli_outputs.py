@@ -40,7 +40,7 @@ def no_search(monkeypatch: pytest.MonkeyPatch) -> None:
     def searched(*args: object, **kwargs: object) -> None:
         raise AssertionError("a search ran before the output file was checked")
 
-    monkeypatch.setattr("searchlab.cli.path._solver", searched)
+    monkeypatch.setattr("searchlab.cli.path.Solve.__call__", searched)
     monkeypatch.setattr("searchlab.agents.search.MCTSAgent.act", searched)
 
 
