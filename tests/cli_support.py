@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from searchlab.cli.main import main
@@ -24,18 +21,6 @@ def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
     assert "Traceback" not in err
     for fragment in fragments:
         assert fragment in err, err
-
-
-def gnugo_program() -> str:
-    """GNU Go's program (on PATH, or in /usr/games where Debian puts it); missing, the test is
-    skipped, or fails in CI (``CI=true``), where scripts/test-deps.sh installs it."""
-    found = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
-    if found is None:
-        message = "GNU Go (gnugo) is not installed; scripts/test-deps.sh installs it"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 # Games of your own gone wrong, as a newcomer's file would hold them: ``Broken`` raises once its

@@ -1,4 +1,8 @@
-"""Shared fixtures. Ground truth lives in ../shared/data beside the checkout (CI has it there)."""
+"""Shared fixtures. Ground truth lives in ../shared/data beside the checkout (CI has it there).
+
+Run in parallel (pytest-xdist: ``-n 2 --dist loadgroup``), each test file runs whole on one
+worker (its module fixtures are made once, its tests keep their order), and every test that
+uses the browser lab's ``server`` runs on one worker, which starts that server once."""
 
 from __future__ import annotations
 
@@ -20,6 +24,21 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.fail(f"ground-truth data not found at {SHARED_DATA} (expected ../shared/data)")
     return SHARED_DATA
+
+
+# The xdist group of the tests that share one ``searchlab serve`` (tests/web/conftest.py).
+SERVER_GROUP = "web-server"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, group the tests for ``--dist loadgroup``: by file, except those
+    that use the ``server`` fixture, which share one group (one server for them all)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        uses_server = "server" in getattr(item, "fixturenames", ())
+        group = SERVER_GROUP if uses_server else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 def _load_benchmark(name: str) -> ModuleType:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from needs import gnugo_program
 
 from searchlab.agents import AgentRegistry, Resign
 from searchlab.agents.gtp_agent import GTP_KIND, GtpAgent
@@ -80,20 +80,6 @@ class Fake:
 
     def clear(self) -> None:
         self.log.write_text("")
-
-
-def gnugo_path() -> str | None:
-    """GNU Go's program: on PATH, or where Debian puts it (/usr/games is often not on PATH)."""
-    return shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
-
-
-def require_gnugo() -> str:
-    found = gnugo_path()
-    if found is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("GNU Go (gnugo) is not installed: run scripts/test-deps.sh")
-        pytest.skip("GNU Go (gnugo) is not installed (scripts/test-deps.sh installs it)")
-    return found
 
 
 def registry() -> AgentRegistry:
@@ -228,7 +214,7 @@ def test_broken_engines_raise_one_clear_error(
 
 
 def test_gnugo_plays_a_legal_game() -> None:
-    gnugo = require_gnugo()
+    gnugo = gnugo_program()
     game = Go(5, komi=0.5, superko="simple")
     agent = GtpAgent("gnugo", f"{gnugo} --mode gtp --level 0", timeout=30)
     from searchlab.agents.simple import RandomAgent

@@ -4,12 +4,13 @@ exact endgame search proves a forced win two plies from the round limit."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from searchlab.agents import make_agent
 from searchlab.agents.evaluations import default_evaluation
 from searchlab.domains.games.snakego import DOWN, LEFT, RIGHT, SPLIT, Snake, SnakeGo, SnakeGoState
-from searchlab.domains.games.snakego_eval import SnakeGoEvaluation
 from searchlab.games import make
 
 SPECS = [
@@ -43,7 +44,21 @@ def test_every_agent_kind_plays_legal_moves(spec: str) -> None:
 
 
 def test_the_default_evaluation_is_snake_gos() -> None:
-    assert isinstance(default_evaluation(make("snakego", size=8)), SnakeGoEvaluation)
+    # Values from the formula in snakego_eval's docstring, worked by hand: at the start (one
+    # cell each, opposite corners) material and territory are even, so win/loss scoring gives
+    # 0.99 * tanh((0 - 0.5) / (8 / 2)) for player 0 (a tie is player 1's win), and score
+    # difference scoring 0; a head in the centre reaches more cells first than one in a corner.
+    evaluate = default_evaluation(make("snakego", size=8))
+    assert evaluate is not None
+    start = SnakeGo(seed=0, size=8).initial_state()
+    assert evaluate(start) == pytest.approx(0.99 * math.tanh(-0.5 / 4))
+    by_score = SnakeGo(seed=0, size=8, scoring="score_difference")
+    by_score_evaluate = default_evaluation(by_score)
+    assert by_score_evaluate is not None and by_score_evaluate(by_score.initial_state()) == 0.0
+    game = SnakeGo(seed=0, size=8)
+    centre = game.state_from(snakes=([[(3, 4)]], [[(7, 0)]]))
+    corner = game.state_from(snakes=([[(0, 7)]], [[(7, 0)]]))
+    assert evaluate(centre) > evaluate(corner)
 
 
 @pytest.mark.parametrize(

@@ -18,12 +18,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from needs import in_ci
 
 pytestmark = [
     pytest.mark.slow,
     # Off Linux there is no /proc to read CPU time from; in CI (Linux, CI=true) never skipped.
     pytest.mark.skipif(
-        not Path("/proc/self/stat").exists() and os.environ.get("CI") != "true",
+        not Path("/proc/self/stat").exists() and not in_ci(),
         reason="reads CPU time in /proc",
     ),
 ]

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, gnugo_program, run_main
+from cli_support import assert_one_line_error, run_main
+from needs import gnugo_program
 
 from searchlab.agents.gtp_agent import GTP_KIND
 from searchlab.agents.gtp_client import GtpEngine, GtpError

@@ -12,10 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from needs import require_module
 
-pytest.importorskip("torch")
+require_module("torch", "learn")
 
-from searchlab.cli.main import main
+from searchlab.cli.main import main  # noqa: E402
 
 TINY = """\
 games_per_generation = 8
@@ -57,7 +58,7 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], text: s
 )
 def test_bad_options_are_one_line(capsys, tmp_path: Path, extra: list[str], text: str) -> None:
     if "--ray" in extra:
-        pytest.importorskip("ray")
+        require_module("ray", "ray")
     _one_line_error(capsys, ["train", "tictactoe", "--out", str(tmp_path / "run"), *extra], text)
     assert not (tmp_path / "run").exists()
 

@@ -6,10 +6,10 @@ import doctest
 from pathlib import Path
 
 import pytest
-from interop_support import optional_module
+from needs import require_module
 
-optional_module("pyspiel", "openspiel")
-optional_module("pettingzoo", "pettingzoo")
+require_module("pyspiel", "openspiel")
+require_module("pettingzoo", "pettingzoo")
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "interop.md"
 

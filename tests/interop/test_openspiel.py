@@ -17,9 +17,9 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from interop_support import optional_module
+from needs import require_module
 
-pyspiel: Any = optional_module("pyspiel", "openspiel")
+pyspiel: Any = require_module("pyspiel", "openspiel")
 
 from open_spiel.python.algorithms import minimax as spiel_minimax  # noqa: E402
 

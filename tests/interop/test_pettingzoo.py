@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from interop_support import optional_module
+from needs import require_module
 
-optional_module("pettingzoo", "pettingzoo")
+require_module("pettingzoo", "pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 

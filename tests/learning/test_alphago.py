@@ -138,18 +138,21 @@ def test_rollouts_are_seeded_and_scored_for_the_mover() -> None:
     assert policy.rollout_values([parse_moves("4455667")], seed=1).tolist() == [-1.0]
 
 
-def test_rollout_policy_is_fast_and_better_than_uniform(run: tuple[Path, dict[str, Any]]) -> None:
+def test_rollout_policy_is_seeded_and_better_than_uniform(
+    run: tuple[Path, dict[str, Any]],
+) -> None:
     folder, record = run
     fitted = RolloutPolicy.load(folder / "rollout-policy.json")
     stage = record["stages"]["rollout"]
     assert stage["accuracy"] > record["stages"]["data"]["uniform_accuracy"] + 0.2
     result = match(EachState(fitted), EachState(RolloutPolicy.uniform()), games=60, seed=3)
     assert result.score > 0.8, result
-    states = [Connect4().initial_state()] * 1000
-    fitted.rollout_values(states[:10], seed=0)  # compiled already; warm the caches
-    started = time.perf_counter()
-    fitted.rollout_values(states, seed=1)
-    assert time.perf_counter() - started < 2.0  # about 50 us a whole game here
+    # one value per game, a game's result for the mover, the same for the same seed (its speed
+    # is measured by benchmarks, not asserted here)
+    states = [Connect4().initial_state()] * 200
+    values = fitted.rollout_values(states, seed=1)
+    assert values.shape == (200,) and set(values.tolist()) <= {-1.0, 0.0, 1.0}
+    assert np.array_equal(values, fitted.rollout_values(states, seed=1))
 
 
 def test_rollout_policy_files(tmp_path: Path) -> None:
@@ -305,6 +308,12 @@ def test_lambda_decides_what_values_the_leaves() -> None:
 
 def test_search_under_a_time_limit(run: tuple[Path, dict[str, Any]]) -> None:
     search = load_alphago(run[0]).search(lambda_=0.5)
+    # Given ample time, a budget in simulations stops the search exactly (this first search
+    # also compiles what the search runs, which must not count against the time budget).
+    capped = search.search(Connect4().initial_state(), simulations=7, seconds=600)
+    assert capped.simulations == 7
+    # The time budget is what this tests: a 0.2 s search returns well within 2 s (the clock is
+    # checked between batches).
     started = time.perf_counter()
     outcome = search.search(Connect4().initial_state(), seconds=0.2)
     assert outcome.simulations >= 1 and time.perf_counter() - started < 2.0

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from needs import require_module
 
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.tictactoe import TicTacToe
@@ -288,7 +289,7 @@ def test_config_toml_round_trip_and_syntax_errors() -> None:
 
 
 def test_a_training_step_through_a_local_ray_instance(tmp_path: Path) -> None:
-    pytest.importorskip("ray")
+    require_module("ray", "ray")
     from searchlab.learning.workers import make_pool
 
     pool = make_pool(1, ray=True)
@@ -311,7 +312,7 @@ def test_a_training_step_through_a_local_ray_instance(tmp_path: Path) -> None:
 
 
 def test_a_ray_address_that_does_not_answer_is_one_line() -> None:
-    pytest.importorskip("ray")
+    require_module("ray", "ray")
     from searchlab.learning.workers import make_pool
 
     with pytest.raises(InvalidParameterError, match="no Ray cluster answers") as caught:

@@ -22,8 +22,6 @@ from searchlab.learning.mistakes import (
     wilson_interval,
 )
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "connect4_pons"
-
 # X has three stones up column 1, O three up column 2; X to move. X wins at once in column 1
 # (with its 4th stone: score 22 - 4 = 18); column 2 blocks O; any other column lets O win.
 THREATS = PonsEntry("121212", 18)
@@ -64,11 +62,12 @@ def test_an_illegal_column_is_one_line() -> None:
         MistakeJudge(OutcomeCache()).outcome(full, 0)
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="Pons' test sets are not here")
 @pytest.mark.parametrize("file", ["Test_L3_R1", "Test_L2_R1"])
-def test_the_best_move_outcome_is_the_sign_of_pons_score(file: str, tmp_path: Path) -> None:
+def test_the_best_move_outcome_is_the_sign_of_pons_score(
+    file: str, tmp_path: Path, shared_data: Path
+) -> None:
     judge = MistakeJudge(OutcomeCache(tmp_path / "cache.json"), table_log2=16)
-    for entry in read_pons_file(DATA / file, limit=15):
+    for entry in read_pons_file(shared_data / "connect4_pons" / file, limit=15):
         outcomes = [judge.outcome(entry, c) for c in entry.state().legal_actions()]
         assert max(outcomes) == entry.best, entry
         legal = entry.state().legal_actions()

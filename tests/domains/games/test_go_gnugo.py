@@ -19,13 +19,12 @@ elsewhere, saying so. ``scripts/test-deps.sh`` installs it (Debian package ``gnu
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from needs import gnugo_program
 
 from searchlab.agents.gtp_client import GtpEngine
 from searchlab.domains.games.go import (
@@ -43,18 +42,6 @@ KOMIS = (7.5, 0.5, 0.0, 5.5, 6.0)
 # 2,400 games: about 50 s of CPU (ours ~30 s, GNU Go ~20 s, overlapped: each game is played
 # while GNU Go checks the one before), so about 30-35 s on two free cores
 GAMES = {5: 2000, 7: 300, 9: 100}
-
-
-def gnugo_program() -> str:
-    """GNU Go's program (on PATH, or in /usr/games where Debian puts it); fails in CI and
-    skips elsewhere when it is not installed."""
-    found = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
-    if found is None:
-        message = "GNU Go (gnugo) is not installed; scripts/test-deps.sh installs it"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message + " (CI must run the GNU Go oracle)")
-        pytest.skip(message)
-    return found
 
 
 @pytest.fixture

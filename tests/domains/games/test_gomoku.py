@@ -14,7 +14,7 @@ from searchlab.core.errors import IllegalMoveError, InvalidParameterError, Inval
 from searchlab.core.game import play
 from searchlab.domains.games import make
 from searchlab.domains.games.conformance import assert_conforms
-from searchlab.domains.games.gomoku import Gomoku, GomokuState
+from searchlab.domains.games.gomoku import Gomoku
 from searchlab.domains.games.perft import perft
 from searchlab.domains.games.tictactoe import MNKGame
 
@@ -386,7 +386,3 @@ def test_cli_perft(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
     assert cli_main.main(["perft", "gomoku", "--depth", "1", "--moves", "h8 h8"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "the cell is taken" in err
-
-
-def test_state_is_a_gomoku_state() -> None:
-    assert isinstance(Gomoku().initial_state(), GomokuState)

@@ -5,13 +5,12 @@ SGF library) and GNU Go (``printsgf`` and ``loadsgf`` over GTP)."""
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from needs import gnugo_program
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.go import Go, GoState
@@ -329,16 +328,6 @@ def test_records_sgfmill_writes_are_read() -> None:
     assert ours.final == state and ours.metadata["PB"] == "Lee [9p]"
 
 
-def _gnugo() -> str:
-    found = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
-    if found is None:
-        message = "GNU Go is not installed (Debian package gnugo; scripts/test-deps.sh installs it)"
-        if os.environ.get("CI", "").strip().lower() in ("true", "1", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 def _gtp(program: str, commands: list[str]) -> list[str]:
     """Run GNU Go on ``commands``; the answers (``= ...`` without the ``= ``), checked."""
     done = subprocess.run(
@@ -362,7 +351,7 @@ def _gtp_stones(answer: str, size: int) -> set[int]:
 
 @pytest.mark.parametrize(("size", "handicap", "seed"), [(9, 0, 21), (13, 2, 22), (19, 4, 23)])
 def test_gnugo_printsgf_records_are_read(size: int, handicap: int, seed: int) -> None:
-    program = _gnugo()
+    program = gnugo_program()
     game = Go(size, 6.5, handicap=handicap)
     state = random_game(game, seed, plies=size * size)
     if state.is_terminal():  # GNU Go's record is of the position, the game may go on
@@ -399,7 +388,7 @@ def _colours(game: Go, moves: tuple[int, ...]) -> list[tuple[int, int]]:
 def test_gnugo_loads_our_records_to_the_same_position(
     size: int, handicap: int, seed: int, tmp_path: Path
 ) -> None:
-    program = _gnugo()
+    program = gnugo_program()
     game = Go(size, 7.5, handicap=handicap)
     state = random_game(game, seed, plies=size * size)
     path = tmp_path / "game.sgf"

@@ -5,7 +5,6 @@ positions. The rules themselves: test_snakego_rules.py; the items: test_snakego_
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -108,16 +107,19 @@ def test_long_playouts_keep_the_invariants_and_reach_the_round_limit() -> None:
         assert state.ply <= game.info.max_game_length  # type: ignore[operator]
 
 
-def test_a_whole_game_takes_well_under_a_second() -> None:
+def test_a_whole_default_game_plays_to_its_last_round() -> None:
+    # The default board's whole game, seeded: it ends after its 512 rounds (the round counter
+    # then reads 513), within the game's own bound on plies. How fast it plays is measured by
+    # benchmarks, not asserted here (no wall-clock assertions in the tests).
     game = SnakeGo(seed=11)
     rng = random.Random(0)
     state = game.initial_state()
-    start = time.perf_counter()
+    plies = 0
     while not state.is_terminal():
         state = state.apply(careful_action(state, rng))
-    elapsed = time.perf_counter() - start
-    assert state.round == 513
-    assert elapsed < 3.0  # about 0.2 s on one core; generous for a shared machine
+        plies += 1
+    assert state.round == 513 and state.ply == plies
+    assert plies <= game.info.max_game_length  # type: ignore[operator]
 
 
 def test_same_seed_same_game() -> None:

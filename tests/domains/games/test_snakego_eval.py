@@ -10,12 +10,10 @@ from collections import deque
 
 import pytest
 
-from searchlab.agents.evaluations import default_evaluation
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.snakego import DOWN, UP, SnakeGo, SnakeGoState
 from searchlab.domains.games.snakego_eval import SnakeGoEvaluation, material, territory
 from searchlab.domains.games.snakego_policy import informed_action
-from searchlab.games import make
 
 
 def random_positions(
@@ -132,7 +130,3 @@ def test_bad_weights_are_one_clear_error() -> None:
         SnakeGoEvaluation(territory=-1)
     with pytest.raises(InvalidParameterError, match="scale must be a number > 0"):
         SnakeGoEvaluation(scale=0)
-
-
-def test_it_is_snake_gos_default_evaluation() -> None:
-    assert isinstance(default_evaluation(make("snakego", size=8)), SnakeGoEvaluation)
