@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from interop.interop_support import optional_module
+from needs import require_module
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,9 +32,9 @@ def load_hooks() -> ModuleType:
 
 
 def test_the_site_builds_strict_without_a_warning(tmp_path: Path) -> None:
-    optional_module("mkdocs", "docs")
-    optional_module("mkdocstrings_handlers.python", "docs")
-    optional_module("material", "docs")
+    require_module("mkdocs", "docs")
+    require_module("mkdocstrings_handlers.python", "docs")
+    require_module("material", "docs")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
         [

@@ -53,8 +53,12 @@ def test_a_cold_cache_keeps_the_first_searchs_budget(tmp_path: Path) -> None:
     # before: 64 simulations in 10.5 s (the compile inside the timed search), against 620,154
     assert first["simulations"] >= 0.9 * second["simulations"], (first, second)
     assert first["seconds"] < 1.5, first
-    assert cold.stderr == compile_message("connect4", cached=True) + "\n"
-    assert [run.stderr for run in warm] == ["", ""]
+    said = compile_message("connect4", cached=True) + "\n"
+    assert cold.stderr == said
+    # a warm run says nothing; on a machine so busy that loading the cached kernel passes
+    # SLOW_SECONDS one may say the line late, but not both (a stale cache says it in each)
+    assert all(run.stderr in ("", said) for run in warm), [run.stderr for run in warm]
+    assert "" in [run.stderr for run in warm]
     # the loop bound to Connect Four's rules is kept in searchlab's cache folder
     assert list((tmp_path / "cache" / "kernels").glob("searchlab_bound_*.py"))
 
