@@ -140,12 +140,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
         return _fail(f"{error.strerror or error}{where}")
+    except SystemError as error:
+        if not _interrupted_inside(error):
+            raise
+        return _interrupted()
     except Exception as error:
         from searchlab.domains.games.own_game import own_game_failure, raised_in_game
 
         if not raised_in_game(error, str(game)):
             raise  # a bug in searchlab, not in a game of your own: the traceback is for us
         return _fail(str(own_game_failure(error, str(game), command.removeprefix("searchlab "))))
+
+
+def _interrupted_inside(error: BaseException) -> bool:
+    """Whether ``error`` was caused by Ctrl-C: a ``KeyboardInterrupt`` raised while a compiled
+    kernel was handing a result back (numba wraps it in ``SystemError``s, one per frame)."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 @contextmanager
