@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from needs import gnugo_program
 from sgfmill import sgf as sgfmill_sgf
 
 from searchlab.cli.main import main
@@ -28,7 +29,6 @@ from searchlab.learning.expert_games import (
     read_expert_game,
 )
 from searchlab.learning.go_expert import expert_file_name
-from tests.cli_support import gnugo_program
 
 GAMES = 4
 ROOT = Path(__file__).resolve().parents[2]
