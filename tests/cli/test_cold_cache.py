@@ -42,25 +42,30 @@ def _run(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_a_cold_cache_keeps_the_first_searchs_budget(tmp_path: Path) -> None:
-    env = _cold(tmp_path)
+    """Two empty caches, each run cold then warm, in turn (the tests run on two processes
+    and the machine is shared, so the load moves between runs): the better cold run reaches
+    90% of the simulations of the worse warm run. Before, the compile ran inside the timed
+    search: 64 simulations in 10.5 s, against 620,154 warm."""
     argv = ("-m", "searchlab", "analyse", "connect4", "--agent", "mcts:time=1", "--json")
-    cold = _run(*argv, env=env)  # compiles (10-20 s here), then searches 1 s
-    warm = [_run(*argv, env=env) for _ in range(2)]  # two: the 2 cores are shared
-    for run in (cold, *warm):
+    envs = [_cold(tmp_path / name) for name in ("a", "b")]
+    colds, warms = [], []
+    for env in envs:
+        colds.append(_run(*argv, env=env))  # compiles (10-20 s here), then searches 1 s
+        warms.append(_run(*argv, env=env))
+    for run in (*colds, *warms):
         assert run.returncode == 0, run.stderr[-2000:]
-    first = json.loads(cold.stdout)  # nothing else on stdout
-    second = min((json.loads(run.stdout) for run in warm), key=lambda data: data["simulations"])
-    # before: 64 simulations in 10.5 s (the compile inside the timed search), against 620,154
-    assert first["simulations"] >= 0.9 * second["simulations"], (first, second)
-    assert first["seconds"] < 1.5, first
+    cold = max((json.loads(run.stdout) for run in colds), key=lambda data: data["simulations"])
+    warm = min((json.loads(run.stdout) for run in warms), key=lambda data: data["simulations"])
+    assert cold["simulations"] >= 0.9 * warm["simulations"], (cold, warm)
+    assert all(json.loads(run.stdout)["seconds"] < 1.5 for run in colds)
     said = compile_message("connect4", cached=True) + "\n"
-    assert cold.stderr == said
+    assert [run.stderr for run in colds] == [said, said]
     # a warm run says nothing; on a machine so busy that loading the cached kernel passes
     # SLOW_SECONDS one may say the line late, but not both (a stale cache says it in each)
-    assert all(run.stderr in ("", said) for run in warm), [run.stderr for run in warm]
-    assert "" in [run.stderr for run in warm]
+    assert all(run.stderr in ("", said) for run in warms), [run.stderr for run in warms]
+    assert "" in [run.stderr for run in warms]
     # the loop bound to Connect Four's rules is kept in searchlab's cache folder
-    assert list((tmp_path / "cache" / "kernels").glob("searchlab_bound_*.py"))
+    assert list((tmp_path / "a" / "cache" / "kernels").glob("searchlab_bound_*.py"))
 
 
 def test_the_first_go_command_says_what_it_compiles_and_ctrl_c_stops_it(
