@@ -53,6 +53,7 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1280, "height": 860}
 SERVER_START_SECONDS = 120.0  # importing numba and the library on a loaded 2-core machine
+SERVER_WARM_SECONDS = 600.0  # the workers' warm-up after the server answers
 SERVER_STOP_SECONDS = 15.0
 PAGE_TIMEOUT_MS = 30_000
 SCREENSHOTS_ENV = "SEARCHLAB_SCREENSHOTS"
@@ -190,12 +191,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                     pytrace=False,
                 )
             time.sleep(0.25)
-        # Let the search workers warm up (import the library, load the compiled kernels)
-        # so that the first test's timeouts measure the page, not the server's start.
-        while time.monotonic() < deadline:
+        # Let the search workers warm up (import the library, load or, on a fresh clone's
+        # empty cache, compile every game's kernels: minutes on 2 busy cores) so that the
+        # first test's timeouts measure the page, not the server's start.
+        warm_deadline = time.monotonic() + SERVER_WARM_SECONDS
+        while True:
             status = running.status()
             if status is None or status.get("ready", True):
                 break
+            if time.monotonic() > warm_deadline:
+                pytest.fail(
+                    f"searchlab serve's workers were not ready within {SERVER_WARM_SECONDS:.0f} "
+                    "s:\n" + running.log()[-4000:],
+                    pytrace=False,
+                )
             time.sleep(0.25)
         yield running
     finally:
