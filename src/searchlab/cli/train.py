@@ -54,9 +54,12 @@ The settings of a run are fixed when it starts (config.toml in --out): --config 
 (keys below) and --seed apply to a new run. The trained network plays as the agent
 az:checkpoint=DIR (search) or policy:checkpoint=DIR (the network alone).
 
---algorithm alphago runs the AlphaGo pipeline on Connect Four instead: positions labelled by
+--algorithm alphago runs the AlphaGo pipeline instead. On Connect Four: positions labelled by
 the exact solver, an SL policy-value network, a rollout policy, an RL policy and a value
-network, each stage resumable (its own keys below; docs/learning.md walks through it).
+network, each stage resumable (its own keys below; docs/learning.md walks through it). On Go:
+the SL policy network from a folder of expert SGF games (expert = "DIR" in the config, e.g.
+made by searchlab expert go), resumable epoch by epoch (keys: see
+searchlab.learning.go_alphago.GoAlphaGoConfig).
 """
 
 EXAMPLES = """\
@@ -65,6 +68,8 @@ examples:
   searchlab play tictactoe --second az:checkpoint=runs/ttt
   searchlab train connect4 --time 2h --workers 2 --out runs/c4
   searchlab train connect4 --ray --workers 4 --out runs/c4
+  searchlab expert go --games 2000 --out expert9
+  searchlab train go --algorithm alphago --config go-sl.toml --out runs/go-sl
 """
 
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}

@@ -81,7 +81,7 @@ from searchlab.learning.alphago_search import AlphaGoSearch
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoder import Encoder
 from searchlab.learning.encoders import Connect4Encoder
-from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.network import NetworkConfig, PolicyValueNet, network_keys
 from searchlab.learning.rollout_policy import RolloutPolicy, fit_rollout_policy
 
 __all__ = [
@@ -327,15 +327,7 @@ class AlphaGoConfig:
         """A config from a table (a TOML file's keys); unknown keys are refused. The network
         may also be given by the flat keys of ``searchlab train``'s config (``network_kind``,
         ``blocks``, ``channels``, ``hidden``), which replace those of ``network``."""
-        data = dict(data)
-        flat = {"network_kind": "kind", "blocks": "blocks", "channels": "channels",
-                "hidden": "hidden"}  # fmt: skip
-        if any(key in data for key in flat):
-            network = dict(data.get("network", cls().network))
-            for key, name in flat.items():
-                if key in data:
-                    network[name] = data.pop(key)
-            data["network"] = network
+        data = network_keys(data, cls().network)
         known = [f.name for f in dataclasses.fields(cls)]
         unknown = [str(key) for key in data if key not in known]
         if unknown:
@@ -926,8 +918,13 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     import sys
 
     name = getattr(getattr(game, "info", None), "name", None)
+    if name == "go":
+        from searchlab.learning.go_alphago import run_training as run_go_training
+
+        done, stopped = run_go_training(game, out, overrides, **options)
+        return AlphaGoSummary(done, 0, stopped, Path(out))
     if name != "connect4":
-        raise InvalidParameterError(f"--algorithm alphago trains connect4 only, not {name}")
+        raise InvalidParameterError(f"--algorithm alphago trains connect4 and go, not {name}")
     device = str(options.get("device") or "cpu")
     if not device.startswith("cpu"):
         raise InvalidParameterError(

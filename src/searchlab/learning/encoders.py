@@ -253,16 +253,48 @@ class GoEncoder(BaseEncoder):
     move (komi makes the colours unequal), the point the basic ko forbids, and a plane of ones
     when the opponent has just passed (a pass now ends the game); the pass is index
     ``size * size``; the 8 symmetries of the square. Superko's other forbidden points are left
-    to the legal mask."""
+    to the legal mask.
+
+    With ``features="liberties"`` eight more planes follow, hand-made features of the kind the
+    AlphaGo paper's policy network read (its "liberties" and "turns since" planes): the
+    mover's stones whose chain has 1, 2, 3 or more liberties, the same for the opponent's, the
+    empty points, and the last move played. A checkpoint records the features and loads with
+    them.
+
+    >>> from searchlab.domains.games.go import Go
+    >>> state = Go(5).initial_state()
+    >>> for vertex in ["C3", "C4", "D4"]:
+    ...     state = state.apply(state.string_to_action(vertex))
+    >>> planes = GoEncoder(5, features="liberties").encode(state)  # white to move
+    >>> planes.shape, [int(planes[k].sum()) for k in range(6, 12)]  # C4: 2; C3, D4: 3 each
+    ((14, 5, 5), [0, 1, 0, 0, 0, 2])
+    >>> state.action_to_string(int(planes[13].argmax())), int(planes[12].sum())  # last, empty
+    ('D4', 22)
+    >>> GoEncoder(9, features="ladders")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: go encoder: features must be one of basic, \
+liberties, got 'ladders'
+    """
 
     game_name = "go"
+    FEATURES = ("basic", "liberties")
 
-    def __init__(self, size: int = 9) -> None:
+    def __init__(self, size: int = 9, features: str = "basic") -> None:
+        if features not in self.FEATURES:
+            raise InvalidParameterError(
+                f"go encoder: features must be one of {', '.join(self.FEATURES)}, got {features!r}"
+            )
         self.size = size
-        self.shape = (6, size, size)
+        self.features = features
+        self.shape = (6, size, size) if features == "basic" else (14, size, size)
         self.num_actions = size * size + 1
         self.game_params = {"size": size}
         self._symmetries = board_symmetries(size, size, "dihedral", extra_actions=1)
+
+    def with_features(self, features: str) -> GoEncoder:
+        """The same encoder with another feature set (what a checkpoint records)."""
+        return GoEncoder(self.size, features=features)
 
     def encode(self, state: Any) -> np.ndarray:
         """Planes of a :class:`~searchlab.domains.games.go.GoState`."""
@@ -277,7 +309,20 @@ class GoEncoder(BaseEncoder):
         if state.ko_point >= 0:
             planes[4].flat[state.ko_point] = 1.0
         planes[5] = 1.0 if state.passes == 1 else 0.0
+        if self.features == "liberties":
+            self._liberty_planes(state, mine, planes)
         return planes
+
+    def _liberty_planes(self, state: Any, mine: int, planes: np.ndarray) -> None:
+        from searchlab.domains.games.go import chains
+
+        for colour, stones, liberties in chains(state.board, self.size):
+            first = 6 if colour == mine else 9
+            planes[first + min(len(liberties), 3) - 1].flat[stones] = 1.0
+        planes[12] = 1.0 - planes[0] - planes[1]
+        last = state.last_move
+        if last is not None and 0 <= last < self.size * self.size:
+            planes[13].flat[last] = 1.0
 
     def symmetries(self) -> list[Symmetry]:
         """The 8 of the square; the pass stays the pass."""

@@ -54,11 +54,35 @@ __all__ = [
     "PolicyValueNet",
     "masked_log_softmax",
     "masked_softmax",
+    "network_keys",
     "policy_value_loss",
 ]
 
 KINDS = ("resnet", "mlp")
 """The architectures :class:`NetworkConfig` knows."""
+
+FLAT_NETWORK_KEYS = {"network_kind": "kind", "blocks": "blocks", "channels": "channels",
+                     "hidden": "hidden"}  # fmt: skip
+"""A training config's flat keys for the network, and the :class:`NetworkConfig` field each
+sets."""
+
+
+def network_keys(data: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with its flat network keys (:data:`FLAT_NETWORK_KEYS`) gathered into its
+    ``network`` table (``default`` where it has none); the flat keys replace the table's.
+
+    >>> network_keys({"blocks": 2, "seed": 1}, {"kind": "resnet", "blocks": 6})
+    {'seed': 1, 'network': {'kind': 'resnet', 'blocks': 2}}
+    """
+    data = dict(data)
+    if any(key in data for key in FLAT_NETWORK_KEYS):
+        network = dict(data.get("network", default))
+        for key, name in FLAT_NETWORK_KEYS.items():
+            if key in data:
+                network[name] = data.pop(key)
+        data["network"] = network
+    return data
+
 
 _RANGES = {"blocks": (1, 64), "channels": (1, 1024), "hidden": (1, 8192)}
 
