@@ -44,9 +44,7 @@ def run_pons(binary: Path, lines: list[list[str]]) -> tuple[int, float]:
         [str(binary), "-b", "/nonexistent"], input=text, capture_output=True, text=True, check=True
     ).stdout.split("\n")
     elapsed = time.perf_counter() - start
-    wrong = sum(
-        got.split()[-1] != expected for got, (_, expected) in zip(out, lines, strict=False)
-    )
+    wrong = sum(got.split()[-1] != expected for got, (_, expected) in zip(out, lines, strict=False))
     return wrong, elapsed / len(lines)
 
 
