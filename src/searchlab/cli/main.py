@@ -30,8 +30,8 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "interrupts", "main
 
 # Subcommand modules, in the order `searchlab --help` lists them.
 SUBCOMMANDS = (
-    "play", "analyse", "path", "puzzle", "solve", "perft", "tree", "exercise", "arena", "serve",
-    "gtp", "train", "expert", "warmup",
+    "play", "analyse", "path", "puzzle", "solve", "book", "perft", "tree", "exercise", "arena",
+    "serve", "gtp", "train", "expert", "warmup",
 )  # fmt: skip
 
 EPILOG = """\

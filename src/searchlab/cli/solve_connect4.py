@@ -1,7 +1,7 @@
 """``searchlab solve connect4``: exact Connect Four scores (Pons' convention) by the compiled
 solver, for one position or a file of Pons' test positions.
 
-  searchlab solve connect4 4453 [--json] [--time S] [--nodes N]
+  searchlab solve connect4 4453 [--json] [--time S] [--nodes N] [--threads N] [--book FILE]
   searchlab solve connect4 --positions Test_L2_R1 [--limit N] [--json] [--time S]
 
 A positions file has one ``<moves> <score>`` per line (moves: 1-based columns from the empty
@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from searchlab.cli._common import emit_json, positive_int, progress
+from searchlab.cli._common import emit_json, positive_int, progress, worker_count
 from searchlab.cli.solve_command import GameCommand, run_stoppable
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.core.text_file import read_text, require_entries
@@ -119,6 +120,18 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table-log2", type=int, default=23, help="transposition table: 2**N slots (default 23)"
     )
+    parser.add_argument(
+        "--threads",
+        type=worker_count,
+        default=None,
+        help="search threads sharing the table (Lazy SMP); default: all cores "
+        f"({os.cpu_count() or 1} here), 1 with --nodes; 1 for reproducible node counts",
+    )
+    books = parser.add_mutually_exclusive_group()
+    books.add_argument(
+        "--book", type=Path, help="an opening book (searchlab book build); default: the shipped one"
+    )
+    books.add_argument("--no-book", action="store_true", help="search without an opening book")
 
 
 def _limits(args: argparse.Namespace) -> Limits | None:
@@ -142,7 +155,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.positions is None and args.limit is not None:
         raise InvalidParameterError("searchlab solve connect4: --limit needs --positions FILE")
     limits = _limits(args)
-    solver = Connect4Solver(table_log2=args.table_log2)
+    # all cores by default; one with a node budget (a reproducible count)
+    threads = args.threads or (1 if args.nodes else os.cpu_count() or 1)
+    book: Any = None if args.no_book else args.book or "default"
+    solver = Connect4Solver(table_log2=args.table_log2, threads=threads, book=book)
+    _ = solver.book  # a corrupt or foreign book file: one line before any work
     if args.positions is not None:
         positions = read_positions(args.positions, args.limit)
         warm_up()  # compile (or load) the kernels outside the timings

@@ -42,7 +42,9 @@ __all__ = [
     "BOARD",
     "BOTTOM",
     "BUDGET",
+    "BUSY_MIN_LEFT",
     "CELLS",
+    "COLUMN_ORDER_ADDED",
     "HIGH",
     "LOW",
     "MAX_SCORE",
@@ -64,6 +66,7 @@ MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
 _UPPER_LIMIT = MAX_SCORE - MIN_SCORE + 1  # table values above this are lower bounds
 # Pons' move order: centre first. The move sorter below takes moves in the reverse of the
 # order they are added when scores tie, so they are added edge first.
+BUSY_MIN_LEFT = 16  # ABDADA's busy marks only at nodes with more plies left than this
 COLUMN_ORDER_ADDED = np.array([6, 0, 5, 1, 4, 2, 3], dtype=np.int64)
 
 
@@ -114,6 +117,8 @@ def negamax(
     generation: int,
     buffer: np.ndarray,
     counter: np.ndarray,
+    order: np.ndarray,
+    busy: np.ndarray,
 ) -> int:
     """Pons' negamax: the score of a position where the mover cannot win at once, exact when
     it lies in ``(alpha, beta)``, else a bound on the same side.
@@ -124,7 +129,20 @@ def negamax(
     this search's entries from older ones, and ``value`` is ``score - MIN_SCORE + 1`` for an
     upper bound or ``score + MAX_SCORE - 2 * MIN_SCORE + 2`` for a lower bound (Pons).
     ``buffer[moves]`` holds the sorted (move, score) pairs of the node at ply ``moves``;
-    ``counter`` counts nodes and carries the budget (see the module docstring)."""
+    ``counter`` counts nodes and carries the budget (see the module docstring); ``order`` lists
+    the columns in the order they are added to the move sorter (:data:`COLUMN_ORDER_ADDED`, or
+    another order for a helper thread of a parallel search: ties go to the last added).
+
+    The table may be shared by several threads searching at once (Lazy SMP): an entry is one
+    aligned 64-bit word, read and written in one instruction, so a thread sees either a whole
+    entry or another whole entry, never a torn one; the key's quotient in the entry tells a
+    match, and every entry is a proven bound whoever wrote it.
+
+    ``busy`` (empty for a single thread) is the threads' shared table of the positions being
+    searched now, for simplified ABDADA: at a node with more than :data:`BUSY_MIN_LEFT` plies
+    left, a move other than the first whose child another thread is searching is put off until
+    the other moves are done, so the threads split the work instead of repeating it. Only the
+    order of the moves changes; the result is the same bound."""
     # Step 1. Count the node (or stop: the budget is spent); every move loses at once.
     if counter[NODES] >= counter[BUDGET]:
         counter[ABORTED] = 1
@@ -172,7 +190,7 @@ def negamax(
     # (insertion sort; the best move ends up last).
     count = 0
     for i in range(WIDTH):
-        column = COLUMN_ORDER_ADDED[i]
+        column = order[i]
         move = possible & column_mask(column)
         if move:
             # start loading the child's table slot while this node sorts its moves: the search
@@ -188,27 +206,49 @@ def negamax(
             buffer[moves, 2 * pos] = move
             buffer[moves, 2 * pos + 1] = score
             count += 1
-    # Step 6. Search the children, best first; a cutoff stores a lower bound.
-    for index in range(count - 1, -1, -1):
-        move = buffer[moves, 2 * index]
-        score = -negamax(
-            current ^ mask,
-            mask | move,
-            moves + 1,
-            -beta,
-            -alpha,
-            table,
-            generation,
-            buffer,
-            counter,
-        )
-        if counter[ABORTED]:
-            return 0  # stopped below: nothing proven here, nothing stored
-        if score >= beta:
-            table[slot] = tag | (score + MAX_SCORE - 2 * MIN_SCORE + 2)
-            return score
-        if score > alpha:
-            alpha = score
+    # Step 6. Search the children, best first; a cutoff stores a lower bound. With helper
+    # threads (``busy``), a later move whose child another thread searches now waits for a
+    # second pass.
+    shared = busy.shape[0] > 0 and moves < CELLS - BUSY_MIN_LEFT
+    deferred = 0
+    for second_pass in range(2):
+        if second_pass and not deferred:
+            break
+        for index in range(count - 1, -1, -1):
+            if second_pass and not (deferred >> index) & 1:
+                continue
+            move = buffer[moves, 2 * index]
+            child_key = 0
+            busy_slot = 0
+            if shared:
+                child_key = (current ^ mask) + (mask | move)
+                busy_slot = child_key % busy.shape[0]
+                if not second_pass and index != count - 1 and busy[busy_slot] == child_key:
+                    deferred |= 1 << index
+                    continue
+                busy[busy_slot] = child_key
+            score = -negamax(
+                current ^ mask,
+                mask | move,
+                moves + 1,
+                -beta,
+                -alpha,
+                table,
+                generation,
+                buffer,
+                counter,
+                order,
+                busy,
+            )
+            if shared and busy[busy_slot] == child_key:
+                busy[busy_slot] = 0
+            if counter[ABORTED]:
+                return 0  # stopped below: nothing proven here, nothing stored
+            if score >= beta:
+                table[slot] = tag | (score + MAX_SCORE - 2 * MIN_SCORE + 2)
+                return score
+            if score > alpha:
+                alpha = score
     # Step 7. No move beat alpha: store an upper bound.
     table[slot] = tag | (alpha - MIN_SCORE + 1)
     return alpha
@@ -230,6 +270,8 @@ def solve(
     generation: int,
     buffer: np.ndarray,
     counter: np.ndarray,
+    order: np.ndarray,
+    busy: np.ndarray,
 ) -> int:
     """The exact score in ``[low, high]`` of a non-terminal position where the mover cannot
     win at once, by null-window searches that narrow ``[low, high]`` (Pons: probe near 0
@@ -242,7 +284,17 @@ def solve(
         elif middle >= 0 and _half_toward_zero(high) > middle:
             middle = _half_toward_zero(high)
         result = negamax(
-            current, mask, moves, middle, middle + 1, table, generation, buffer, counter
+            current,
+            mask,
+            moves,
+            middle,
+            middle + 1,
+            table,
+            generation,
+            buffer,
+            counter,
+            order,
+            busy,
         )
         if counter[ABORTED]:
             break

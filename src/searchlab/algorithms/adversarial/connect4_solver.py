@@ -36,11 +36,13 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from searchlab.algorithms.adversarial import _connect4_kernels as kernels
+from searchlab.algorithms.adversarial.connect4_book import Connect4Book, default_book
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
@@ -98,7 +100,16 @@ class Connect4Solver:
 
     Args:
         table_log2: the table has the largest prime number of slots at most
-            ``2**table_log2`` (9 bytes each: about 75 MB for the default 23).
+            ``2**table_log2`` (8 bytes each: about 67 MB for the default 23).
+        threads: search threads sharing the table (Lazy SMP with simplified ABDADA: the
+            helpers put off the moves another thread is searching; the first thread to finish
+            answers, exactly). ``1`` (the default) is one uninterrupted search whose node count
+            is reproducible; with more, ``nodes`` is the sum over the threads, varies from run
+            to run, and a node budget applies to each thread.
+        book: an opening book (:class:`~searchlab.algorithms.adversarial.connect4_book.
+            Connect4Book` or the path of a book file), ``"default"`` (the book shipped with
+            searchlab, read on first use) or ``None`` (search every position). A position in
+            the book, or whose children all are, is answered with 0 nodes.
 
     >>> solver = Connect4Solver(table_log2=16)
     >>> solver.score("4455"), solver.score("44455554221"), solver.score("4455", weak=True)
@@ -107,7 +118,21 @@ class Connect4Solver:
     True
     """
 
-    def __init__(self, *, table_log2: int = 23) -> None:
+    def __init__(
+        self,
+        *,
+        table_log2: int = 23,
+        threads: int = 1,
+        book: Connect4Book | str | Path | None = "default",
+    ) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise InvalidParameterError(f"threads must be an integer >= 1, got {threads!r}")
+        if threads > _MAX_THREADS:
+            raise InvalidParameterError(f"threads must be at most {_MAX_THREADS}, got {threads}")
+        self.threads = threads
+        self._book_spec = book
+        self._book: Connect4Book | None = None
+        self._book_loaded = False
         if isinstance(table_log2, bool) or not isinstance(table_log2, int):
             raise InvalidParameterError(f"table_log2 must be an integer, got {table_log2!r}")
         if not 10 <= table_log2 <= 30:
@@ -123,6 +148,14 @@ class Connect4Solver:
         # [nodes, budget, aborted, low, high]: shared with the kernels (see _connect4_kernels)
         self._counter = np.zeros(5, dtype=np.int64)
         self._counter[kernels.BUDGET] = _UNLIMITED
+        self._order = kernels.COLUMN_ORDER_ADDED.copy()
+        # Lazy SMP helpers: each its own move buffer, counter and tie-break order; one table
+        self._helpers = [
+            (np.zeros_like(self._buffer), np.zeros_like(self._counter), _helper_order(i))
+            for i in range(1, threads)
+        ]
+        # the positions being searched now, shared by the threads (empty: one thread)
+        self._busy = np.zeros(_BUSY_SLOTS if threads > 1 else 0, dtype=np.int64)
         self._lock = threading.Lock()
         self._running: object | None = None  # the token of the solve in progress
         self._stopped_by: str | None = None
@@ -145,6 +178,22 @@ class Connect4Solver:
                 if self._stopped_by is None:
                     self._stopped_by = reason
                 self._counter[kernels.BUDGET] = 0
+                for _, counter, _ in self._helpers:
+                    counter[kernels.BUDGET] = 0
+
+    @property
+    def book(self) -> Connect4Book | None:
+        """The opening book this solver reads (loaded on first use; ``None`` without one)."""
+        if not self._book_loaded:
+            spec = self._book_spec
+            if spec is None or isinstance(spec, Connect4Book):
+                self._book = spec
+            elif spec == "default":
+                self._book = default_book()
+            else:
+                self._book = Connect4Book.load(Path(spec))
+            self._book_loaded = True
+        return self._book
 
     def reset(self) -> None:
         """Forget every table entry (O(1): entries of older generations never match)."""
@@ -165,7 +214,14 @@ class Connect4Solver:
         return bool(self._counter[kernels.ABORTED])
 
     def _args(self) -> tuple[Any, ...]:
-        return (self.table, self.generation << self._generation_shift, self._buffer, self._counter)
+        return (
+            self.table,
+            self.generation << self._generation_shift,
+            self._buffer,
+            self._counter,
+            self._order,
+            self._busy,
+        )
 
     def _bounds(self, state: Connect4State, weak: bool) -> tuple[int, int]:
         """``(low, high)``: the bounds on the score proved (equal unless stopped); with
@@ -174,14 +230,78 @@ class Connect4Solver:
         if kernels.winning_cells(current, mask) & _playable(mask):
             score = 1 if weak else (_CELLS + 1 - n) // 2
             return score, score
+        book = self.book
+        if book is not None:
+            known = book.score(current, mask, n)
+            if known is not None:
+                score = _sign(known) if weak else known
+                return score, score
         low, high = -((_CELLS - n) // 2), (_CELLS + 1 - n) // 2
         if weak:
             low, high = -1, 1
-        kernels.solve(current, mask, n, low, high, *self._args())
-        low, high = int(self._counter[kernels.LOW]), int(self._counter[kernels.HIGH])
+        if self._helpers:
+            low, high = self._parallel_solve(current, mask, n, low, high)
+        else:
+            kernels.solve(current, mask, n, low, high, *self._args())
+            low, high = int(self._counter[kernels.LOW]), int(self._counter[kernels.HIGH])
         if weak:  # fail-soft: a weak search may return any bound beyond its window
             return max(-1, min(low, 1)), max(-1, min(high, 1))
         return low, high
+
+    def _parallel_solve(
+        self, current: int, mask: int, n: int, low: int, high: int
+    ) -> tuple[int, int]:
+        """Lazy SMP: this thread and ``threads - 1`` helper threads run the same null-window
+        search of the root (each with its own tie-break order among equally ranked moves) over
+        the one shared table; the first to finish stops the others, and its bounds are the
+        answer (every table entry is a proven bound, so whoever finishes is exact). The node
+        count is the sum over the threads."""
+        main, busy = self._counter, self._busy
+        busy.fill(0)
+        table, generation = self.table, self.generation << self._generation_shift
+        saved_budget = int(main[kernels.BUDGET])
+        winner: list[tuple[int, int]] = []
+
+        def finish(counter: np.ndarray) -> None:
+            with self._lock:
+                if counter[kernels.ABORTED] or winner:
+                    return
+                winner.append((int(counter[kernels.LOW]), int(counter[kernels.HIGH])))
+                main[kernels.BUDGET] = 0
+                for _, other, _ in self._helpers:
+                    other[kernels.BUDGET] = 0
+
+        def helper(buffer: np.ndarray, counter: np.ndarray, order: np.ndarray) -> None:
+            kernels.solve(
+                current, mask, n, low, high, table, generation, buffer, counter, order, busy
+            )
+            finish(counter)
+
+        threads = []
+        with self._lock:
+            stopped = self._stopped_by is not None or saved_budget == 0
+            for _, counter, _ in self._helpers:
+                counter[kernels.NODES] = counter[kernels.ABORTED] = 0
+                counter[kernels.BUDGET] = 0 if stopped else saved_budget
+        for buffer, counter, order in self._helpers:
+            thread = threading.Thread(target=helper, args=(buffer, counter, order), daemon=True)
+            thread.start()
+            threads.append(thread)
+        kernels.solve(current, mask, n, low, high, *self._args())
+        finish(main)
+        with self._lock:  # the main search ended (a node budget, a stop): end the helpers
+            for _, counter, _ in self._helpers:
+                counter[kernels.BUDGET] = 0
+        for thread in threads:
+            thread.join()
+        main[kernels.NODES] += sum(int(counter[kernels.NODES]) for _, counter, _ in self._helpers)
+        with self._lock:
+            if winner:
+                if self._stopped_by is None:  # a helper won: the main search was not stopped
+                    main[kernels.ABORTED] = 0
+                    main[kernels.BUDGET] = saved_budget
+                return winner[0]
+        return int(main[kernels.LOW]), int(main[kernels.HIGH])
 
     def _unlimited(self) -> None:
         """Lift a budget left by a stopped solve, for a call outside :meth:`solve`."""
@@ -215,6 +335,16 @@ class Connect4Solver:
         wins = kernels.winning_cells(current, mask) & _playable(mask)
         if wins:
             return _column_of(wins & -wins)
+        book = self.book
+        if book is not None:
+            for column in _CENTRE_FIRST:
+                if state.can_play(column):
+                    child = state.apply(column)
+                    if child.is_terminal():
+                        continue
+                    known = book.score(child.current, child.mask, n + 1)
+                    if known is not None and -known == score:
+                        return column
         safe = int(kernels.non_losing_moves(current, mask))
         order = sorted(
             (c for c in range(kernels.WIDTH) if safe & _column_mask(c)),
@@ -343,6 +473,20 @@ def _sign(x: float) -> int:
 _CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
 
 
+_MAX_THREADS = 256
+_BUSY_SLOTS = 65521  # a prime
+
+
+def _helper_order(index: int) -> np.ndarray:
+    """The tie-break order of helper ``index`` (1, 2, ...): the mirror of the main order first
+    (centre first, right before left), then seeded shuffles of the non-centre columns."""
+    base = kernels.COLUMN_ORDER_ADDED
+    if index == 1:
+        return np.array([0, 6, 1, 5, 2, 4, 3], dtype=np.int64)
+    rng = np.random.default_rng(index)
+    return np.concatenate([rng.permutation(base[:-1]), base[-1:]]).astype(np.int64)
+
+
 def _column_of(bit: int) -> int:
     return (bit.bit_length() - 1) // 7
 
@@ -353,10 +497,17 @@ def solve_connect4(
     weak: bool = False,
     principal_variation: bool = False,
     table_log2: int = 20,
+    threads: int = 1,
+    book: Connect4Book | str | Path | None = "default",
 ) -> SearchResult:
     """Solve one position with a fresh :class:`Connect4Solver` (``2**table_log2`` slots; use a
-    solver object with the default, larger table for hard positions or many of them)."""
-    solver = Connect4Solver(table_log2=table_log2)
+    solver object with the default, larger table for hard positions or many of them);
+    ``threads`` and ``book`` as in :class:`Connect4Solver`.
+
+    >>> solve_connect4("4455", threads=2).score
+    18
+    """
+    solver = Connect4Solver(table_log2=table_log2, threads=threads, book=book)
     return solver.solve(position, weak=weak, principal_variation=principal_variation)
 
 
