@@ -385,7 +385,7 @@ def test_training_entry_resumes_and_stops_between_stages(
     assert (stopped.generation, stopped.stopped) == (0, "time")
     record = json.loads((fresh / "alphago.json").read_text())
     assert record["stages"] == {} and record["config"]["rl_games"] == 4
-    with pytest.raises(InvalidParameterError, match="connect4 only"):
+    with pytest.raises(InvalidParameterError, match="trains connect4 and go, not"):
         run_training(TicTacToe(), tmp_path / "t", None)
     with pytest.raises(InvalidParameterError, match="unknown key simulations"):
         run_training(Connect4(), tmp_path / "u", {"simulations": 3})

@@ -38,8 +38,8 @@ searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known:
 expert_positions, test_positions, min_ply, node_budget, random_share, positions_per_game, \
 chunk_positions, expert_groups, network, input_features, sl_epochs, sl_learning_rate, \
 sl_batch_size, sl_final_lr_fraction, sl_value_weight, sl_child_values, sl_init, held_out, \
-rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, value_positions, \
-value_labels, value_epochs, value_learning_rate, match_games
+rollout_steps, rl_iterations, rl_games, rl_learning_rate, pool_every, rl_form, rl_temperature, \
+value_positions, value_labels, value_epochs, value_learning_rate, match_games
 """
 
 from __future__ import annotations
@@ -76,7 +76,14 @@ from searchlab.learning.alphago_nets import (
     policy_accuracy,
     value_correlation,
 )
-from searchlab.learning.alphago_rl import NetPolicy, match, reinforce, value_positions
+from searchlab.learning.alphago_rl import (
+    RL_FORMS,
+    NetPolicy,
+    match,
+    reinforce,
+    rl_policy,
+    value_positions,
+)
 from searchlab.learning.alphago_search import AlphaGoSearch
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoder import Encoder
@@ -162,6 +169,11 @@ class AlphaGoConfig:
         rollout_steps: full-batch Adam steps fitting the rollout policy.
         rl_iterations, rl_games, rl_learning_rate, pool_every: the RL stage (batches of games,
             games per batch, Adam's step, a pool snapshot every ``pool_every`` batches).
+        rl_form: the RL stage's form: ``"reinforce"`` (policy gradient, AlphaGo's),
+            ``"actor_critic"`` (the value head as the critic, advantage = result - value) or
+            ``"value"`` (action values learnt from the results, a softmax over them); see
+            :mod:`~searchlab.learning.alphago_rl`.
+        rl_temperature: the ``"value"`` form's softmax temperature over the action values.
         value_positions, value_labels, value_epochs, value_learning_rate: the value network
             (positions, one per game; ``"outcome"`` or ``"solver"`` labels; its training).
         match_games: games of the RL-against-SL check.
@@ -193,6 +205,8 @@ class AlphaGoConfig:
     rl_games: int = 64
     rl_learning_rate: float = 1e-3
     pool_every: int = 10
+    rl_form: str = "reinforce"
+    rl_temperature: float = 0.1
     value_positions: int = 8000
     value_labels: str = "outcome"
     value_epochs: int = 6
@@ -233,6 +247,15 @@ class AlphaGoConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not inside(value):
                 raise InvalidParameterError(f"alphago: {name} must be in {interval}, got {value!r}")
+        if self.rl_form not in RL_FORMS:
+            raise InvalidParameterError(
+                f"alphago: rl_form must be one of {', '.join(RL_FORMS)}, got {self.rl_form!r}"
+            )
+        value = self.rl_temperature
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 100:
+            raise InvalidParameterError(
+                f"alphago: rl_temperature must be in (0, 100], got {value!r}"
+            )
         if self.value_labels not in ("outcome", "solver"):
             raise InvalidParameterError(
                 f"alphago: value_labels must be outcome or solver, got {self.value_labels!r}"
@@ -699,6 +722,8 @@ def run_alphago(
                 pool_every=config.pool_every,
                 pool=pool,
                 seed=_seed(config.seed, 5, rl_done),
+                form=config.rl_form,
+                temperature=config.rl_temperature,
             )
             pool = [dict(s) for s in report.pool]
             rl_done += chunk
@@ -708,7 +733,7 @@ def run_alphago(
             _write_json(folder / _RECORD, record)
             say(f"rl: {rl_done}/{config.rl_iterations} iterations, pool {len(pool)}")
         result = match(
-            NetPolicy(rl, encoder),
+            rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
             NetPolicy(sl, encoder),
             games=config.match_games,
             seed=_seed(config.seed, 6),
@@ -735,13 +760,13 @@ def run_alphago(
         started = time.perf_counter()
         states, targets = value_positions(
             NetPolicy(sl, encoder),
-            NetPolicy(rl, encoder),
+            rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
             count=config.value_positions,
             seed=_seed(config.seed, 7),
         )
         held_states, held_outcomes = value_positions(
             NetPolicy(sl, encoder),
-            NetPolicy(rl, encoder),
+            rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
             count=config.test_positions,
             seed=_seed(config.seed, 10),
         )
