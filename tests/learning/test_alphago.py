@@ -423,7 +423,7 @@ def test_agent_kind_plays_connect4(run: tuple[Path, dict[str, Any]]) -> None:
     assert default.act(state) in state.legal_actions()
     with pytest.raises(InvalidParameterError, match="needs checkpoint=DIR"):
         registry.make("alphago", game)
-    with pytest.raises(InvalidParameterError, match="connect4 only"):
+    with pytest.raises(InvalidParameterError, match="plays connect4 and go only"):
         registry.make(f"alphago:checkpoint={run[0]}", TicTacToe())
 
 

@@ -123,24 +123,67 @@ def test_the_sl_network_predicts_held_out_expert_moves_far_above_chance() -> Non
 
 def _config(tmp_path: Path, **keys: object) -> GoAlphaGoConfig:
     return GoAlphaGoConfig.from_dict(
-        {"expert": str(GAMES), "sl_epochs": 3, "sl_batch_size": 64, "blocks": 1, **keys}
-    )
+        {
+            "expert": str(GAMES), "sl_epochs": 3, "sl_batch_size": 64, "blocks": 1,
+            "channels": 8, "hidden": 16, "rl_iterations": 2, "rl_games": 2, "pool_every": 1,
+            "value_positions": 6, "value_epochs": 1, "value_max_ply": 20, "match_games": 2,
+            **keys,
+        }
+    )  # fmt: skip
 
 
 def test_a_stopped_sl_stage_resumes_to_the_unbroken_runs_weights(tmp_path: Path) -> None:
     config = _config(tmp_path)
+    stops = iter([True])
+    whole = run_go_alphago(tmp_path / "whole", config, should_stop=lambda: next(stops, False))
+    assert set(whole["stages"]) == {"data"}
     whole = run_go_alphago(tmp_path / "whole", config)
-    assert set(whole["stages"]) == {"data", "sl"}
+    assert set(whole["stages"]) == {"data", "sl", "rl", "value"}
     stops = iter([False, True])  # asked before the stage, then after each epoch
     broken = run_go_alphago(tmp_path / "broken", config, should_stop=lambda: next(stops, False))
     assert "sl" not in broken["stages"] and len(broken["sl_progress"]["epochs"]) == 1
     resumed = run_go_alphago(tmp_path / "broken", config)
-    assert len(resumed["sl_progress"]["epochs"]) == 3 and "sl" in resumed["stages"]
-    a = load_checkpoint(tmp_path / "whole" / "latest.pt", encoder=ENCODER).net.state_dict()
-    b = load_checkpoint(tmp_path / "broken" / "latest.pt", encoder=ENCODER).net.state_dict()
-    assert all(torch.equal(a[key], b[key]) for key in a)
+    assert len(resumed["sl_progress"]["epochs"]) == 3 and "value" in resumed["stages"]
+    for name in ("sl-policy.ckpt", "rl-policy.ckpt", "value.ckpt"):
+        a = load_checkpoint(tmp_path / "whole" / name, encoder=ENCODER).net.state_dict()
+        b = load_checkpoint(tmp_path / "broken" / name, encoder=ENCODER).net.state_dict()
+        assert all(torch.equal(a[key], b[key]) for key in a), name
     with pytest.raises(InvalidParameterError, match="another config"):
         run_go_alphago(tmp_path / "whole", _config(tmp_path, sl_epochs=4))
+
+
+def test_rollouts_near_the_end_agree_with_gnugos_count() -> None:
+    """GoRollouts' result from two plies before each game's end, averaged over 8 seeds, has
+    the sign of GNU Go's own final count (its RE) in at least 36 of the 40 games."""
+    from searchlab.algorithms.mcts.go_rollouts import GoRollouts
+
+    rollouts, agree = GoRollouts(), 0
+    games = load_expert_games(GAMES, holdout=0.0).train
+    for game in games:
+        state = game.record.states[-3]
+        mean = np.mean([rollouts.rollout_values([state], seed=s)[0] for s in range(8)])
+        black = mean if state.to_move == 0 else -mean
+        agree += int(np.sign(black) == (1 if game.winner == 0 else -1))
+    assert len(games) == 40 and agree >= 36, agree
+
+
+def test_the_alphago_agent_plays_go_from_a_finished_pipeline(tmp_path: Path) -> None:
+    from searchlab.agents import make_agent
+    from searchlab.domains.games.go import Go
+
+    record = run_go_alphago(tmp_path / "run", _config(tmp_path))
+    assert set(record["stages"]) == {"data", "sl", "rl", "value"}
+    assert record["stages"]["rl"]["games"] == 4
+    game = Go(9, komi=7.5)
+    agent = make_agent(f"alphago:checkpoint={tmp_path / 'run'},simulations=24,lambda=0.5", game,
+                       seed=1)  # fmt: skip
+    state = game.initial_state()
+    for _ in range(4):
+        move = agent.act(state)
+        assert state.is_legal(move)
+        state = state.apply(move)
+    stats = agent.last_result.stats
+    assert stats["simulations"] == 24 and stats["lambda"] == 0.5
 
 
 @pytest.mark.parametrize(
@@ -151,6 +194,8 @@ def test_a_stopped_sl_stage_resumes_to_the_unbroken_runs_weights(tmp_path: Path)
         ({"expert": "x", "holdout": 1.5}, "holdout must be a finite number in"),
         ({"expert": "x", "epochs": 3}, "unknown key epochs"),
         ({"expert": "x", "blocks": 0}, "blocks must be an integer"),
+        ({"expert": "x", "rl_form": "q"}, "rl_form must be one of"),
+        ({"expert": "x", "rl_games": 1}, "rl_games must be an integer >= 2"),
     ],
 )
 def test_bad_configs_are_one_line(keys: dict[str, object], message: str) -> None:

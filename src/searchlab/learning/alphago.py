@@ -419,7 +419,7 @@ class AlphaGoPipeline:
     sl_policy: PolicyValueNet
     rl_policy: PolicyValueNet
     value_net: PolicyValueNet
-    rollout_policy: RolloutPolicy
+    rollout_policy: Any
     encoder: Encoder
     figures: dict[str, Any]
 
@@ -906,6 +906,11 @@ def load_alphago(directory: str | os.PathLike[str], *, device: str = "cpu") -> A
     if not folder.is_dir():
         raise InvalidParameterError(f"alphago: {folder} is not a directory")
     record = _read_record(folder)
+    if record.get("game") == "go":
+        from searchlab.learning.go_alphago import load_go_networks
+
+        sl, rl, value_net, rollouts, go_encoder, stages = load_go_networks(folder, device=device)
+        return AlphaGoPipeline(folder, sl, rl, value_net, rollouts, go_encoder, stages)
     missing = [stage for stage in STAGES if stage not in record.get("stages", {})]
     if not record or missing:
         raise InvalidParameterError(

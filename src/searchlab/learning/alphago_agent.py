@@ -46,9 +46,12 @@ def _alphago(
 ) -> MCTSAgent:
     if checkpoint is None:
         raise InvalidParameterError(f"agent spec {name!r}: alphago needs checkpoint=DIR")
-    if game is not None and getattr(getattr(game, "info", None), "name", None) != "connect4":
+    if game is not None and getattr(getattr(game, "info", None), "name", None) not in (
+        "connect4",
+        "go",
+    ):
         raise InvalidParameterError(
-            f"agent spec {name!r}: the alphago pipeline plays connect4 only"
+            f"agent spec {name!r}: the alphago pipeline plays connect4 and go only"
         )
     lambda_ = check_lambda(options.get("lambda", 0.5))
     pipeline = load_alphago(checkpoint, device=device)
@@ -76,7 +79,7 @@ ALPHAGO_KIND = AgentKind(
         "checkpoint": Param(
             str,
             None,
-            "the pipeline's directory (searchlab train connect4 --algorithm alphago --out DIR)",
+            "the pipeline's directory (searchlab train connect4|go --algorithm alphago --out DIR)",
         ),
         "simulations": Param(int, DEFAULT_SIMULATIONS, "simulations per move"),
         "lambda": Param(float, 0.5, "rollouts' weight in the leaf value, 0..1", positive=False),

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -44,9 +44,18 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphago_nets import policy_probabilities, values
 from searchlab.learning.encoder import Encoder
 from searchlab.learning.network import PolicyValueNet
-from searchlab.learning.rollout_policy import RolloutPolicy
 
-__all__ = ["AlphaGoEvaluator", "AlphaGoSearch", "check_lambda"]
+__all__ = ["AlphaGoEvaluator", "AlphaGoSearch", "Rollouts", "check_lambda"]
+
+
+class Rollouts(Protocol):
+    """A fast rollout policy: one playout's result for the player to move in each state
+    (Connect Four's :class:`~searchlab.learning.rollout_policy.RolloutPolicy`, Go's
+    :class:`~searchlab.algorithms.mcts.go_rollouts.GoRollouts`)."""
+
+    def rollout_values(self, states: Sequence[Any], *, seed: int) -> np.ndarray:
+        """``[B]`` values in ``[-1, 1]``, seeded."""
+        ...
 
 
 def check_lambda(value: Any) -> float:
@@ -68,7 +77,7 @@ class AlphaGoEvaluator:
         self,
         policy_net: PolicyValueNet,
         value_net: PolicyValueNet | None,
-        rollout_policy: RolloutPolicy | None,
+        rollout_policy: Rollouts | None,
         encoder: Encoder,
         *,
         lambda_: float = 0.5,
@@ -131,7 +140,7 @@ class AlphaGoSearch:
         self,
         policy_net: PolicyValueNet,
         value_net: PolicyValueNet | None,
-        rollout_policy: RolloutPolicy | None,
+        rollout_policy: Rollouts | None,
         encoder: Encoder,
         *,
         simulations: int = 200,

@@ -10,7 +10,22 @@ a folder of SGF games no one here wrote (``expert = "DIR"``: GNU Go's games made
 2. **sl**: the SL policy network (:func:`~searchlab.learning.go_sl.fit_sl_policy`), one epoch at
    a time: after each, ``latest.pt`` (an ordinary checkpoint, so ``policy:checkpoint=DIR`` and
    ``az:checkpoint=DIR`` play with it), the optimiser's state, and the epoch's loss and
-   held-out move accuracy in ``alphago.json``, ``progress.json`` and ``progress.png``.
+   held-out move accuracy in ``alphago.json``, ``progress.json`` and ``progress.png``; at the
+   end, ``sl-policy.ckpt``;
+3. **rl**: the RL policy, the SL network improved by one of the three forms
+   (:func:`~searchlab.learning.alphago_rl.reinforce`, ``rl_form``) against a pool of its
+   earlier versions, in chunks of ``pool_every`` iterations (``rl-policy.ckpt`` and the pool
+   after each, so a stop loses at most one chunk), then its score against the SL policy;
+4. **value**: AlphaGo's value network, by regression on one position per self-play game
+   (:func:`~searchlab.learning.alphago_rl.value_positions`: the SL policy plays ``U`` plies,
+   one random move, then the RL policy to the end; the position labelled with the result),
+   ``value.ckpt``.
+
+The finished directory is what the ``alphago`` agent loads
+(``alphago:checkpoint=DIR,simulations=N,lambda=L``): PUCT with the SL policy's priors, leaves
+valued ``(1 - lambda) * v + lambda * z``, ``z`` one compiled playout of MoGo's policy
+(:class:`~searchlab.algorithms.mcts.go_rollouts.GoRollouts`; AlphaGo fitted its rollout policy
+to expert moves, which is not built here yet).
 
 Stopped at any moment (``--time``, Ctrl-C, a kill), the same command goes on from the last
 finished epoch; a finished stage is not run again. The config is recorded in ``alphago.json``:
@@ -38,20 +53,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 
+from searchlab.algorithms.mcts.go_rollouts import GoRollouts
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.go import Go
+from searchlab.learning.alphago_nets import fit_value, values
+from searchlab.learning.alphago_rl import (
+    RL_FORMS,
+    NetPolicy,
+    match,
+    reinforce,
+    rl_policy,
+    value_positions,
+)
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoders import GoEncoder
 from searchlab.learning.go_sl import GoPositions, expert_positions, fit_sl_policy, move_accuracy
 from searchlab.learning.network import NetworkConfig, PolicyValueNet, network_keys
 from searchlab.learning.progress_plot import draw_progress
 
-__all__ = ["STAGES", "GoAlphaGoConfig", "run_go_alphago", "run_training"]
+__all__ = ["STAGES", "GoAlphaGoConfig", "load_go_networks", "run_go_alphago", "run_training"]
 
-STAGES = ("data", "sl")
+STAGES = ("data", "sl", "rl", "value")
 """The stages, in order; ``alphago.json`` records each one finished."""
 
 _OWNER = "alphago (go)"
@@ -74,6 +101,15 @@ class GoAlphaGoConfig:
         sl_learning_rate: Adam's first learning rate (a cosine down to 5% of it).
         sl_value_weight: weight of the value head's squared error to the game's outcome (0:
             the policy alone, as AlphaGo's SL network).
+        rl_form: ``reinforce``, ``actor_critic`` or ``value`` (see
+            :mod:`~searchlab.learning.alphago_rl`).
+        rl_iterations, rl_games, rl_learning_rate, pool_every, rl_temperature: the RL stage
+            (batches of games, games a batch, Adam's step, a pool snapshot every
+            ``pool_every`` batches, the value form's softmax temperature).
+        value_positions, value_epochs, value_learning_rate, value_max_ply: the value network
+            (positions, one a game; its training; the latest ply ``U`` may be).
+        match_games: games of the RL policy against the SL policy.
+        komi: the games' komi in the RL and value stages.
         seed: the seed of the network's weights, the split and the minibatches.
     """
 
@@ -86,6 +122,18 @@ class GoAlphaGoConfig:
     sl_batch_size: int = 256
     sl_learning_rate: float = 2e-3
     sl_value_weight: float = 0.0
+    rl_form: str = "reinforce"
+    rl_iterations: int = 50
+    rl_games: int = 32
+    rl_learning_rate: float = 1e-4
+    pool_every: int = 10
+    rl_temperature: float = 0.1
+    value_positions: int = 4000
+    value_epochs: int = 6
+    value_learning_rate: float = 1e-3
+    value_max_ply: int = 60
+    match_games: int = 100
+    komi: float = 7.5
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -94,8 +142,22 @@ class GoAlphaGoConfig:
                 f"{_OWNER}: expert is needed: the folder of SGF games to learn from (e.g. made "
                 "by searchlab expert go)"
             )
-        for name, low in (("size", 5), ("sl_epochs", 1), ("sl_batch_size", 1), ("seed", 0)):
+        for name, low in (
+            ("size", 5), ("sl_epochs", 1), ("sl_batch_size", 1), ("seed", 0),
+            ("rl_iterations", 1), ("rl_games", 2), ("pool_every", 1), ("value_positions", 1),
+            ("value_epochs", 1), ("value_max_ply", 1), ("match_games", 1),
+        ):  # fmt: skip
             check_integer(getattr(self, name), name, owner=_OWNER, low=low)
+        if self.rl_form not in RL_FORMS:
+            raise InvalidParameterError(
+                f"{_OWNER}: rl_form must be one of {', '.join(RL_FORMS)}, got {self.rl_form!r}"
+            )
+        for name in ("rl_learning_rate", "value_learning_rate"):
+            check_number(getattr(self, name), name, owner=_OWNER, low=0.0, high=1.0,
+                         open_low=True)  # fmt: skip
+        check_number(self.rl_temperature, "rl_temperature", owner=_OWNER, low=0.0, high=100.0,
+                     open_low=True)  # fmt: skip
+        check_number(self.komi, "komi", owner=_OWNER, low=-1000.0, high=1000.0)
         check_number(self.holdout, "holdout", owner=_OWNER, low=0.0, high=1.0)
         check_number(self.sl_learning_rate, "sl_learning_rate", owner=_OWNER, low=0.0, high=1.0,
                      open_low=True)  # fmt: skip
@@ -124,6 +186,10 @@ class GoAlphaGoConfig:
     def encoder(self) -> GoEncoder:
         """The encoder of the positions and the networks."""
         return GoEncoder(self.size, features=self.features)
+
+    def game(self) -> Go:
+        """The rules of the self-play stages."""
+        return Go(self.size, komi=self.komi)
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
@@ -188,7 +254,125 @@ def run_go_alphago(
         say(f"data: {len(train)} positions to learn from, {len(held_out)} held out")
     if "sl" not in stages and not stop():
         _sl_stage(folder, config, record, say, stop)
+    if "sl" in stages and "rl" not in stages and not stop():
+        _rl_stage(folder, config, record, say, stop)
+    if "rl" in stages and "value" not in stages and not stop():
+        _value_stage(folder, config, record, say)
     return record
+
+
+def _seed(base: int, *parts: int) -> int:
+    return int(np.random.SeedSequence([base, *parts]).generate_state(1)[0])
+
+
+def _rl_stage(
+    folder: Path,
+    config: GoAlphaGoConfig,
+    record: dict[str, Any],
+    say: Callable[[str], None],
+    stop: Callable[[], bool],
+) -> None:
+    encoder, game = config.encoder(), config.game()
+    progress: dict[str, Any] = record.setdefault(
+        "rl_progress", {"iterations": 0, "mean_results": []}
+    )
+    sl = load_checkpoint(folder / "sl-policy.ckpt", encoder=encoder).net
+    if progress["iterations"]:
+        checkpoint = load_checkpoint(folder / "rl-policy.ckpt", encoder=encoder)
+        rl, pool = checkpoint.net, list(checkpoint.extra["pool"])
+    else:
+        rl, pool = load_checkpoint(folder / "sl-policy.ckpt", encoder=encoder).net, []
+    while progress["iterations"] < config.rl_iterations:
+        if stop():
+            return
+        done = progress["iterations"]
+        chunk = min(config.pool_every, config.rl_iterations - done)
+        started = time.monotonic()
+        report = reinforce(
+            rl,
+            encoder,
+            iterations=chunk,
+            games_per_iteration=config.rl_games,
+            learning_rate=config.rl_learning_rate,
+            pool_every=config.pool_every,
+            pool=pool,
+            seed=_seed(config.seed, 5, done),
+            form=config.rl_form,
+            game=game,
+            temperature=config.rl_temperature,
+        )
+        pool = [dict(snapshot) for snapshot in report.pool]
+        save_checkpoint(folder / "rl-policy.ckpt", rl, encoder, extra={"stage": "rl", "pool": pool})
+        progress["iterations"] = done + chunk
+        progress["mean_results"] += [round(m, 4) for m in report.mean_results]
+        _write_json(folder / _RECORD, record)
+        say(
+            f"rl ({config.rl_form}): {done + chunk}/{config.rl_iterations} iterations, "
+            f"{(done + chunk) * config.rl_games} games, pool {len(pool)} "
+            f"({time.monotonic() - started:.0f} s)"
+        )
+    result = match(
+        rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
+        NetPolicy(sl, encoder),
+        games=config.match_games,
+        seed=_seed(config.seed, 6),
+        game=game,
+        encoder=encoder,
+    )
+    record["stages"]["rl"] = {
+        "form": config.rl_form,
+        "iterations": progress["iterations"],
+        "games": progress["iterations"] * config.rl_games,
+        "score_vs_sl": round(result.score, 4),
+        "wins_draws_losses_vs_sl": [result.wins, result.draws, result.losses],
+    }
+    _write_json(folder / _RECORD, record)
+    say(f"rl: {result.score:.3f} against the SL policy ({config.match_games} games)")
+
+
+def _value_stage(
+    folder: Path, config: GoAlphaGoConfig, record: dict[str, Any], say: Callable[[str], None]
+) -> None:
+    encoder, game = config.encoder(), config.game()
+    sl = load_checkpoint(folder / "sl-policy.ckpt", encoder=encoder).net
+    rl = load_checkpoint(folder / "rl-policy.ckpt", encoder=encoder).net
+    started = time.monotonic()
+    policies = (
+        NetPolicy(sl, encoder),
+        rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
+    )
+    states, targets = value_positions(
+        *policies, count=config.value_positions, seed=_seed(config.seed, 7),
+        max_ply=config.value_max_ply, game=game, encoder=encoder,
+    )  # fmt: skip
+    held, held_targets = value_positions(
+        *policies, count=max(50, config.value_positions // 10), seed=_seed(config.seed, 10),
+        max_ply=config.value_max_ply, game=game, encoder=encoder,
+    )  # fmt: skip
+    say(f"value: {len(states)} self-play positions ({time.monotonic() - started:.0f} s)")
+    net = PolicyValueNet(
+        encoder.shape,
+        encoder.num_actions,
+        NetworkConfig.from_dict(dict(config.network)),
+        seed=_seed(config.seed, 8),
+    )
+    losses = fit_value(
+        net, encoder, states, targets, epochs=config.value_epochs,
+        learning_rate=config.value_learning_rate, seed=_seed(config.seed, 9),
+    )  # fmt: skip
+    save_checkpoint(folder / "value.ckpt", net, encoder, extra={"stage": "value"})
+    guesses = values(net, encoder, held)
+    error = float(np.mean((guesses - held_targets) ** 2))
+    baseline = float(np.mean((held_targets - held_targets.mean()) ** 2))
+    record["stages"]["value"] = {
+        "positions": len(states),
+        "loss": round(losses[-1], 5),
+        "held_out_mse": round(error, 5),
+        "held_out_mse_of_the_mean": round(baseline, 5),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    _write_json(folder / _RECORD, record)
+    say(f"value: held-out squared error {error:.3f} (the mean result's: {baseline:.3f})")
 
 
 def _sl_stage(
@@ -257,6 +441,7 @@ def _sl_stage(
             on_epoch=on_epoch,
         )
     if len(progress["epochs"]) >= config.sl_epochs:
+        save_checkpoint(folder / "sl-policy.ckpt", net, encoder, extra={"stage": "sl"})
         record["stages"]["sl"] = progress["epochs"][-1]
         _write_json(folder / _RECORD, record)
 
@@ -300,3 +485,25 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     record = run_go_alphago(folder, config, progress=say, should_stop=should_stop)
     done = sum(stage in record["stages"] for stage in STAGES)
     return done, "finished" if done == len(STAGES) else "time"
+
+
+def load_go_networks(
+    directory: str | os.PathLike[str], *, device: str = "cpu"
+) -> tuple[PolicyValueNet, PolicyValueNet, PolicyValueNet, GoRollouts, GoEncoder, dict[str, Any]]:
+    """``(sl, rl, value, rollouts, encoder, stages)`` of a finished Go pipeline in
+    ``directory``; one line when it is not one (a missing stage named)."""
+    folder = Path(directory)
+    record = _read_record(folder) if folder.is_dir() else {}
+    missing = [stage for stage in STAGES if stage not in record.get("stages", {})]
+    if not record or missing:
+        raise InvalidParameterError(
+            f"{_OWNER}: {folder} is not a finished alphago run (missing: "
+            f"{', '.join(missing) if record else 'alphago.json'})"
+        )
+    config = GoAlphaGoConfig.from_dict(record["config"])
+    encoder = config.encoder()
+    nets = [
+        load_checkpoint(folder / name, encoder=encoder, device=device).net
+        for name in ("sl-policy.ckpt", "rl-policy.ckpt", "value.ckpt")
+    ]
+    return nets[0], nets[1], nets[2], GoRollouts(), encoder, dict(record["stages"])
