@@ -225,6 +225,10 @@ def visit_sgf(source: SgfSource, visitor: SgfVisitor) -> None:
             )
         elif not stack:
             raise source.error(pos, f"unexpected text after the game: {source.quote(pos)}")
+        elif char.isascii() and char.isalpha():
+            raise source.error(
+                pos, f"a property outside a node: ';' is missing before {source.quote(pos)}"
+            )
         else:
             raise source.error(
                 pos,

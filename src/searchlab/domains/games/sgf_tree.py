@@ -5,8 +5,8 @@ written with :func:`write_sgf_tree`.
 A node's properties map identifiers to raw values (escapes as written; :meth:`SgfNode.text`
 reads a text value); its children are the variations that follow it, the first one the main
 line. Writing a tree and parsing the text gives the same tree (:meth:`SgfNode.same_tree`); the
-text is one canonical layout: the root on its line, then ten nodes a line, each variation in
-its own parentheses. Nothing here knows a game's rules (Go's are in
+text is one canonical layout: the root on its line, then ten nodes a line, each variation from
+a new line in its own parentheses. Nothing here knows a game's rules (Go's are in
 :mod:`~searchlab.domains.games.sgf`).
 
 >>> games = parse_sgf("(;GM[1]SZ[9]C[start \\\\] here];B[ee](;W[cc];B[gg])(;W[gg]C[better]))")
@@ -18,11 +18,8 @@ its own parentheses. Nothing here knows a game's rules (Go's are in
 >>> print(write_sgf_tree(root), end="")
 (;GM[1]SZ[9]C[start \\] here]
 ;B[ee]
-(;W[cc];B[gg]
-)
-(;W[gg]C[better]
-)
-)
+(;W[cc];B[gg])
+(;W[gg]C[better]))
 >>> parse_sgf(write_sgf_tree(root))[0].same_tree(root)
 True
 """
@@ -271,7 +268,6 @@ class SgfWriter(SgfVisitor):
         return True
 
     def end_variation(self) -> None:
-        self._line_break()
         self._parts.append(")")
 
     def end_game(self) -> None:
@@ -299,7 +295,8 @@ def load_sgf_tree(path: str | Path) -> list[SgfNode]:
 
 def write_sgf_tree(games: SgfNode | Sequence[SgfNode]) -> str:
     """The SGF text of one game tree (its root) or of a collection: the root on its own line,
-    then ten nodes a line, each variation in parentheses on its own lines."""
+    then ten nodes a line, each variation in parentheses from a new line; ``)\\n`` ends a
+    game."""
     writer = SgfWriter()
     for root in [games] if isinstance(games, SgfNode) else games:
         root.accept(writer)
