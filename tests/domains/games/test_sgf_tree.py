@@ -6,10 +6,13 @@ game)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from cli_support import assert_one_line_error, run_main
 from needs import gnugo_program, require_module
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
@@ -179,7 +182,9 @@ def test_visitor_events_follow_the_text_and_variations_can_be_skipped() -> None:
         def begin_node(self, at: int) -> None:
             self.events.append(";")
 
-        def visit_property(self, ident, values, at, value_at) -> None:  # type: ignore[no-untyped-def]
+        def visit_property(
+            self, ident: str, values: Sequence[str], at: int, value_at: Sequence[int]
+        ) -> None:
             self.events.append(ident + "".join(f"[{v}]" for v in values))
 
         def begin_variation(self, at: int) -> bool:
@@ -313,3 +318,23 @@ def test_the_go_builder_refuses_another_game_and_bad_points() -> None:
         replay_sgf_line(
             list(root.lines())[1], source=SgfSource("(;SZ[9];B[ee](;W[cc])(;W[zz]))", "game.sgf")
         )
+
+
+def test_the_command_line_reads_the_main_line_and_refuses_a_broken_file_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    agent = ["--agent", "mcts:simulations=30,tier=reference", "--seed", "5", "--json"]
+    review = tmp_path / "review.sgf"
+    review.write_text("(;GM[1]SZ[7]KM[6.5];B[dd](;W[cc];B[ce])(;W[ee]C[other]))")
+    code, out, err = run_main(capsys, "analyse", "go", "--sgf", str(review), *agent)
+    assert code == 0 and json.loads(out)["move"] == 3, err  # the main line: D4 C5 C3
+    broken = tmp_path / "broken.sgf"
+    for text, problem in [
+        ("(;GM[1]SZ[7](B[dd]))", "broken.sgf:1:14: a property outside a node"),
+        ("(;GM[1]SZ[7];B[dd](;W[cc]", "broken.sgf:1:26: unbalanced parentheses"),
+        ("(;GM[1]SZ[7];B[dd](;W[hh])(;W[cc]))", "broken.sgf:1:22: bad point 'hh' in W[hh]"),
+        ("(;GM[2]SZ[8];B[dd])", "broken.sgf:1:5: GM[2] is not a Go record"),
+    ]:
+        broken.write_text(text)
+        code, _, err = run_main(capsys, "analyse", "go", "--sgf", str(broken), *agent)
+        assert_one_line_error(code, err, problem)

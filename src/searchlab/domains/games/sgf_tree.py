@@ -19,7 +19,8 @@ a new line in its own parentheses. Nothing here knows a game's rules (Go's are i
 (;GM[1]SZ[9]C[start \\] here]
 ;B[ee]
 (;W[cc];B[gg])
-(;W[gg]C[better]))
+(;W[gg]C[better])
+)
 >>> parse_sgf(write_sgf_tree(root))[0].same_tree(root)
 True
 """
@@ -296,7 +297,7 @@ def load_sgf_tree(path: str | Path) -> list[SgfNode]:
 def write_sgf_tree(games: SgfNode | Sequence[SgfNode]) -> str:
     """The SGF text of one game tree (its root) or of a collection: the root on its own line,
     then ten nodes a line, each variation in parentheses from a new line; ``)\\n`` ends a
-    game."""
+    game. Store the text in the charset its root's ``CA`` names (UTF-8 without one)."""
     writer = SgfWriter()
     for root in [games] if isinstance(games, SgfNode) else games:
         root.accept(writer)
