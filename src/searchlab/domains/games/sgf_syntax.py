@@ -64,6 +64,10 @@ __all__ = [
     "visit_sgf",
 ]
 
+_SPACE = frozenset(" \t\n\r\x0b\x0c")
+"""White space between tokens, and turned into spaces in text: ASCII's only (a no-break space
+in a name stays one)."""
+
 TEXT_PROPERTIES = frozenset({"C", "GC"})
 """The FF[4] properties of type Text (line breaks kept); the other text is SimpleText."""
 
@@ -168,7 +172,7 @@ def visit_sgf(source: SgfSource, visitor: SgfVisitor) -> None:
     games = 0
     pos = 0
     while True:
-        while pos < n and text[pos].isspace():
+        while pos < n and text[pos] in _SPACE:
             pos += 1
         if pos == n:
             break
@@ -255,7 +259,7 @@ def _node(source: SgfSource, pos: int, visitor: SgfVisitor | None) -> int:
     seen: set[str] = set()
     pos += 1
     while True:
-        while pos < n and text[pos].isspace():
+        while pos < n and text[pos] in _SPACE:
             pos += 1
         if pos == n or text[pos] in ";()":
             return pos
@@ -270,7 +274,7 @@ def _node(source: SgfSource, pos: int, visitor: SgfVisitor | None) -> int:
                 f"bad property identifier {source.quote(start, max(pos - start, 1) + 8)} "
                 "(upper-case letters, then a value in [])",
             )
-        while pos < n and text[pos].isspace():
+        while pos < n and text[pos] in _SPACE:
             pos += 1
         if pos == n or text[pos] != "[":
             raise source.error(
@@ -292,7 +296,7 @@ def _node(source: SgfSource, pos: int, visitor: SgfVisitor | None) -> int:
             values.append(text[pos + 1 : end])
             value_at.append(opened)
             pos = end + 1
-            while pos < n and text[pos].isspace():
+            while pos < n and text[pos] in _SPACE:
                 pos += 1
         if visitor is not None:
             visitor.visit_property(ident, values, start, value_at)
@@ -333,7 +337,7 @@ def decode_text(raw: str, *, simple: bool = False) -> str:
 
 def _plain(text: str, simple: bool) -> str:
     text = _LINE_BREAK.sub(" " if simple else "\n", text)
-    return "".join(" " if c.isspace() and c != "\n" else c for c in text)
+    return "".join(" " if c in _SPACE and c != "\n" else c for c in text)
 
 
 def encode_text(text: str, *, simple: bool = False) -> str:
