@@ -169,6 +169,13 @@ def _view(node: SgfNode) -> _Node:
     return _Node(node.at, properties)
 
 
+class _FirstGame(SgfTreeBuilder):
+    """The tree of the first game; the others are checked for syntax only."""
+
+    def begin_game(self, at: int) -> bool:
+        return not self.games and super().begin_game(at)
+
+
 def read_sgf(text: str, *, source: str | None = None, superko: Superko = "positional") -> SgfGame:
     """Read a Go game from SGF text (the first game of a collection, its main line).
 
@@ -178,7 +185,7 @@ def read_sgf(text: str, *, source: str | None = None, superko: Superko = "positi
     docstring).
     """
     where = SgfSource(text, source)
-    builder = SgfTreeBuilder()
+    builder = _FirstGame()
     visit_sgf(where, builder)
     root = builder.games[0]
     return _replay(where, root.main_line(), superko, root)
