@@ -328,6 +328,8 @@ def test_the_go_builder_refuses_another_game_and_bad_points() -> None:
     with pytest.raises(SgfFormatError, match=r"^SGF:1:17: bad point 'jj' in W\[jj\]"):
         read_sgf("(;SZ[9];B[ee](;W[jj])(;W[cc]))")
     root = parse_sgf("(;SZ[9];B[ee](;W[cc])(;W[zz]))")[0]
+    with pytest.raises(SgfFormatError, match=r"^SGF: bad point 'zz'"):  # no text: no place
+        replay_sgf_line(list(root.lines())[1])
     with pytest.raises(SgfFormatError, match=r"^game\.sgf:1:25: bad point 'zz'"):
         replay_sgf_line(
             list(root.lines())[1], source=SgfSource("(;SZ[9];B[ee](;W[cc])(;W[zz]))", "game.sgf")

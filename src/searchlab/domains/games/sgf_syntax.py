@@ -82,7 +82,7 @@ class SgfSource:
     """An SGF text and its name, turning offsets into ``NAME:LINE:COLUMN`` and quotes.
 
     ``name`` names the text in error messages (a file name; ``SGF`` when None). Offsets are
-    indices into ``text``; a negative offset (a node made in code, not read) is the name alone.
+    indices into ``text``; one outside it (a node made in code, not read) is the name alone.
     A leading byte order mark is dropped.
 
     >>> SgfSource("(;GM[1]\\n;B[ee])", "a.sgf").where(9)
@@ -96,7 +96,7 @@ class SgfSource:
 
     def where(self, offset: int) -> str:
         """``NAME:LINE:COLUMN`` of ``offset`` (lines and columns from 1)."""
-        if offset < 0:
+        if offset < 0 or offset > len(self.text):  # made in code, or read from another text
             return self.name
         line = bisect.bisect_right(self._line_starts, offset)
         column = offset - self._line_starts[line - 1] + 1
