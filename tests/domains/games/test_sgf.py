@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from needs import gnugo_program
+from needs import gnugo_program, require_module
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.go import Go, GoState
@@ -289,7 +289,7 @@ def test_the_ko_retake_at_once_is_illegal_and_the_rule_is_passed_on() -> None:
 
 # -- outside programs -----------------------------------------------------------------------------
 def test_sgfmill_reads_our_records_the_same() -> None:
-    from sgfmill import sgf
+    sgf = require_module("sgfmill.sgf", "test")
 
     for seed, (size, handicap) in enumerate([(9, 0), (13, 3), (19, 0), (7, 0)]):
         game = Go(size, 7.5, handicap=handicap)
@@ -313,7 +313,7 @@ def test_sgfmill_reads_our_records_the_same() -> None:
 
 
 def test_records_sgfmill_writes_are_read() -> None:
-    from sgfmill import sgf
+    sgf = require_module("sgfmill.sgf", "test")
 
     game = Go(9, 7.5)
     state = random_game(game, 11, plies=60)

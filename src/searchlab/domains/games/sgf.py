@@ -1,9 +1,13 @@
-"""SGF (FF[4]) game records of Go: read a record into states, write a game as a record.
+"""SGF (FF[4]) game records of Go: the Go builder on the SGF parser, and the Go writer.
 
-:func:`read_sgf` parses a record and replays its main line (the first variation at every
-branch) through the rules of :mod:`searchlab.domains.games.go`; :func:`write_sgf` writes a
-game from its start to a state. Reading what :func:`write_sgf` wrote and writing it again gives
-the same text, byte for byte.
+The format itself, for any game, is :mod:`~searchlab.domains.games.sgf_syntax` (the parser,
+which drives a visitor) and :mod:`~searchlab.domains.games.sgf_tree` (the game tree with its
+variations and comments, and its writer); this module gives the tree its meaning in Go.
+:func:`read_sgf` parses a record into its tree and replays the main line (the first variation
+at every branch) through the rules of :mod:`searchlab.domains.games.go`;
+:func:`replay_sgf_line` replays any other line of the tree; :func:`write_sgf` writes a game
+from its start to a state. Reading what :func:`write_sgf` wrote and writing it again gives the
+same text, byte for byte.
 
 Properties read: ``GM`` (must be 1, Go), ``FF`` (1..4), ``SZ`` (5..19, square), ``KM``
 (komi; 0 when absent), ``HA`` with ``AB`` (the fixed handicap of GTP when the stones are at
@@ -11,20 +15,20 @@ its points; else a set-up position, ``HA`` kept as metadata), ``AB``/``AW``/``AE
 first move (point lists may be compressed, ``aa:cc``), ``PL``, ``B``/``W`` (a pass is ``B[]``,
 or ``B[tt]`` on boards up to 19x19), ``C`` (comments, by move number) and every other
 single-valued root property as metadata text (``PB``, ``PW``, ``RE``, ``DT``, ``RU``, ``GN``,
-``EV``, ...). Other properties of
-move nodes (time left, marks) are checked for syntax and left out. ``RU`` is kept as text: the
-rules played are always :mod:`~searchlab.domains.games.go`'s area scoring.
+``EV``, ...). Other properties of move nodes (time left, marks) stay in the tree
+(:attr:`SgfGame.tree`). ``RU`` is kept as text: the rules played are always
+:mod:`~searchlab.domains.games.go`'s area scoring.
 
 A malformed record raises :class:`SgfFormatError`, one line naming where it breaks as
-``FILE:LINE:COLUMN`` and quoting the text there: unbalanced parentheses, a bad property
-identifier, an unterminated value, a bad point, a move that is illegal in the record's position,
-``GM`` other than 1, ``SZ`` out of 5..19 or not square.
+``FILE:LINE:COLUMN`` and quoting the text there: the syntax errors of
+:func:`~searchlab.domains.games.sgf_syntax.visit_sgf`, and here a bad point, a move that is
+illegal in the record's position, ``GM`` other than 1, ``SZ`` out of 5..19 or not square.
 
 Why not sgfmill (a fine pure-Python SGF library, used by the tests as an independent reader):
 its errors carry no position, so every error this module must report with a line and a column
 would need a second pass over the text with a tokenizer of our own, which is most of a parser;
 and the writer must produce one canonical text for the exact round trip. The FF[4] grammar is
-small (``( ; PROP[value] ... )``), so this module reads and writes it itself and the library
+small (``( ; PROP[value] ... )``), so searchlab reads and writes it itself and the library
 needs no package beyond numpy and numba.
 
 >>> record = read_sgf("(;GM[1]FF[4]SZ[9]KM[7.5]PB[Ann]PW[Bob];B[ee];W[ce]C[a \\\\] bracket];B[])")
@@ -44,42 +48,49 @@ True
 >>> read_sgf("(;GM[1]SZ[9]\\n;B[ee];W[ee])", source="game.sgf")
 Traceback (most recent call last):
 ...
-searchlab.domains.games.sgf.SgfFormatError: game.sgf:2:8: move 2 W[ee] (E5) is illegal: occupied
+searchlab.domains.games.sgf_syntax.SgfFormatError: game.sgf:2:8: move 2 W[ee] (E5) is \
+illegal: occupied
 """
 
 from __future__ import annotations
 
-import bisect
-import codecs
-import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from searchlab.core.errors import InvalidParameterError, InvalidStateError, SearchlabError
+from searchlab.core.errors import InvalidParameterError, InvalidStateError
+from searchlab.domains.games.sgf_syntax import (
+    TEXT_PROPERTIES,
+    SgfFormatError,
+    SgfSource,
+    decode_sgf_bytes,
+    decode_text,
+    visit_sgf,
+)
+from searchlab.domains.games.sgf_tree import SgfNode, SgfTreeBuilder, write_sgf_tree
 
 if TYPE_CHECKING:
     from searchlab.domains.games.go import Go, GoState
 
-__all__ = ["SgfFormatError", "SgfGame", "load_sgf", "read_sgf", "write_sgf"]
+__all__ = [
+    "SgfFormatError",
+    "SgfGame",
+    "load_sgf",
+    "read_sgf",
+    "replay_sgf_line",
+    "sgf_tree_of_game",
+    "write_sgf",
+]
 
 Superko = Literal["positional", "situational", "simple"]
 
 MIN_SIZE, MAX_SIZE = 5, 19
 """Board sizes a record may have (those of :class:`~searchlab.domains.games.go.Go`)."""
 
-_TEXT_PROPERTIES = frozenset({"C", "GC"})  # Text: line breaks kept; the rest SimpleText
 # Read into the game and its start, not kept as metadata:
 _STRUCTURE = frozenset({"GM", "FF", "CA", "SZ", "KM", "HA", "AB", "AW", "AE", "PL", "B", "W", "C"})
 _SETUP = ("AB", "AW", "AE", "PL")
-_MOVES_PER_LINE = 10
-
-
-class SgfFormatError(SearchlabError, ValueError):
-    """A malformed SGF record, or one whose moves are illegal; the message starts with
-    ``FILE:LINE:COLUMN`` (``SGF:LINE:COLUMN`` for text without a file) and quotes the text
-    there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +105,15 @@ class SgfGame:
             ``RE``, ``DT``, ``RU``, ...) in the record's order, as text (escapes resolved).
         comments: ``C`` texts by move number (0: the root and set-up nodes before the first
             move, n: the node of move n).
+        tree: the record's game tree (its root: variations and every property kept; see
+            :mod:`~searchlab.domains.games.sgf_tree`), None for a game not read from SGF.
     """
 
     game: Go
     states: tuple[GoState, ...]
     metadata: dict[str, str] = field(default_factory=dict)
     comments: dict[int, str] = field(default_factory=dict)
+    tree: SgfNode | None = field(default=None, compare=False, repr=False)
 
     @property
     def start(self) -> GoState:
@@ -127,233 +141,78 @@ class SgfGame:
         return self.states[move]
 
 
-# --- syntax ---------------------------------------------------------------------------------
+# --- meaning --------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Property:
     ident: str
     at: int  # offset of the identifier
-    values: list[tuple[str, int]]  # raw value (escapes kept), offset of its '['
+    values: list[tuple[str, int]]  # raw value, offset of its '['
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Node:
     at: int
-    properties: dict[str, _Property] = field(default_factory=dict)
+    properties: dict[str, _Property]
 
 
-@dataclass(slots=True)
-class _Tree:
-    at: int
-    nodes: list[_Node] = field(default_factory=list)
-    children: list[_Tree] = field(default_factory=list)
+def _view(node: SgfNode) -> _Node:
+    """A node with each value beside its place in the text (the node's own for a node made in
+    code)."""
+    properties = {}
+    for ident, values in node.properties.items():
+        places = node.positions.get(ident, ())
+        if len(places) != len(values) + 1:
+            places = (node.at,) * (len(values) + 1)
+        properties[ident] = _Property(ident, places[0], list(zip(values, places[1:], strict=True)))
+    return _Node(node.at, properties)
 
 
-class _Text:
-    """The record's text with offsets turned into ``source:line:column`` and quotes."""
+class _FirstGame(SgfTreeBuilder):
+    """The tree of the first game; the others are checked for syntax only."""
 
-    def __init__(self, text: str, source: str | None) -> None:
-        self.text = text
-        self.source = source or "SGF"
-        self._line_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r(?!\n)|\n", text)]
-
-    def where(self, offset: int) -> str:
-        line = bisect.bisect_right(self._line_starts, offset)
-        column = offset - self._line_starts[line - 1] + 1
-        return f"{self.source}:{line}:{column}"
-
-    def quote(self, offset: int, length: int = 24) -> str:
-        if offset >= len(self.text):
-            return "the end of the text"
-        piece = self.text[offset : offset + length].split("\n")[0].split("\r")[0]
-        more = "..." if offset + len(piece) < len(self.text) and len(piece) == length else ""
-        return repr(piece + more)
-
-    def error(self, offset: int, problem: str) -> SgfFormatError:
-        return SgfFormatError(f"{self.where(offset)}: {problem}")
-
-
-def _parse(source: _Text) -> _Tree:
-    """The first game tree of the collection (every tree is checked for syntax)."""
-    text = source.text
-    n = len(text)
-    trees: list[_Tree] = []
-    stack: list[_Tree] = []
-    pos = 0
-    while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos == n:
-            break
-        char = text[pos]
-        if char == "(":
-            tree = _Tree(pos)
-            if stack:
-                parent = stack[-1]
-                if not parent.nodes:
-                    raise source.error(
-                        pos,
-                        "a variation needs a node first: '(' before ';' in "
-                        + source.quote(parent.at),
-                    )
-                parent.children.append(tree)
-            else:
-                trees.append(tree)
-            stack.append(tree)
-            pos += 1
-        elif char == ")":
-            if not stack:
-                raise source.error(
-                    pos, f"unbalanced parentheses: ')' closes nothing: {source.quote(pos)}"
-                )
-            tree = stack.pop()
-            if not tree.nodes:
-                raise source.error(tree.at, "empty game tree '()': a tree needs a node ';'")
-            pos += 1
-        elif char == ";":
-            if not stack and trees:
-                raise source.error(pos, f"unexpected text after the game: {source.quote(pos)}")
-            if not stack:
-                raise source.error(
-                    pos, f"a node outside a game tree (expected '('): {source.quote(pos)}"
-                )
-            tree = stack[-1]
-            if tree.children:
-                raise source.error(
-                    pos,
-                    f"a node after a variation (nodes come before variations): {source.quote(pos)}",
-                )
-            node, pos = _parse_node(source, pos)
-            tree.nodes.append(node)
-        elif not stack and not trees:
-            raise source.error(
-                pos, f"not SGF: a record starts with '(;', found {source.quote(pos)}"
-            )
-        elif not stack:
-            raise source.error(pos, f"unexpected text after the game: {source.quote(pos)}")
-        else:
-            raise source.error(
-                pos,
-                f"bad property identifier {source.quote(pos)} (upper-case letters, then a "
-                "value in [])",
-            )
-    if stack:
-        opened = stack[0].at if len(stack) == 1 else stack[-1].at
-        raise source.error(
-            n,
-            f"unbalanced parentheses: the text ends with {len(stack)} game tree(s) open "
-            f"('(' at {source.where(opened)} is never closed)",
-        )
-    if not trees:
-        raise source.error(0, "empty record: an SGF game starts with '(;'")
-    return trees[0]
-
-
-def _parse_node(source: _Text, pos: int) -> tuple[_Node, int]:
-    """The node whose ';' is at ``pos``, and the offset after it."""
-    text = source.text
-    n = len(text)
-    node = _Node(pos)
-    pos += 1
-    while True:
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos == n or text[pos] in ";()":
-            return node, pos
-        start = pos
-        while pos < n and text[pos].isascii() and text[pos].isalpha():
-            pos += 1
-        ident = text[start:pos]
-        if not ident or not ident.isupper():
-            raise source.error(
-                start,
-                f"bad property identifier {source.quote(start, max(pos - start, 1) + 8)} "
-                "(upper-case letters, then a value in [])",
-            )
-        while pos < n and text[pos].isspace():
-            pos += 1
-        if pos == n or text[pos] != "[":
-            raise source.error(
-                start, f"property {ident} has no value: {source.quote(start)} (expected '[')"
-            )
-        if ident in node.properties:
-            raise source.error(start, f"property {ident} appears twice in one node")
-        prop = _Property(ident, start, [])
-        while pos < n and text[pos] == "[":
-            opened = pos
-            pos += 1
-            chars = []
-            while True:
-                if pos >= n:
-                    raise source.error(
-                        opened,
-                        f"unterminated value: {source.quote(start)} (its '[' is never closed "
-                        "by ']')",
-                    )
-                char = text[pos]
-                if char == "]":
-                    pos += 1
-                    break
-                if char == "\\" and pos + 1 < n:
-                    chars.append(text[pos : pos + 2])
-                    pos += 2
-                    continue
-                chars.append(char)
-                pos += 1
-            prop.values.append(("".join(chars), opened))
-            while pos < n and text[pos].isspace():
-                pos += 1
-        node.properties[ident] = prop
-
-
-_ESCAPE = re.compile(r"\\(\r\n|\n\r|\r|\n|.)", re.DOTALL)
-_LINE_BREAK = re.compile(r"\r\n|\n\r|\r|\n")
-
-
-def _decode_text(raw: str, *, simple: bool) -> str:
-    """An SGF Text (or SimpleText) value: escapes resolved, soft line breaks (``\\`` before a
-    line break) removed, other white space as spaces, line breaks as ``\\n`` (spaces in
-    SimpleText)."""
-    parts = []
-    last = 0
-    for match in _ESCAPE.finditer(raw):
-        parts.append(_plain(raw[last : match.start()], simple))
-        escaped = match.group(1)
-        parts.append("" if _LINE_BREAK.fullmatch(escaped) else _plain(escaped, simple))
-        last = match.end()
-    parts.append(_plain(raw[last:], simple))
-    return "".join(parts)
-
-
-def _plain(text: str, simple: bool) -> str:
-    text = _LINE_BREAK.sub(" " if simple else "\n", text)
-    return "".join(" " if c.isspace() and c != "\n" else c for c in text)
-
-
-def _encode_text(text: str, *, simple: bool) -> str:
-    if simple:
-        text = _LINE_BREAK.sub(" ", text)
-    return text.replace("\\", "\\\\").replace("]", "\\]")
-
-
-# --- meaning --------------------------------------------------------------------------------
+    def begin_game(self, at: int) -> bool:
+        return not self.games and super().begin_game(at)
 
 
 def read_sgf(text: str, *, source: str | None = None, superko: Superko = "positional") -> SgfGame:
     """Read a Go game from SGF text (the first game of a collection, its main line).
 
     ``source`` names the text in error messages (a file name); ``superko`` is the rule the
-    moves are checked against (see :class:`~searchlab.domains.games.go.Go`). Raises
-    :class:`SgfFormatError` (see the module docstring).
+    moves are checked against (see :class:`~searchlab.domains.games.go.Go`). Every game of the
+    collection is checked for syntax. Raises :class:`SgfFormatError` (see the module
+    docstring).
     """
-    where = _Text(text.removeprefix("\ufeff"), source)
-    tree = _parse(where)
-    nodes = list(tree.nodes)
-    while tree.children:
-        tree = tree.children[0]
-        nodes.extend(tree.nodes)
-    return _replay(where, nodes, superko)
+    where = SgfSource(text, source)
+    builder = _FirstGame()
+    visit_sgf(where, builder)
+    root = builder.games[0]
+    return _replay(where, root.main_line(), superko, root)
+
+
+def replay_sgf_line(
+    line: Sequence[SgfNode],
+    *,
+    source: SgfSource | None = None,
+    superko: Superko = "positional",
+) -> SgfGame:
+    """The Go game along ``line``, nodes of an SGF tree from its root (``line[0]``) down, as
+    :meth:`~searchlab.domains.games.sgf_tree.SgfNode.lines` gives them: a variation replayed
+    through the rules as :func:`read_sgf` replays the main line. ``source`` is the text the
+    nodes were read from, for the places in errors (without it, errors name ``SGF``).
+
+    >>> from searchlab.domains.games.sgf_tree import parse_sgf
+    >>> root = parse_sgf("(;SZ[9];B[ee](;W[cc])(;W[gg]C[the other answer]))")[0]
+    >>> for line in root.lines():
+    ...     game = replay_sgf_line(line)
+    ...     print([game.final.action_to_string(a) for a in game.moves], repr(line[-1].comment))
+    ['E5', 'C7'] ''
+    ['E5', 'G3'] 'the other answer'
+    """
+    if not line:
+        raise InvalidParameterError("replay_sgf_line: the line has no node (its root first)")
+    return _replay(source or SgfSource(""), list(line), superko, line[0])
 
 
 def load_sgf(path: str | Path, *, superko: Superko = "positional") -> SgfGame:
@@ -361,36 +220,16 @@ def load_sgf(path: str | Path, *, superko: Superko = "positional") -> SgfGame:
     UTF-8, else ISO-8859-1 as FF[4] says), errors named by the file. A missing file raises
     :class:`FileNotFoundError`."""
     data = Path(path).read_bytes()
-    return read_sgf(_decode(data, str(path)), source=str(path), superko=superko)
+    return read_sgf(decode_sgf_bytes(data, str(path)), source=str(path), superko=superko)
 
 
-def _decode(data: bytes, source: str) -> str:
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8) :]
-    charset = re.search(rb"CA\s*\[([^\]]*)\]", data)
-    if charset is not None:
-        name = charset.group(1).decode("ascii", "replace").strip()
-        try:
-            return data.decode(name)
-        except LookupError:
-            raise SgfFormatError(f"{source}: unknown charset CA[{name}]") from None
-        except UnicodeDecodeError as error:
-            raise SgfFormatError(
-                f"{source}: the text is not {name} as CA[{name}] says (byte {error.start})"
-            ) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("iso-8859-1")
-
-
-def _one(where: _Text, prop: _Property) -> tuple[str, int]:
+def _one(where: SgfSource, prop: _Property) -> tuple[str, int]:
     if len(prop.values) != 1:
         raise where.error(prop.at, f"property {prop.ident} takes one value, got {len(prop.values)}")
     return prop.values[0]
 
 
-def _number(where: _Text, prop: _Property, kind: type[int] | type[float]) -> tuple[float, int]:
+def _number(where: SgfSource, prop: _Property, kind: type[int] | type[float]) -> tuple[float, int]:
     raw, at = _one(where, prop)
     try:
         value = kind(raw.strip())
@@ -400,7 +239,7 @@ def _number(where: _Text, prop: _Property, kind: type[int] | type[float]) -> tup
     return value, at
 
 
-def _point(where: _Text, raw: str, at: int, size: int, ident: str) -> int:
+def _point(where: SgfSource, raw: str, at: int, size: int, ident: str) -> int:
     """The point of SGF coordinates ``raw`` (``aa`` top left) on a ``size`` board."""
     letters = "abcdefghijklmnopqrs"[:size]
     if len(raw) != 2 or raw[0] not in letters or raw[1] not in letters:
@@ -413,7 +252,7 @@ def _point(where: _Text, raw: str, at: int, size: int, ident: str) -> int:
     return (size - 1 - row_from_top) * size + column
 
 
-def _points(where: _Text, prop: _Property, size: int) -> list[int]:
+def _points(where: SgfSource, prop: _Property, size: int) -> list[int]:
     points: list[int] = []
     for raw, at in prop.values:
         if ":" in raw:  # a compressed rectangle: upper left : lower right
@@ -432,7 +271,7 @@ def _points(where: _Text, prop: _Property, size: int) -> list[int]:
     return points
 
 
-def _root_game(where: _Text, root: _Node) -> tuple[int, float, int]:
+def _root_game(where: SgfSource, root: _Node) -> tuple[int, float, int]:
     """Size, komi and handicap of the root, checked."""
     props = root.properties
     if "GM" in props:
@@ -469,7 +308,8 @@ def _root_game(where: _Text, root: _Node) -> tuple[int, float, int]:
     return size, komi, handicap
 
 
-def _replay(where: _Text, nodes: list[_Node], superko: Superko) -> SgfGame:
+def _replay(where: SgfSource, line: list[SgfNode], superko: Superko, tree: SgfNode) -> SgfGame:
+    nodes = [_view(node) for node in line]
     root = nodes[0]
     size, komi, handicap = _root_game(where, root)
     comments: dict[int, str] = {}
@@ -505,17 +345,17 @@ def _replay(where: _Text, nodes: list[_Node], superko: Superko) -> SgfGame:
     for ident, prop in root.properties.items():
         kept = ident not in _STRUCTURE or (ident == "HA" and not game.handicap)  # free handicap
         if kept and len(prop.values) == 1:
-            metadata[ident] = _decode_text(prop.values[0][0], simple=ident not in _TEXT_PROPERTIES)
+            metadata[ident] = decode_text(prop.values[0][0], simple=ident not in TEXT_PROPERTIES)
     states = [start]
     state = start
     for number, node in enumerate(move_nodes, start=1):
         state = _move(where, node, number, state, size, game.pass_action)
         states.append(state)
         _comment(node, number, comments)
-    return SgfGame(game, tuple(states), metadata, comments)
+    return SgfGame(game, tuple(states), metadata, comments, tree)
 
 
-def _setup(where: _Text, node: _Node, size: int, black: set[int], white: set[int]) -> None:
+def _setup(where: SgfSource, node: _Node, size: int, black: set[int], white: set[int]) -> None:
     props = node.properties
     for ident, stones, other in (("AB", black, white), ("AW", white, black)):
         if ident in props:
@@ -531,7 +371,7 @@ def _setup(where: _Text, node: _Node, size: int, black: set[int], white: set[int
             white.discard(point)
 
 
-def _colour(where: _Text, prop: _Property) -> int:
+def _colour(where: SgfSource, prop: _Property) -> int:
     raw, at = _one(where, prop)
     colour = raw.strip().upper()
     if colour not in ("B", "W"):
@@ -541,7 +381,7 @@ def _colour(where: _Text, prop: _Property) -> int:
 
 def _comment(node: _Node, number: int, comments: dict[int, str]) -> None:
     if "C" in node.properties:
-        text = _decode_text(node.properties["C"].values[0][0], simple=False)
+        text = decode_text(node.properties["C"].values[0][0], simple=False)
         comments[number] = f"{comments[number]}\n{text}" if number in comments else text
 
 
@@ -569,7 +409,7 @@ def _start(
 
 
 def _move(
-    where: _Text, node: _Node, number: int, state: GoState, size: int, pass_action: int
+    where: SgfSource, node: _Node, number: int, state: GoState, size: int, pass_action: int
 ) -> GoState:
     props = node.properties
     if "B" in props and "W" in props:
@@ -626,7 +466,25 @@ def write_sgf(
     comments: Mapping[int, str] | None = None,
 ) -> str:
     """The SGF record of the game from ``start`` (default: the game's initial state, handicap
-    stones included) to ``state``.
+    stones included) to ``state``: :func:`sgf_tree_of_game` written by
+    :func:`~searchlab.domains.games.sgf_tree.write_sgf_tree` (one fixed text; reading it and
+    writing it again gives the same bytes). Arguments and errors as :func:`sgf_tree_of_game`.
+    """
+    tree = sgf_tree_of_game(state, start=start, metadata=metadata, comments=comments)
+    return write_sgf_tree(tree)
+
+
+def sgf_tree_of_game(
+    state: GoState,
+    *,
+    start: GoState | None = None,
+    metadata: Mapping[str, str] | None = None,
+    comments: Mapping[int, str] | None = None,
+) -> SgfNode:
+    """The SGF game tree (its root) of the game from ``start`` (default: the game's initial
+    state, handicap stones included) to ``state``: the root with the game's properties, then
+    one node a move; add variations to it with
+    :meth:`~searchlab.domains.games.sgf_tree.SgfNode.add_child`.
 
     ``metadata`` adds root properties (``PB``, ``PW``, ``RE``, ``DT``, ``RU``, ...; keys are
     SGF property identifiers) in its order; ``comments`` maps move numbers to ``C`` texts (0:
@@ -646,10 +504,13 @@ def write_sgf(
     if replayed.board != state.board:
         raise InvalidParameterError("write_sgf: the state's moves from start do not reach it")
     size = game.size
-    root = ["GM[1]", "FF[4]", "CA[UTF-8]", f"SZ[{size}]", f"KM[{game.komi:g}]"]
+    root = SgfNode()
+    for ident, value in (("GM", "1"), ("FF", "4"), ("CA", "UTF-8"), ("SZ", str(size))):
+        root.set(ident, [value])
+    root.set("KM", [f"{game.komi:g}"])
     handicap = getattr(game, "handicap", 0)
     if handicap >= 2:
-        root.append(f"HA[{handicap}]")
+        root.set("HA", [str(handicap)])
     for ident, value in (metadata or {}).items():
         if not (ident.isascii() and ident.isalpha() and ident.isupper()):
             raise InvalidParameterError(f"write_sgf: bad property identifier {ident!r}")
@@ -657,33 +518,29 @@ def write_sgf(
             raise InvalidParameterError(
                 f"write_sgf: {ident} is written from the game, not from metadata"
             )
-        simple = ident not in _TEXT_PROPERTIES
-        root.append(f"{ident}[{_encode_text(str(value), simple=simple)}]")
+        root.set_text(ident, str(value))
     initial = game.initial_state()
     if start.board != initial.board or start.to_move != initial.to_move or handicap >= 2:
         for ident, colour in (("AB", 1), ("AW", 2)):
             stones = [_sgf_point(p, size) for p, c in enumerate(start.board) if c == colour]
             if stones:
-                root.append(ident + "".join(f"[{s}]" for s in stones))
-        root.append(f"PL[{'BW'[start.to_move]}]")
+                root.set(ident, stones)
+        root.set("PL", ["BW"[start.to_move]])
     notes = dict(comments or {})
     if 0 in notes:
-        root.append(f"C[{_encode_text(notes.pop(0), simple=False)}]")
-    lines = ["(;" + "".join(root)]
-    nodes = []
+        root.set_text("C", notes.pop(0))
+    node = root
     position = start
     for number, action in enumerate(moves, start=1):
         mover = "BW"[position.to_move]
-        value = "" if action == game.pass_action else _sgf_point(action, size)
-        node = f";{mover}[{value}]"
+        node = node.add_child(
+            {mover: ["" if action == game.pass_action else _sgf_point(action, size)]}
+        )
         if number in notes:
-            node += f"C[{_encode_text(notes.pop(number), simple=False)}]"
-        nodes.append(node)
+            node.set_text("C", notes.pop(number))
         position = position.apply(action)
     if notes:
         raise InvalidParameterError(
             f"write_sgf: comments for moves {sorted(notes)} but the game has {len(moves)} moves"
         )
-    for first in range(0, len(nodes), _MOVES_PER_LINE):
-        lines.append("".join(nodes[first : first + _MOVES_PER_LINE]))
-    return "\n".join(lines) + "\n)\n"
+    return root
