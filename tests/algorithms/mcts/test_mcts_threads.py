@@ -55,13 +55,16 @@ def _golden_runs() -> dict[str, Any]:
         "connect4": _summary(mcts(c4, c4_state, limits=Limits(simulations=5000), seed=11, **one)),
         "connect4_solver": _summary(
             mcts(
-                c4, c4_state, limits=Limits(simulations=5000), seed=11, solver=True,
-                final_move="robust", **one,
-            )  # fmt: skip
+                c4,
+                c4_state,
+                limits=Limits(simulations=5000),
+                seed=11,
+                solver=True,
+                final_move="robust",
+                **one,
+            )
         ),
-        "othello": _summary(
-            mcts(make("othello"), limits=Limits(simulations=3000), seed=5, **one)
-        ),
+        "othello": _summary(mcts(make("othello"), limits=Limits(simulations=3000), seed=5, **one)),
         "go7_rave": _summary(
             mcts(Go(size=7), limits=Limits(simulations=2000), seed=3, rave=1000, **one)
         ),
@@ -139,9 +142,9 @@ def test_budget_split_adds_up() -> None:
         for threads in (1, 2, 3, 8):
             parts = split_budget(total, threads)
             assert sum(p for p in parts if p is not None) == total
-            assert max(p for p in parts if p is not None) - min(
-                p for p in parts if p is not None
-            ) <= 1
+            assert (
+                max(p for p in parts if p is not None) - min(p for p in parts if p is not None) <= 1
+            )
     # fewer simulations than threads: as many trees as simulations
     result = mcts(make("connect4"), limits=Limits(simulations=3), seed=1, threads=8)
     assert result.stats["simulations"] == 3 and result.stats["threads"] == 3
@@ -164,9 +167,7 @@ def test_a_proof_on_one_thread_stops_them_all() -> None:
     game = make("connect4")
     state = play(game.initial_state(), "4 4 3 3")  # X wins: 2 or 5 makes an open three
     budget = 2_000_000
-    result = mcts(
-        game, state, limits=Limits(simulations=budget), seed=2, threads=2, solver=True
-    )
+    result = mcts(game, state, limits=Limits(simulations=budget), seed=2, threads=2, solver=True)
     assert result.is_proven and result.value == 1.0
     assert result.action in (1, 4)
     assert result.stats["simulations"] < budget

@@ -446,9 +446,9 @@ class MCTSOptions:
         >>> from searchlab.domains.games.tictactoe import TicTacToe
         >>> MCTSOptions(threads=2).why_not_threads(Connect4()) is None
         True
-        >>> MCTSOptions(threads=2).why_not_threads(TicTacToe())
-        "mcts: threads=2 runs in the compiled tier only (root parallelism), and TicTacToe has \
-no compiled MCTS kernel; use threads=1"
+        >>> print(MCTSOptions(threads=2).why_not_threads(TicTacToe()))
+        mcts: threads=2 runs in the compiled tier only (root parallelism), and tictactoe has no \
+compiled MCTS kernel; use threads=1
         """
         if self.threads == 1:
             return None
@@ -457,7 +457,8 @@ no compiled MCTS kernel; use threads=1"
         elif (reason := self.why_not_compiled(game)) is not None:
             why = f"{reason} needs the reference tier"
         elif not isinstance(game, KERNELS.domains("mcts")):
-            why = f"{type(game).__name__} has no compiled MCTS kernel"
+            name = getattr(getattr(game, "info", None), "name", type(game).__name__)
+            why = f"{name} has no compiled MCTS kernel"
         else:
             return None
         return (

@@ -1,0 +1,131 @@
+"""Parallel MCTS (``threads=2``, root parallelism) against one thread, side by side in one run:
+simulations a second of wall-clock time, and an arena at equal time per move (issue 32: on 2
+cores at least 1.8x the simulations a second of one core, and the parallel search scoring at
+least 0.5 over at least 100 games).
+
+Two parts, each short enough to run alone under the shared lock:
+
+* ``speed``: compiled MCTS from the initial position of Connect Four, Othello and Go 9x9
+  (uniform random rollouts, ``c = 1``, a simulation budget), ``threads=1`` and ``threads=2``
+  in alternation, ``--rounds`` times each (so that a change in the machine's load falls on
+  both); simulations over wall-clock seconds, best and median of the rounds, and the ratios
+  two threads / one.
+* ``arena``: ``searchlab arena GAME mcts:time=T,threads=2 mcts:time=T`` with ``--workers 1``
+  (one game at a time, so that the parallel search has both cores while it moves),
+  ``--games N`` (colours alternated, each pair of games from its own 4-ply random opening),
+  games stored in ``--db`` so that a run stopped by ``--time`` goes on where it stopped when
+  run again; the table of every game stored, then the parallel search's score.
+
+    flock /tmp/cpu.lock benchmarks/record.sh mcts_parallel_speed \\
+        python benchmarks/mcts_parallel.py speed
+    flock /tmp/cpu.lock benchmarks/record.sh mcts_parallel_arena_connect4 \\
+        python benchmarks/mcts_parallel.py arena --game connect4 --games 100 --move-time 0.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _speed(rounds: int, quick: bool) -> None:
+    from searchlab.algorithms.mcts import mcts
+    from searchlab.core.limits import Limits
+    from searchlab.games import make
+
+    cases = {
+        "connect4": (make("connect4"), 100_000 if quick else 600_000),
+        "othello": (make("othello"), 20_000 if quick else 150_000),
+        "go 9x9": (make("go", size=9, komi=7.5), 10_000 if quick else 60_000),
+    }
+    print(f"cores: {os.cpu_count()}, usable here: {len(os.sched_getaffinity(0))}")
+    print(f"rounds: {rounds}, wall-clock seconds (perf_counter), simulations from the start")
+    header = (
+        f"{'game':<10} {'simulations':>11} {'1 thread best':>14} {'median':>10} "
+        f"{'2 threads best':>15} {'median':>10} {'best ratio':>11} {'median ratio':>13}"
+    )
+    print(header)
+    for name, (game, budget) in cases.items():
+        state = game.initial_state()
+        for threads in (1, 2):  # load (or compile) the kernels first
+            mcts(game, state, limits=Limits(simulations=2_000), seed=0, c=1.0, threads=threads)
+        rates: dict[int, list[float]] = {1: [], 2: []}
+        for round_ in range(rounds):
+            order = (1, 2) if round_ % 2 == 0 else (2, 1)
+            for threads in order:
+                began = time.perf_counter()
+                result = mcts(
+                    game, state, limits=Limits(simulations=budget), seed=round_ + 1, c=1.0,
+                    threads=threads, tier="compiled",
+                )  # fmt: skip
+                seconds = time.perf_counter() - began
+                assert result.stats["simulations"] == budget
+                rates[threads].append(budget / seconds)
+        one, two = rates[1], rates[2]
+        median_ratio = statistics.median(two) / statistics.median(one)
+        print(
+            f"{name:<10} {budget:>11,} {max(one):>14,.0f} {statistics.median(one):>10,.0f} "
+            f"{max(two):>15,.0f} {statistics.median(two):>10,.0f} "
+            f"{max(two) / max(one):>11.2f} {median_ratio:>13.2f}",
+            flush=True,
+        )
+
+
+def _arena(game: str, games: int, move_time: float, db: str, seconds: float | None) -> int:
+    parallel = f"mcts:time={move_time:g},threads=2"
+    single = f"mcts:time={move_time:g}"
+    command = [
+        sys.executable, "-m", "searchlab", "arena", game, parallel, single,
+        "--games", str(games), "--workers", "1", "--openings", "4", "--db", db,
+    ]  # fmt: skip
+    if seconds is not None:
+        command += ["--time", str(seconds)]
+    print("$", " ".join(command[1:]), flush=True)
+    began = time.perf_counter()
+    code = subprocess.call(command, cwd=ROOT)
+    print(f"arena: exit {code}, {time.perf_counter() - began:.0f} s", flush=True)
+    table = subprocess.run(
+        [*command, "--json"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if table.returncode != 0:
+        print(table.stderr, end="")
+        return table.returncode
+    rows = {row["agent"]: row for row in json.loads(table.stdout)}
+    row = rows[parallel]
+    fraction = row["score"] / row["games"] if row["games"] else float("nan")
+    print(
+        f"{parallel} against {single}: {row['games']} games, +{row['wins']} ={row['draws']} "
+        f"-{row['losses']}, score {fraction:.3f} (Elo {row['elo']:+.0f} +/- {row['elo_ci']:.0f})"
+    )
+    return 0 if row["games"] >= games else 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parts = parser.add_subparsers(dest="part", required=True)
+    speed = parts.add_parser("speed", help="simulations a second, 1 and 2 threads")
+    speed.add_argument("--rounds", type=int, default=5)
+    speed.add_argument("--quick", action="store_true", help="small budgets (a smoke test)")
+    arena = parts.add_parser("arena", help="threads=2 against threads=1 at equal time")
+    arena.add_argument("--game", default="connect4")
+    arena.add_argument("--games", type=int, default=100)
+    arena.add_argument("--move-time", type=float, default=0.1)
+    arena.add_argument("--db", default="benchmarks/results/mcts_parallel_arena.sqlite")
+    arena.add_argument("--time", type=float, default=None, help="start no game after S seconds")
+    args = parser.parse_args(argv)
+    if args.part == "speed":
+        _speed(args.rounds, args.quick)
+        return 0
+    return _arena(args.game, args.games, args.move_time, args.db, args.time)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
