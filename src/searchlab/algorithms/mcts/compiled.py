@@ -27,6 +27,11 @@ the same seed gives the same result within a tier. Both value a finished game on
 64; Snake Go's: +1 / -1 for ``win_loss``; for ``score_difference`` the sign of the score
 difference, or the difference over ``size * size``).
 
+Threads. With ``options.threads > 1`` the search runs on that many threads at once, root
+parallelism (:mod:`~searchlab.algorithms.mcts.root_parallel`): a tree a thread, each with its
+own seed, the budget split, the root children merged for the final move; the kernel releases
+the GIL. ``threads=1`` is the single-threaded search, draw for draw.
+
 Budgets. Numba cannot read the clock: the kernel runs in slices and the clock is read between
 them (:mod:`~searchlab.algorithms.mcts.slices`, shared with Go's searcher); the tree stays in
 its arrays. The arrays start sized for the simulation budget and double when the kernel pauses
@@ -390,7 +395,8 @@ def compiled_mcts(
     The arguments are those :func:`searchlab.algorithms.mcts.mcts` has checked (``limits``
     bounds ``simulations`` and/or ``time``; ``nodes`` caps the tree); this function does not
     check them again. The result has the reference tier's shape with ``tier="compiled"``
-    (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
+    (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``; with
+    ``threads > 1``, ``threads``: the threads that searched).
     """
     if options.why_not_compiled(game) is not None:
         return None

@@ -562,8 +562,9 @@ def mcts(
         options: an :class:`~searchlab.algorithms.mcts.options.MCTSOptions`; its fields may
             also be given (or overridden) as keywords: ``c``, ``rollout``, ``final_move``,
             ``transpositions``, ``solver``, ``exact_endgame``, ``rave``, ``evaluator``, ``c_puct``,
-            ``lambda_``, ``dirichlet_alpha``, ``dirichlet_epsilon``, ``value_scale``, ``tier``,
-            ``observer`` (their meaning, defaults and checks are written once, there).
+            ``lambda_``, ``dirichlet_alpha``, ``dirichlet_epsilon``, ``value_scale``, ``threads``
+            (root parallelism, compiled tier), ``tier``, ``observer`` (their meaning, defaults
+            and checks are written once, there).
             ``tier="auto"`` runs the compiled kernel registered for the game
             (:data:`~searchlab.algorithms.kernels.KERNELS`) when the options are plain.
 
