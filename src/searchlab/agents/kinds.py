@@ -126,6 +126,7 @@ def _mcts(
     reuse: bool,
     tier: str,
     scale: ValueScale,
+    threads: int,
 ) -> Agent:
     limits = _simulation_budget(name, simulations, time)
     options: dict[str, Any] = {
@@ -137,6 +138,7 @@ def _mcts(
         "rave": rave,
         "tier": tier,
         "value_scale": scale,
+        "threads": threads,
     }
     if c is not None:
         options["c"] = c
@@ -199,6 +201,7 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
             "reuse": Param(bool, False, "keep the tree between moves"),
             "tier": option_param("tier"),
             "scale": option_param("value_scale"),
+            "threads": option_param("threads", positive=True),
         },
         "Monte Carlo tree search (UCT, RAVE, MCTS-Solver), compiled for every game with "
         "compiled rules",

@@ -182,6 +182,11 @@ class MCTSAgent(_SeededSearchAgent):
         ``None``."""
         try:
             self.options = make_options(options, overrides)
+            if self.options.is_batched and self.options.threads > 1:
+                raise InvalidParameterError(
+                    f"mcts: threads={self.options.threads} runs in the compiled UCT only (root "
+                    "parallelism); PUCT with a network searches on one thread: use threads=1"
+                )
             if self.options.is_batched:
                 from searchlab.algorithms.mcts.puct_search import PUCTSearcher
 

@@ -107,8 +107,7 @@ or None, got 0
         length = self.max_game_length
         if length is not None and (isinstance(length, bool) or not isinstance(length, int)):
             raise InvalidParameterError(
-                f"GameInfo.max_game_length must be a whole number of plies or None, got "
-                f"{length!r}"
+                f"GameInfo.max_game_length must be a whole number of plies or None, got {length!r}"
             )
         if length is not None and length < 0:
             raise InvalidParameterError(

@@ -15,6 +15,9 @@ beside the module, or under ``$NUMBA_CACHE_DIR``). Measured (2026-11-27, Breakth
 2-core VM): the first search of a new process took 6.5 s of compiling without it, about 1 s
 with it.
 
+The kernel releases the GIL (``nogil=True``): the threads of a parallel search
+(``MCTSOptions.threads``, :mod:`~searchlab.algorithms.mcts.root_parallel`) run it at once.
+
 Rules whose functions are not module-level functions of an imported module (made in a
 function, say) are bound in memory instead, once per process (a few seconds of compiling), as
 is every game when the folder cannot be written.
@@ -56,7 +59,7 @@ from searchlab.algorithms.mcts._kernel_loop import alternate, simulate, start_co
 
 {imports}
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def kernel(config, tree, root_a, root_b, scratch, counters, rng_state, settings):
     return simulate(
         actions, play, status, rollout, {start}, next_player, tree_actions, priors, repeats,
@@ -159,7 +162,7 @@ def _bind_in_memory(compiled: CompiledGame, is_array: bool) -> Any:
     tree_actions_fn, priors_fn = compiled.tree_actions, compiled.priors
     repeats_fn, playout_fn = compiled.repeats, compiled.playout
 
-    @njit
+    @njit(nogil=True)
     def kernel(
         config, tree, root_a, root_b, scratch, counters, rng_state, settings
     ):  # pragma: no cover - compiled

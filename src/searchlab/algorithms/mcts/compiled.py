@@ -27,6 +27,11 @@ the same seed gives the same result within a tier. Both value a finished game on
 64; Snake Go's: +1 / -1 for ``win_loss``; for ``score_difference`` the sign of the score
 difference, or the difference over ``size * size``).
 
+Threads. With ``options.threads > 1`` the search runs on that many threads at once, root
+parallelism (:mod:`~searchlab.algorithms.mcts.root_parallel`): a tree a thread, each with its
+own seed, the budget split, the root children merged for the final move; the kernel releases
+the GIL. ``threads=1`` is the single-threaded search, draw for draw.
+
 Budgets. Numba cannot read the clock: the kernel runs in slices and the clock is read between
 them (:mod:`~searchlab.algorithms.mcts.slices`, shared with Go's searcher); the tree stays in
 its arrays. The arrays start sized for the simulation budget and double when the kernel pauses
@@ -48,6 +53,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -69,6 +75,12 @@ from searchlab.algorithms.mcts.results import (
     array_tree_view,
     snapshot_of,
     terminal_result,
+)
+from searchlab.algorithms.mcts.root_parallel import (
+    merge_roots,
+    run_parallel,
+    split_budget,
+    thread_seed,
 )
 from searchlab.algorithms.mcts.slices import AGAIN, NO_LIMIT, run_in_slices
 from searchlab.algorithms.mcts.value_scale import returns_scale
@@ -214,13 +226,20 @@ class _Search:
             )
         )  # fmt: skip
 
-    def run(self, simulations: int | None, deadline: float | None, robust: bool = False) -> str:
+    def run(
+        self,
+        simulations: int | None,
+        deadline: float | None,
+        robust: bool = False,
+        stopped: Callable[[], str | None] | None = None,
+    ) -> str:
         """Simulate until ``simulations`` more have run, the clock passes ``deadline`` (after
         one simulation at least), the node limit, a proven root (solver) or, with ``robust``,
         agreement of the most visited and the best valued root child; return which stopped it
         (the reference tier's names: ``simulations``, ``time``, ``nodes``, ``proven``,
-        ``robust``). The clock is read between slices (:func:`~searchlab.algorithms.mcts.
-        slices.run_in_slices`)."""
+        ``robust``), or what ``stopped`` (asked between slices: another thread's search has
+        ended the search) returns. The clock is read between slices
+        (:func:`~searchlab.algorithms.mcts.slices.run_in_slices`)."""
 
         def step(budget: int) -> str | None:
             code = self._call(budget, robust)
@@ -237,7 +256,11 @@ class _Search:
             return _STOPS.get(code)
 
         return run_in_slices(
-            step, lambda: self.simulations, simulations=simulations, deadline=deadline
+            step,
+            lambda: self.simulations,
+            simulations=simulations,
+            deadline=deadline,
+            after_slice=stopped,
         )
 
     def final_choice(self, rule: int) -> int:
@@ -372,7 +395,8 @@ def compiled_mcts(
     The arguments are those :func:`searchlab.algorithms.mcts.mcts` has checked (``limits``
     bounds ``simulations`` and/or ``time``; ``nodes`` caps the tree); this function does not
     check them again. The result has the reference tier's shape with ``tier="compiled"``
-    (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``).
+    (``stats``: ``simulations``, ``children``, ``reused_visits`` (0), ``c``; with
+    ``threads > 1``, ``threads``: the threads that searched).
     """
     if options.why_not_compiled(game) is not None:
         return None
@@ -424,6 +448,8 @@ class CompiledSearcher:
         self._seeds = random.Random(self._seed)
         self._first = True
         self._search: _Search | None = None
+        self._helpers: list[_Search] = []
+        """With ``threads > 1``: the trees of threads 1, 2, ... (``_search`` is thread 0's)."""
         self._root: State | None = None
 
     def prepare(self, state: State | None = None) -> None:
@@ -442,6 +468,7 @@ class CompiledSearcher:
     def reset(self) -> None:
         """Forget the tree (the next search starts afresh)."""
         self._search = None
+        self._helpers = []
         self._root = None
 
     def snapshot(self) -> SearchSnapshot:
@@ -452,12 +479,16 @@ class CompiledSearcher:
             return EMPTY_SNAPSHOT
         # one read of the blocks: every field from the same arrays, whatever the search
         # thread rebinds meanwhile (growth, a kept subtree)
-        return snapshot_of(search._children(None, L.Tree.view(search.tree.blocks)))
+        helpers = self._helpers
+        if not helpers:
+            return snapshot_of(search._children(None, L.Tree.view(search.tree.blocks)))
+        views = [L.Tree.view(tree.tree.blocks) for tree in (search, *helpers)]
+        return snapshot_of(search._children(None, merge_roots(views)))
 
     def tree_view(self, depth: int, width: int) -> dict[str, Any] | None:
         """The last search's tree, ``depth`` plies deep, ``width`` children a node
         (:func:`~searchlab.algorithms.mcts.results.array_tree_view`; for pictures); ``None``
-        before a search."""
+        before a search. With ``threads > 1``, thread 0's tree."""
         search = self._search
         if search is None:
             return None
@@ -478,15 +509,17 @@ class CompiledSearcher:
 
         return array_tree_view(children, stats, depth=depth, width=width)
 
-    def _find_reusable(self, state: State) -> int:
-        """The node of ``state`` in the previous tree (-1: none): where the game's
-        ``moves_between`` leads, else among the first turns (by ``key()``)."""
-        if self._search is None or self._root is None:
+    def _find_reusable(self, state: State, search: _Search | None = None) -> int:
+        """The node of ``state`` in the previous tree (``search``'s, default thread 0's; -1:
+        none): where the game's ``moves_between`` leads, else among the first turns (by
+        ``key()``)."""
+        search = self._search if search is None else search
+        if search is None or self._root is None:
             return -1
-        tree = self._search.tree
-        moves_between = self._search.kernel.moves_between
+        tree = search.tree
+        moves_between = search.kernel.moves_between
         if moves_between is not None:
-            return self._follow(moves_between(self._root, state))
+            return self._follow(moves_between(self._root, state), search)
         key, player = state.key(), state.current_player()
         own = self._root.current_player()
         frontier = [(0, self._root, False)]
@@ -505,11 +538,10 @@ class CompiledSearcher:
             frontier = following
         return -1
 
-    def _follow(self, moves: Any) -> int:
-        """The node the ``moves`` lead to from the root through made, legal children (-1:
-        none, or ``moves`` is ``None``)."""
-        assert self._search is not None
-        tree = self._search.tree
+    def _follow(self, moves: Any, search: _Search) -> int:
+        """The node the ``moves`` lead to from the root of ``search``'s tree through made,
+        legal children (-1: none, or ``moves`` is ``None``)."""
+        tree = search.tree
         if moves is None or tree.first[0] < 0:
             return -1
         node = 0
@@ -542,6 +574,8 @@ class CompiledSearcher:
             )
         _make_ready(kernel, self.game, state, options, self._rules)
         began = time.perf_counter()  # the clock starts with the kernel loaded (or compiled)
+        if options.threads > 1:
+            return self._search_threads(state, kernel, limits, began)
         node = self._find_reusable(state)
         if node >= 0 and self._search is not None:
             search = self._search
@@ -566,6 +600,168 @@ class CompiledSearcher:
         if chosen < 0:
             chosen = search.final_choice(MOST_VISITS)
         return search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
+
+    def _search_threads(
+        self, state: State, kernel: _Kernel, limits: Limits, began: float
+    ) -> SearchResult:
+        """Root parallelism (:mod:`~searchlab.algorithms.mcts.root_parallel`): one tree a
+        thread (kept from the previous search where it holds ``state``, else fresh: thread
+        ``i``'s first tree seeded :func:`~.root_parallel.thread_seed`\\ ``(seed, i)``), the
+        budget split, the roots merged for the final move."""
+        options = self.options
+        shares = _thread_limits(limits, options.threads)
+        previous = [self._search, *self._helpers] if self._search is not None else []
+        searches: list[_Search] = []
+        reused = 0
+        for index, share in enumerate(shares):
+            # each thread its own position words and config (a game's arrays are not shared)
+            own = kernel if index == 0 else _kernel_for(self.game, state, options, self._rules)
+            assert own is not None  # as for ``kernel``
+            old = previous[index] if index < len(previous) else None
+            node = -1 if old is None else self._find_reusable(state, old)
+            if old is not None and node >= 0:
+                reused += old.reroot(node, own, share)
+                searches.append(old)
+                continue
+            seed = thread_seed(self._seed, index) if self._first else self._seeds.getrandbits(63)
+            searches.append(_Search(own, share, options, seed, self.report_rave))
+        self._first = False
+        self._search, self._helpers, self._root = searches[0], searches[1:], state
+        deadline = None if limits.time is None else began + limits.time
+        simulations = [share.simulations for share in shares]
+        stopped_by = _run_threads(searches, simulations, deadline)
+        rule = RULES[options.final_move]
+        merged = merge_roots([search.tree for search in searches])
+        chosen = _merged_choice(merged, rule, options.solver)
+        if chosen < 0 and options.final_move == "robust" and stopped_by != "proven":
+            # search on, all threads, up to half the budget again, in up to eight rounds,
+            # until the merged most visited child is also the best valued one
+            extra = None if limits.simulations is None else max(1, limits.simulations // 2)
+            rounds = 8
+            end = None if limits.time is None else time.perf_counter() + limits.time / 2
+            for _ in range(rounds):
+                per_round = None if extra is None else max(len(searches), extra // rounds)
+                round_end = (
+                    None
+                    if end is None
+                    else min(end, time.perf_counter() + (limits.time or 0.0) / (2 * rounds))
+                )
+                parts = split_budget(per_round, len(searches))
+                stopped_by = _run_threads(searches, parts, round_end)
+                merged = merge_roots([search.tree for search in searches])
+                chosen = _merged_choice(merged, rule, options.solver)
+                if chosen >= 0 or stopped_by == "proven":
+                    break
+                if end is not None and time.perf_counter() >= end:
+                    break
+        if chosen < 0:
+            chosen = _merged_choice(merged, MOST_VISITS, options.solver)
+        return self._merged_result(
+            searches, merged, chosen, stopped_by, began, list(state.legal_actions()), reused
+        )
+
+    def _merged_result(
+        self,
+        searches: list[_Search],
+        merged: Any,
+        chosen: int,
+        stopped_by: str,
+        began: float,
+        legal_actions: list[int],
+        reused_visits: int,
+    ) -> SearchResult:
+        """The result of a search on several threads: :meth:`_Search.result`'s shape, from
+        the merged root (``chosen`` a slot of it); ``nodes`` and ``simulations`` the trees'
+        sums, ``depth`` the deepest, the principal variation below the chosen move that of
+        the tree where it has the most visits; ``stats["threads"]`` the threads."""
+        head = searches[0]
+        solver = self.options.solver
+        root_value = -float(merged.proven[0]) if solver and merged.is_proven[0] else None
+        is_made = 1 <= chosen < 1 + int(merged.n_expanded[0])
+        if root_value is not None:
+            value = root_value
+        elif is_made and solver and merged.is_proven[chosen]:
+            value = float(merged.proven[chosen])
+        elif is_made and merged.visits[chosen]:
+            value = float(merged.value[chosen]) / int(merged.visits[chosen])
+        else:
+            value = 0.0
+        if chosen < 0:
+            line: tuple[int, ...] = ()
+        elif chosen in merged.owner:
+            index, node = merged.owner[chosen]
+            line = searches[index]._principal_variation(node)
+        else:
+            line = (int(merged.action[chosen]),)
+        return SearchResult(
+            action=int(merged.action[chosen]) if chosen >= 0 else None,
+            value=value,
+            principal_variation=line,
+            nodes=sum(int(search.tree.counters[L.C_NODES]) for search in searches),
+            depth=max(int(search.tree.counters[L.C_MAX_DEPTH]) for search in searches),
+            elapsed=time.perf_counter() - began,
+            is_proven=root_value is not None,
+            stopped_by=None if stopped_by in ("proven", "robust") else stopped_by,
+            algorithm="mcts",
+            tier="compiled",
+            stats={
+                "simulations": sum(search.simulations for search in searches),
+                "children": head._children(legal_actions, merged),
+                "reused_visits": reused_visits,
+                "c": head.c,
+                **head.extra_stats,
+                "threads": len(searches),
+            },
+        )
+
+
+def _thread_limits(limits: Limits, threads: int) -> list[Limits]:
+    """Each thread's budget: the simulations and nodes of ``limits`` split
+    (:func:`~.root_parallel.split_budget`: they add up to the whole), the time the same;
+    fewer threads than asked when the budget has fewer simulations or nodes than that."""
+    count = threads
+    for total in (limits.simulations, limits.nodes):
+        if total is not None:
+            count = min(count, int(total))
+    return [
+        dataclasses.replace(limits, simulations=simulations, nodes=nodes)
+        for simulations, nodes in zip(
+            split_budget(limits.simulations, count), split_budget(limits.nodes, count), strict=True
+        )
+    ]
+
+
+_REASONS = ("proven", "time", "nodes", "simulations", "robust")
+"""Why a search on several threads stopped, from its threads' reasons: the first of these
+that any thread gave."""
+
+
+def _run_threads(
+    searches: list[_Search], simulations: Sequence[int | None], deadline: float | None
+) -> str:
+    """Run ``searches`` at once, each on its own thread (the first on this one) for its
+    ``simulations`` until ``deadline`` (:func:`~.root_parallel.run_parallel`: a proven root,
+    an error or Ctrl-C stops them all); return why the search stopped (:data:`_REASONS`)."""
+    jobs = [
+        lambda stopped, search=search, budget=budget: search.run(budget, deadline, stopped=stopped)
+        for search, budget in zip(searches, simulations, strict=True)
+    ]
+    reasons = run_parallel(jobs)
+    for reason in _REASONS:
+        if reason in reasons:
+            return reason
+    return reasons[0]
+
+
+def _merged_choice(merged: Any, rule: int, solver: bool) -> int:
+    """The slot of the merged root (:func:`~.root_parallel.merge_roots`) that ``rule`` picks
+    (-1: none)."""
+    return int(
+        final_choice(
+            merged.first, merged.n_children, merged.n_expanded, merged.action, merged.visits,
+            merged.value, merged.is_proven, merged.proven, rule, solver,
+        )
+    )  # fmt: skip
 
 
 _READY: set[tuple[Any, bool]] = set()

@@ -187,6 +187,15 @@ class MCTSOptions:
             0 draw, -1 loss, whatever the game's returns) or ``"normalised"`` (the returns over
             the game's ``GameInfo.max_utility``: play for the score). Every value the search
             reports is on this scale, in ``[-1, 1]``.
+        threads: how many threads search at once (an integer >= 1; default 1): root
+            parallelism in the compiled tier (:mod:`~searchlab.algorithms.mcts.root_parallel`):
+            each thread grows its own tree from the root with its own seed (thread 0 the
+            search's seed, the others seeds derived from it and their index), a simulation
+            budget is split between them (``simulations=N`` runs ``N`` in all), and the root
+            children's visits and values are merged for the final move. With a fixed seed
+            and a simulation budget the result is the same on every run; ``threads=1`` is
+            the single-threaded search. Only the compiled tier runs ``threads > 1``
+            (:meth:`why_not_threads`).
         tier: ``"auto"`` runs a compiled kernel when the game has one and the options are
             plain for it (:meth:`why_not_plain`: uniform rollouts, or a rollout policy the
             game's kernel compiles, such as Snake Go's ``"informed"``), else the reference
@@ -264,6 +273,10 @@ class MCTSOptions:
             "a finished game's worth: outcome (+1/0/-1) or normalised score", VALUE_SCALES
         ),
     )
+    threads: int = field(
+        default=1,
+        metadata=_about("threads searching at once (root parallelism, compiled tier; 1: one)"),
+    )
     tier: Tier = field(default="auto", metadata=_about("compiled or reference tier", TIERS))
     observer: Observer | None = None
     policy: RolloutPolicy = field(init=False, repr=False, compare=False)
@@ -330,6 +343,7 @@ class MCTSOptions:
         _number(self.c_visit, "c_visit", low=0.0)
         _number(self.c_scale, "c_scale", low=0.0)
         check_value_scale(self.value_scale, _ALGORITHM)
+        check_integer(self.threads, "threads", owner=_ALGORITHM, low=1)
         check_tier(self.tier, _ALGORITHM)
         if self.observer is not None and not callable(self.observer):
             raise InvalidParameterError(
@@ -421,6 +435,36 @@ class MCTSOptions:
         """:meth:`why_not_plain` for the compiled MCTS kernel of ``game`` (its rollout
         policies and features from :mod:`~searchlab.algorithms.kernels`)."""
         return self.why_not_plain(mcts_rollouts(game), mcts_features(game))
+
+    def why_not_threads(self, game: object) -> str | None:
+        """With ``threads > 1``, one line saying why these options cannot search ``game`` on
+        several threads (only the compiled tier runs them: no ``tier="reference"``, no option
+        that needs the reference tier, a game with a compiled kernel); ``None`` when they can
+        (or ``threads == 1``).
+
+        >>> from searchlab.domains.games.connect4 import Connect4
+        >>> from searchlab.domains.games.tictactoe import TicTacToe
+        >>> MCTSOptions(threads=2).why_not_threads(Connect4()) is None
+        True
+        >>> print(MCTSOptions(threads=2).why_not_threads(TicTacToe()))
+        mcts: threads=2 runs in the compiled tier only (root parallelism), and tictactoe has no \
+compiled MCTS kernel; use threads=1
+        """
+        if self.threads == 1:
+            return None
+        if self.tier == "reference":
+            why = "tier='reference' was asked"
+        elif (reason := self.why_not_compiled(game)) is not None:
+            why = f"{reason} needs the reference tier"
+        elif not isinstance(game, KERNELS.domains("mcts")):
+            name = getattr(getattr(game, "info", None), "name", type(game).__name__)
+            why = f"{name} has no compiled MCTS kernel"
+        else:
+            return None
+        return (
+            f"{_ALGORITHM}: threads={self.threads} runs in the compiled tier only (root "
+            f"parallelism), and {why}; use threads=1"
+        )
 
     @property
     def algorithm(self) -> str:

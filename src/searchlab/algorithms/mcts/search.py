@@ -91,8 +91,8 @@ class MCTS:
     inherited). The options are those of :func:`mcts` (an ``options=`` object and/or its
     fields as keywords); ``limits`` here is a default budget for :meth:`search`. Only the
     reference tier keeps a tree, so ``tier="auto"`` and ``"reference"`` run it here;
-    ``tier="compiled"`` runs the compiled kernel on every call, with a fresh tree each time
-    (as :func:`mcts` does).
+    ``tier="compiled"`` (and ``threads > 1``, which only the compiled tier runs) runs the
+    compiled kernel on every call, with a fresh tree each time (as :func:`mcts` does).
 
     >>> from searchlab.core.game import play
     >>> from searchlab.core.limits import Limits
@@ -124,6 +124,9 @@ class MCTS:
                 "compiled PUCT (algorithms.mcts.puct, the mcts agent)"
             )
         check_compiled(self.options, game)  # tier="compiled": options the game's kernel runs
+        why_not_threads = self.options.why_not_threads(game)  # threads > 1: compiled only
+        if why_not_threads is not None:
+            raise InvalidParameterError(why_not_threads)
         self.game = game
         self.limits = None if limits is None else check_budget(limits, "mcts")
         self.algorithm = self.options.algorithm
@@ -357,13 +360,19 @@ class MCTS:
         constructor's); see :func:`mcts` for the result."""
         limits = check_budget(limits if limits is not None else self.limits, "mcts")
         root = self.game.initial_state() if state is None else state
-        if self.options.tier != "compiled":
+        if self.options.tier != "compiled" and self.options.threads == 1:
             return self._search(root, limits)
         seed = self._rng.randrange(1 << 31) if self._seed is not None else None
         return _run_tiers(self.game, root, limits, self.options, seed, self)
 
     def _search(self, root_state: State, limits: Limits) -> SearchResult:
         """The reference tier's search of ``root_state`` (arguments already checked)."""
+        if self.options.threads > 1:
+            raise InvalidParameterError(
+                f"mcts: threads={self.options.threads} runs in the compiled tier only (root "
+                f"parallelism), and the compiled kernel has no {type(root_state).__name__} "
+                "positions; use threads=1"
+            )
         start = time.perf_counter()
         if root_state.is_terminal():
             self.reset()
@@ -553,8 +562,9 @@ def mcts(
         options: an :class:`~searchlab.algorithms.mcts.options.MCTSOptions`; its fields may
             also be given (or overridden) as keywords: ``c``, ``rollout``, ``final_move``,
             ``transpositions``, ``solver``, ``exact_endgame``, ``rave``, ``evaluator``, ``c_puct``,
-            ``lambda_``, ``dirichlet_alpha``, ``dirichlet_epsilon``, ``value_scale``, ``tier``,
-            ``observer`` (their meaning, defaults and checks are written once, there).
+            ``lambda_``, ``dirichlet_alpha``, ``dirichlet_epsilon``, ``value_scale``, ``threads``
+            (root parallelism, compiled tier), ``tier``, ``observer`` (their meaning, defaults
+            and checks are written once, there).
             ``tier="auto"`` runs the compiled kernel registered for the game
             (:data:`~searchlab.algorithms.kernels.KERNELS`) when the options are plain.
 

@@ -67,6 +67,7 @@ LINEAR_CONFLICT_MAX_SIZE = 6
 """Largest side length with a linear-conflict table ((n+1)**n entries: 117,649 for n = 6).
 Larger boards run the compiled search with Manhattan distance (reported in ``stats``)."""
 
+
 @njit(cache=True)
 def _search(  # pragma: no cover - compiled; exercised through compiled_tile_idastar
     control, board, blank_at, next_direction, came_from, cost_at, removals_at,
