@@ -339,7 +339,8 @@ def test_self_play_runs_on_the_runs_device(reference_run: Path, tmp_path: Path) 
     """The tasks carry the run's device (``cpu:0`` here, told apart from the default ``cpu``:
     on a GPU machine it is ``cuda``), the worker's evaluator runs there (an absent GPU is its
     one-line refusal), and the games are the same as on the default device."""
-    from searchlab.learning.workers import InlinePool, SelfPlayTask, play_chunk
+    from searchlab.core.workers import InlinePool
+    from searchlab.learning.workers import SelfPlayTask, play_chunk
 
     seen: list[str] = []
 
@@ -368,10 +369,11 @@ def test_evaluation_games_are_the_workers_tasks(tmp_path: Path) -> None:
     """Each evaluation game is one task for the workers (both matches in one wave); the score
     against the previous generation is play_match's over the same games, and local worker
     processes give the same figures as this process."""
+    from searchlab.core.workers import InlinePool
     from searchlab.learning.encoders import encoder_for
     from searchlab.learning.evaluation import network_agent, play_match
     from searchlab.learning.evaluator import NetworkEvaluator
-    from searchlab.learning.workers import InlinePool, make_pool
+    from searchlab.learning.workers import make_pool
 
     calls: list[tuple[str, int]] = []
 

@@ -74,6 +74,7 @@ def _build(args: argparse.Namespace) -> int:
     import time
 
     from searchlab.algorithms.adversarial import connect4_book_build as building
+    from searchlab.core.workers import ProcessPool, RayPool
 
     if args.game != "connect4":
         raise InvalidParameterError(
@@ -87,10 +88,10 @@ def _build(args: argparse.Namespace) -> int:
         raise InvalidParameterError(f"--out {out}: no such folder {out.parent}")
     pool: Any
     if args.ray is not None:
-        pool = building.RayPool(args.ray, args.workers)
+        pool = RayPool(args.ray, args.workers)
         where = f"Ray ({args.ray})"
     else:
-        pool = building.LocalPool(args.workers)
+        pool = ProcessPool(args.workers)
         where = f"{args.workers} local process{'es' if args.workers > 1 else ''}"
     start = time.perf_counter()
     print(f"building the depth-{args.depth} book on {where} -> {out}", file=sys.stderr)

@@ -56,6 +56,7 @@ from typing import Any
 from searchlab.core.elo import elo_difference
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
+from searchlab.core.workers import InlinePool, Pool, RayPool
 from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluation import exact_table, mistake_rate, policy_chooser, tally
@@ -65,15 +66,7 @@ from searchlab.learning.replay import ReplayWindow, block_from_records
 from searchlab.learning.run_dir import RunDirectory
 from searchlab.learning.train_config import TrainConfig
 from searchlab.learning.trainer import Trainer, scheduled_learning_rate
-from searchlab.learning.workers import (
-    InlinePool,
-    MatchGameTask,
-    ProcessPool,
-    RayPool,
-    SelfPlayTask,
-    play_chunk,
-    play_match_game,
-)
+from searchlab.learning.workers import MatchGameTask, SelfPlayTask, play_chunk, play_match_game
 
 __all__ = [
     "KEEP_ALL",
@@ -123,7 +116,7 @@ def train_alphazero(
     game_params: dict[str, Any] | None = None,
     deadline: float | None = None,
     device: str = "cpu",
-    pool: InlinePool | ProcessPool | RayPool | None = None,
+    pool: Pool | None = None,
     workers: int = 1,
     on_event: Event | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -462,7 +455,7 @@ def _evaluate(
     *,
     generation: int,
     device: str,
-    pool: InlinePool | ProcessPool | RayPool,
+    pool: Pool,
     name: str,
     params: dict[str, Any],
     worker_device: str,

@@ -9,16 +9,11 @@ worker plays it.
 A :class:`MatchGameTask` is one evaluation game of a generation (the new network against
 the previous one or a reference agent); :func:`play_match_game` plays it.
 
-A pool runs tasks (``pool.run(tasks, function)``: :func:`play_chunk` or
-:func:`play_match_game`) and hands
-back their results as they finish:
-
-* :class:`InlinePool`: in this process (``workers=1``; the default, and the tests');
-* :class:`ProcessPool`: ``K`` local processes (``spawn``: no fork of a process holding torch
-  threads), each with one torch thread;
-* :class:`RayPool`: Ray tasks (``ray`` is an optional package: ``pip install
-  'searchlab[ray]'``); ``address=None`` starts a local Ray instance, an address joins that
-  cluster, and one that does not answer is one ``InvalidParameterError`` line.
+A pool (:mod:`searchlab.core.workers`, the one pool of every command that farms out work)
+runs tasks (``pool.run(tasks, function)``: :func:`play_chunk` or :func:`play_match_game`) and
+hands back their results as they finish: in this process (``workers=1``; the default, and the
+tests'), in ``K`` local processes, or on Ray; :func:`make_pool` sets each worker to one torch
+thread.
 
 >>> pool = make_pool(workers=1)
 >>> type(pool).__name__
@@ -28,19 +23,14 @@ back their results as they finish:
 
 from __future__ import annotations
 
-import concurrent.futures
-import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from searchlab.core.errors import InvalidParameterError
+from searchlab.core.workers import Pool
+from searchlab.core.workers import make_pool as make_core_pool
 
 __all__ = [
-    "InlinePool",
     "MatchGameTask",
-    "ProcessPool",
-    "RayPool",
     "SelfPlayTask",
     "make_pool",
     "play_chunk",
@@ -174,152 +164,14 @@ def play_match_game(task: MatchGameTask) -> tuple[MatchGameTask, int]:
     return task, outcome
 
 
-Task = TypeVar("Task")
-Result = TypeVar("Result")
-
-
 def _one_thread() -> None:
     import torch
 
     torch.set_num_threads(1)
 
 
-class InlinePool:
-    """Runs each task in this process, when its result is asked for."""
-
-    def run(
-        self,
-        tasks: Sequence[Task],
-        function: Callable[[Task], Result],
-    ) -> Iterator[Result]:
-        """``function(task)`` of each of ``tasks`` (:func:`play_chunk`, :func:`play_match_game`),
-        in order."""
-        for task in tasks:
-            yield function(task)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-class ProcessPool:
-    """``workers`` local processes (spawned once, reused for every generation)."""
-
-    def __init__(self, workers: int) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_one_thread
-        )
-
-    def run(
-        self,
-        tasks: Sequence[Task],
-        function: Callable[[Task], Result],
-    ) -> Iterator[Result]:
-        """``function(task)`` of each of ``tasks`` (a module-level function), as they
-        finish."""
-        futures = [self._executor.submit(function, task) for task in tasks]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
-
-    def close(self) -> None:
-        """Stop the processes (tasks not started are dropped)."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-class RayPool:
-    """Ray tasks running :func:`play_chunk`; ``address=None`` starts a local instance."""
-
-    def __init__(self, address: str | None, workers: int) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise InvalidParameterError("--ray needs Ray: pip install 'searchlab[ray]'") from None
-        self._ray = ray
-        self._started = False
-        if not ray.is_initialized():
-            if address is not None:
-                _probe(address)
-            try:
-                if address is None:
-                    ray.init(
-                        num_cpus=workers,
-                        include_dashboard=False,
-                        log_to_driver=False,
-                        configure_logging=False,
-                    )
-                else:
-                    ray.init(address=address, log_to_driver=False, configure_logging=False)
-            except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
-                text = " ".join(str(error).split())[:200]
-                raise InvalidParameterError(
-                    f"--ray {address}: no Ray cluster answers there ({text})"
-                ) from None
-            self._started = True
-        self._remote = ray.remote(num_cpus=1)(_ray_call)
-
-    def run(
-        self,
-        tasks: Sequence[Task],
-        function: Callable[[Task], Result],
-    ) -> Iterator[Result]:
-        """``function(task)`` of each of ``tasks``, as they finish."""
-        ray = self._ray
-        pending = [self._remote.remote(function, task) for task in tasks]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
-        finally:
-            for reference in pending:
-                ray.cancel(reference, force=True)
-
-    def close(self) -> None:
-        """Shut down the Ray instance this pool started (a joined cluster stays up)."""
-        if self._started:
-            self._ray.shutdown()
-
-
-def _probe(address: str, timeout: float = 5.0) -> None:
-    """One line unless something listens at ``address`` (``host:port`` or ``ray://host:port``;
-    ``auto`` is left to Ray): Ray itself would retry for minutes."""
-    import socket
-
-    text = address.removeprefix("ray://")
-    if text == "auto":
-        return
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise InvalidParameterError(
-            f"--ray {address!r}: expected HOST:PORT (or ray://HOST:PORT) of a Ray cluster"
-        )
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            pass
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InvalidParameterError(
-            f"--ray {address}: no Ray cluster answers there ({reason})"
-        ) from None
-
-
-def _ray_call(function: Callable[[Any], Any], task: Any) -> Any:
-    _one_thread()
-    return function(task)
-
-
-def make_pool(
-    workers: int = 1, *, ray: bool = False, address: str | None = None
-) -> InlinePool | ProcessPool | RayPool:
-    """The pool for ``workers`` workers: Ray when ``ray`` (at ``address``, or a local instance),
-    else local processes when ``workers > 1``, else this process."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidParameterError(f"workers must be an integer >= 1, got {workers!r}")
-    if ray:
-        return RayPool(address, workers)
-    if workers > 1:
-        return ProcessPool(workers)
-    return InlinePool()
+def make_pool(workers: int = 1, *, ray: bool = False, address: str | None = None) -> Pool:
+    """The pool for ``workers`` workers (:func:`searchlab.core.workers.make_pool`), each
+    process or Ray task set to one torch thread: Ray when ``ray`` (at ``address``, or a local
+    instance), else local processes when ``workers > 1``, else this process."""
+    return make_core_pool(workers, ray=ray, address=address, initializer=_one_thread)

@@ -17,6 +17,7 @@ from searchlab.algorithms.adversarial.connect4_book import (
 )
 from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.workers import InlinePool
 from searchlab.domains.games.connect4 import parse_moves
 
 PONS = Path(__file__).resolve().parents[4] / "shared" / "data" / "connect4_pons"
@@ -98,12 +99,11 @@ def test_a_corrupt_or_foreign_file_is_one_line(
     assert "\n" not in str(caught.value) and str(path) in str(caught.value)
 
 
-class _KilledAfter(building.LocalPool):
+class _KilledAfter(InlinePool):
     """Runs in this process and dies (as a kill would) after ``chunks`` chunks; records the
     positions it was asked to solve."""
 
     def __init__(self, chunks: int | None) -> None:
-        super().__init__(0)
         self.chunks = chunks
         self.asked: list[int] = []
 

@@ -11,9 +11,10 @@
    count the winner's stones, so they simply change sign from child to parent; a child won at
    once by its mover scores ``(43 - plies) // 2``).
 
-The chunks run on a pool: :class:`LocalPool` (``W`` local processes, the default) or
-:class:`RayPool` (a Ray cluster, or a local Ray instance). ``memory_needed`` refuses a depth
-the machine cannot hold.
+The chunks run on a pool of :mod:`searchlab.core.workers` (the one pool of every command that
+farms out work): ``W`` local processes (the default; ``workers=0`` solves in this process), or
+a Ray cluster (:class:`~searchlab.core.workers.RayPool`, or a local Ray instance).
+``memory_needed`` refuses a depth the machine cannot hold.
 
 ``root`` builds the book of one position's subtree only (a partial book, e.g. for tests):
 
@@ -24,13 +25,10 @@ the machine cannot hold.
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
-import multiprocessing
 import os
-import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,13 +38,12 @@ import numpy as np
 from searchlab.algorithms.adversarial import _connect4_kernels as kernels
 from searchlab.algorithms.adversarial.connect4_book import Connect4Book, canonical_key
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.workers import InlinePool, Pool, ProcessPool
 from searchlab.domains.games import connect4_bits as bits
 
 __all__ = [
     "POSITIONS_PER_PLY",
     "BuildProgress",
-    "LocalPool",
-    "RayPool",
     "build_book",
     "check_depth",
     "check_root",
@@ -176,104 +173,6 @@ def solve_chunk(task: ChunkTask) -> tuple[int, list[int], list[int]]:
     return task.index, keys, scores
 
 
-class LocalPool:
-    """``workers`` local processes (spawned); ``workers=0`` runs in this process."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self._executor = None
-        if workers > 0:
-            context = multiprocessing.get_context("spawn")
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers, mp_context=context
-            )
-
-    def run(
-        self, tasks: Sequence[ChunkTask], function: Callable[[ChunkTask], Any]
-    ) -> Iterator[Any]:
-        """``function(task)`` of each task, as they finish."""
-        if self._executor is None:
-            for task in tasks:
-                yield function(task)
-            return
-        futures = [self._executor.submit(function, task) for task in tasks]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
-
-    def close(self) -> None:
-        """Stop the processes (chunks not started are dropped)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-class RayPool:
-    """Ray tasks: ``address`` ``"local"`` starts a local instance of ``workers`` CPUs; another
-    address joins that cluster (one that does not answer within ``timeout`` s is one line)."""
-
-    def __init__(self, address: str, workers: int, timeout: float = 5.0) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise InvalidParameterError("--ray needs Ray: pip install 'searchlab[ray]'") from None
-        self.workers = workers
-        self._ray = ray
-        if address not in ("local", "auto"):
-            _probe(address, timeout)
-        try:
-            if address == "local":
-                ray.init(
-                    num_cpus=max(workers, 1),
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    configure_logging=False,
-                )
-            else:
-                ray.init(address=address, log_to_driver=False, configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError, TimeoutError, SystemError) as error:
-            text = " ".join(str(error).split())[:200]
-            raise InvalidParameterError(f"--ray {address}: Ray did not start ({text})") from None
-        self._remote = ray.remote(num_cpus=1)(solve_chunk)
-
-    def run(
-        self, tasks: Sequence[ChunkTask], function: Callable[[ChunkTask], Any]
-    ) -> Iterator[Any]:
-        """The chunks solved on the cluster, as they finish (``function`` is
-        :func:`solve_chunk`)."""
-        ray = self._ray
-        pending = [self._remote.remote(task) for task in tasks]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
-        finally:
-            for reference in pending:
-                ray.cancel(reference, force=True)
-
-    def close(self) -> None:
-        """Disconnect (and stop a local instance this pool started)."""
-        self._ray.shutdown()
-
-
-def _probe(address: str, timeout: float) -> None:
-    text = address.removeprefix("ray://")
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise InvalidParameterError(
-            f"--ray {address!r}: expected HOST:PORT (or ray://HOST:PORT), 'local' or 'auto'"
-        )
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            pass
-    except OSError as error:
-        raise InvalidParameterError(
-            f"--ray {address}: no Ray cluster answers there ({error.strerror or error})"
-        ) from None
-
-
 @dataclass
 class BuildProgress:
     """What :func:`build_book` reports after each chunk: positions solved of the total at the
@@ -330,13 +229,14 @@ def build_book(
     out: Path | None = None,
     chunk: int = 256,
     table_log2: int = 22,
-    pool: LocalPool | RayPool | None = None,
+    pool: Pool | None = None,
     report: Callable[[BuildProgress], None] | None = None,
 ) -> Connect4Book:
     """Build the book of every position up to ``depth`` plies (see the module docstring);
     with ``out``, write it there and keep the finished chunks under ``OUT.partial/`` until the
     book is written (a later call with the same ``out`` and ``depth`` resumes). ``pool``
-    defaults to ``LocalPool(workers)``; ``report`` is called after each chunk."""
+    defaults to ``workers`` local processes (``0``: this process); ``report`` is called after
+    each chunk."""
     root_state = check_root(root, check_depth(depth, len(root)))
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise InvalidParameterError(f"book chunk must be >= 1 positions, got {chunk!r}")
@@ -368,7 +268,7 @@ def build_book(
     solved = sum(len(keys) for keys, _ in done.values())
     todo = [task for task in tasks if task.index not in done]
     own_pool = pool is None
-    pool = pool or LocalPool(workers)
+    pool = pool or (ProcessPool(workers) if workers > 0 else InlinePool())
     try:
         for index, keys, scores in pool.run(todo, solve_chunk):
             if folder is not None:
@@ -381,8 +281,8 @@ def build_book(
         if own_pool:
             pool.close()
     scores_by_key: dict[int, int] = {}
-    for keys, scores in done.values():
-        scores_by_key.update(zip(keys.tolist(), scores.tolist(), strict=True))
+    for key_array, score_array in done.values():
+        scores_by_key.update(zip(key_array.tolist(), score_array.tolist(), strict=True))
     _fold_back(levels, scores_by_key, len(root))
     book = Connect4Book.from_scores(depth, scores_by_key)
     if out is not None and folder is not None:
