@@ -33,6 +33,18 @@ At the root the exact score is found by null-window tests, MTD(f)-like: each tes
 "is the score above ``t``?", and its fail-soft answer moves a lower or an upper bound until
 they meet; the move that proved the final lower bound is a best move.
 
+With ``threads > 1`` the threads share the table (its entries are written lockless: the
+position's keys are stored xor-ed with the data word, so a torn entry reads as a miss) and
+split the work as in ABDADA (Weill 1996, in the simplified form of T. Kerrigan): each thread
+searches the whole tree in the same order, but at a node with at least ``DEFER_EMPTIES``
+empties a younger move that another thread is searching at that moment (a hash of the
+positions being searched, ``busy``) is deferred to after the other moves, so the threads spread
+over the moves of the nodes where every move must be searched, and each finds the others'
+results in the table. At the root, each null-window test shares the root moves the same way;
+it ends when a move fails high or a thread has seen every move's score, and the other threads
+are then stopped within a node. Every bound a thread stores is proved, so the scores are exact;
+the node counts (summed over the threads) vary with the timing.
+
 Bounds in the table are exact facts about a position (there is no depth), so one table serves
 any number of solves, and a search stopped by its node budget can be restarted where it
 left off: the work it finished is in the table. That is how a time limit is kept: the kernel
@@ -175,7 +187,9 @@ def _sort_depth(empties: int) -> int:
 
 class EndgameSolver:
     """An exact endgame solver with its own transposition table (``2**table_bits`` entries,
-    24 bytes each, in buckets of two), kept between solves.
+    24 bytes each, in buckets of two), kept between solves, searched by ``threads`` threads
+    (1: one thread, node counts repeat exactly run to run; more: ABDADA over the shared table,
+    see the module's notes; the scores stay exact, the nodes vary with the timing).
 
     >>> from searchlab.domains.games.othello import Othello
     >>> solver = EndgameSolver(table_bits=10)
@@ -353,7 +367,10 @@ class EndgameSolver:
         searching is deferred to a second pass. A move whose score is above ``threshold``
         ends the test (the other threads are stopped within a node); so does the first
         thread to finish its moves, as then every move has its score."""
-        stats = [np.array([0, _UNLIMITED, 0], dtype=np.int64) for _ in range(self.threads)]
+        # a node limit is shared out between the threads; a thread past its share stops all
+        remaining = max(run.node_limit - int(run.stats[NODES]), 0)
+        share = remaining if run.node_limit == _UNLIMITED else remaining // self.threads
+        stats = [np.array([0, share, 0], dtype=np.int64) for _ in range(self.threads)]
         for thread in range(self.threads):
             run.thread_nodes.setdefault(thread, 0)
         self.busy.fill(0)
@@ -396,6 +413,9 @@ class EndgameSolver:
                     with lock:
                         searching[index] -= 1
                         if stats[thread][ABORTED]:
+                            if not finished.is_set():  # this thread's share of nodes ran out
+                                run.stopped_by = run.stopped_by or "nodes"
+                                halt()
                             return
                         done.setdefault(index, score)
                         if score > threshold:
@@ -491,10 +511,12 @@ def solve_endgame(
     limits: Limits | None = None,
     move_scores: bool = False,
     table_bits: int = 20,
+    threads: int = 1,
 ) -> SearchResult:
     """Solve ``state`` exactly with a fresh :class:`EndgameSolver` (see
-    :meth:`EndgameSolver.solve`)."""
-    return EndgameSolver(table_bits=table_bits).solve(state, limits=limits, move_scores=move_scores)
+    :meth:`EndgameSolver.solve`) on ``threads`` threads."""
+    solver = EndgameSolver(table_bits=table_bits, threads=threads)
+    return solver.solve(state, limits=limits, move_scores=move_scores)
 
 
 def solve_as_reference(game: Othello, *, state: OthelloState) -> SearchResult | None:
