@@ -5,7 +5,9 @@ Per position (from ../shared/data/othello_ffo: the board, the exact score and th
 searchlab's score, best move and check (``ok`` when the score is exact and the move one of the
 file's best), nodes, seconds; Edax's score, nodes, seconds (its own count and clock, parsed
 from its ``-solve`` table); and the ratio of the times (searchlab / Edax: below 1 is faster).
-Then the totals. Exits 1 when a searchlab score or move disagrees with the file.
+Then the totals: nodes, seconds, process time (the cores the run really had: the machine is
+shared) and the nodes of the busiest thread, the work-span bound of a parallel run's time.
+Exits 1 when a searchlab score or move disagrees with the file.
 
 Edax is built from its public source in ``--edax-dir`` (an extracted github:abulmo/edax-reversi
 tree; ``--build`` runs its makefile: ``make build ARCH=x86-64-v3 CC=gcc OS=linux`` in ``src``).
@@ -190,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         header += " | " + "Edax".center(31) + " | ratio"
     print(header)
     totals = {t: [0, 0.0, 0.0] for t in thread_counts}
+    spans = dict.fromkeys(thread_counts, 0)  # the most nodes of one thread, summed
     edax_total = [0, 0.0]
     failures = stopped = 0
     for position in positions:
@@ -212,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             totals[threads][0] += result.nodes
             totals[threads][1] += result.elapsed
             totals[threads][2] += cpu
+            spans[threads] += max(result.stats.get("thread_nodes") or [result.nodes])
             cells.append(
                 f"{score:>6} {move:>4} {check:>7} {result.nodes:>14,} {result.elapsed:>8.2f}"
             )
@@ -232,14 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     for threads, (nodes, seconds, cpu) in totals.items():
         print(
             f"searchlab threads={threads}: {nodes:,} nodes in {seconds:.2f} s "
-            f"(process time {cpu:.2f} s; {nodes / max(seconds, 1e-9) / 1e6:.2f} M nodes/s)"
+            f"(process time {cpu:.2f} s, {cpu / max(seconds, 1e-9):.2f} cores busy on average; "
+            f"{nodes / max(seconds, 1e-9) / 1e6:.2f} M nodes/s); the busiest thread's nodes: "
+            f"{spans[threads]:,}"
         )
     if len(thread_counts) > 1:
         first, last = totals[thread_counts[0]], totals[thread_counts[-1]]
         print(
             f"speed-up threads={thread_counts[-1]} over threads={thread_counts[0]}: "
             f"{first[1] / max(last[1], 1e-9):.2f}x the time, "
-            f"{last[0] / max(first[0], 1):.2f}x the nodes"
+            f"{last[0] / max(first[0], 1):.2f}x the nodes; "
+            f"{spans[thread_counts[0]] / max(spans[thread_counts[-1]], 1):.2f}x by the busiest "
+            "thread's nodes (the speed-up with a free core for each thread)"
         )
     if edax is not None:
         ours = totals[thread_counts[-1]][1]
