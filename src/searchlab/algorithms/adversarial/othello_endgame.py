@@ -31,8 +31,7 @@ per node:
 
 At the root the exact score is found by null-window tests, MTD(f)-like: each test asks
 "is the score above ``t``?", and its fail-soft answer moves a lower or an upper bound until
-they meet; the move that proved the final lower bound is a best move. The first test is next
-to a guess: the ordering evaluation searched 4 plies, at half a disc a unit.
+they meet; the move that proved the final lower bound is a best move.
 
 With ``threads > 1`` the threads share the table (its entries are written lockless: the
 position's keys are stored xor-ed with the data word, so a torn entry reads as a miss) and
@@ -77,7 +76,6 @@ from searchlab.algorithms.adversarial._othello_endgame_order import (
     deep_key,
     fast_key,
     odd_regions,
-    shallow_value,
 )
 from searchlab.algorithms.adversarial._othello_endgame_search import (
     ABORTED,
@@ -112,9 +110,6 @@ _FIRST_RATE = 5e6  # nodes per second assumed before the first chunk is measured
 _CHUNK_SECONDS = 0.1  # a time-limited search reads the clock about this often
 _BUSY_SLOTS = 1 << 16  # hash slots of the positions the threads are searching now
 MAX_THREADS = 256
-_GUESS_DEPTH = 4  # plies of the evaluation search that gives the root's first guess
-_GUESS_DISCS = 0.5  # discs per unit of the ordering evaluation, for that guess
-_GUESS_MIN_BUDGET = 1_000_000  # no guess (0) under a smaller node limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,20 +185,6 @@ def _sort_depth(empties: int) -> int:
     return min((empties - 10) // 3, 6)
 
 
-def _first_guess(state: OthelloState, stats: np.ndarray) -> int:
-    """The first threshold's centre for the root's null-window tests: the ordering evaluation
-    searched :data:`_GUESS_DEPTH` plies, times :data:`_GUESS_DISCS` discs a unit, rounded to
-    an even score in ``-62..62``. Measured on FFO #21-#47 (13 odd positions), against a first
-    guess of 0: 0.86x the nodes (0.35 and 0.7 discs a unit: 0.87x, 0.92x; 6 plies: 0.89x);
-    its error is about 8 discs on the FFO file against 14 for 0, and the tests walk from it."""
-    mine, theirs = state.mover_bits()
-    window = 1 << 30
-    value = int(
-        shallow_value(np.uint64(mine), np.uint64(theirs), -window, window, _GUESS_DEPTH, stats)
-    )
-    return max(-62, min(62, 2 * round(_GUESS_DISCS * value / 2)))
-
-
 class EndgameSolver:
     """An exact endgame solver with its own transposition table (``2**table_bits`` entries,
     24 bytes each, in buckets of two), kept between solves, searched by ``threads`` threads
@@ -241,7 +222,6 @@ class EndgameSolver:
         self.sort_depths = np.array([_sort_depth(empties) for empties in range(65)], np.int64)
         self._lock = threading.Lock()
         self._run: _Run | None = None
-        self._first_guess = 0
 
     def stop(self) -> None:
         """Stop the :meth:`solve` in progress, if any, within one node (safe from any thread);
@@ -302,9 +282,6 @@ class EndgameSolver:
             self._run = run
         try:
             children = self._ordered_children(state, stats)
-            # read by _mtd; skipped under a small node budget, which its nodes would eat into
-            guess_pays = run.node_limit >= _GUESS_MIN_BUDGET
-            self._first_guess = _first_guess(state, stats) if guess_pays else 0
             extra: dict[str, Any] = {"empties": empties}
             if move_scores:
                 lower, upper, action, scores = self._all_scores(children, run)
@@ -351,7 +328,7 @@ class EndgameSolver:
     def _mtd(self, children: list[_Child], run: _Run) -> tuple[int, int, int | None]:
         """``(lower, upper, action)``: null-window tests at the root until the bounds meet."""
         lower, upper, action = -64, 64, None
-        guess = self._first_guess
+        guess = 0
         while lower < upper:
             threshold = guess + 1 if guess <= lower else guess - 1  # odd: scores are even
             if self.threads > 1:
