@@ -97,6 +97,7 @@ from searchlab.domains.games.othello_bits import flips
 
 __all__ = [
     "ETC_EMPTIES",
+    "MAX_THREADS",
     "SHALLOW_EMPTIES",
     "TABLE_EMPTIES",
     "EndgameSolver",
@@ -110,6 +111,7 @@ _FIRST_RATE = 5e6  # nodes per second assumed before the first chunk is measured
 _CHUNK_SECONDS = 0.1  # a time-limited search reads the clock about this often
 _BUSY_SLOTS = 1 << 16  # hash slots of the positions the threads are searching now
 MAX_THREADS = 256
+"""The most threads a solver takes (more is a typo)."""
 
 
 @dataclass(frozen=True, slots=True)
