@@ -162,7 +162,8 @@ def test_stopped_positions_report_bounds_that_hold_the_ffo_score(
     path = tmp_path / "mid.obf"
     path.write_text("".join(f"{p.board} {p.side_to_move};\n" for p in chosen))
     code, out, _ = run(
-        ["solve", "othello", "--nodes", "1000000", "--json", "--obf", str(path)], capsys
+        ["solve", "othello", "--nodes", "1000000", "--threads", "1", "--json", "--obf", str(path)],
+        capsys,
     )
     rows = [json.loads(line) for line in out.splitlines()]
     stopped = [(row, p) for row, p in zip(rows, chosen, strict=True) if row["status"] == "stopped"]

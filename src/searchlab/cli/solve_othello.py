@@ -1,6 +1,6 @@
 """``searchlab solve othello``: exact Othello endgame scores for OBF positions.
 
-  searchlab solve othello --obf ffo_endgame.obf [--limit N] [--json] [--nodes N]
+  searchlab solve othello --obf ffo_endgame.obf [--limit N] [--json] [--nodes N] [--threads N]
   searchlab solve othello "<64-char board> X[; G8:+18; ...]" [--move-scores]
 
 Per position: the exact score for the side to move (final disc difference, empties to the
@@ -8,7 +8,9 @@ winner), a best move, the expected score (the best listed move score, when the l
 scored moves), nodes and time; then a summary (mismatches, mean time, nodes per second); a
 progress bar (positions done / total) runs on stderr meanwhile. A position stopped by
 ``--nodes`` or ``--time`` shows the bounds on its score proved so far. Ctrl-C stops the solver
-within a moment (one line, exit code 130). The exit code is 1 when a score or best move
+within a moment (one line, exit code 130). ``--threads N`` searches on N threads sharing one
+transposition table (default: every core; ``--threads 1`` for node counts that repeat
+exactly run to run); the scores are exact either way. The exit code is 1 when a score or best move
 disagrees with the file, or a position was not solved within ``--nodes``/``--time``; bad input
 is one line on stderr and exit code 2.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from dataclasses import dataclass
 from functools import partial
@@ -45,6 +48,33 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         "--move-scores", action="store_true", help="also the exact score of every move (slower)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per position")
+    parser.add_argument(
+        "--threads",
+        type=_thread_count,
+        default=None,
+        help="search threads sharing the table (default: every core; 1: repeatable nodes)",
+    )
+
+
+def _thread_count(text: str) -> int:
+    """``argparse`` type for ``--threads``: a whole number in ``1..MAX_THREADS``."""
+    from searchlab.algorithms.adversarial.othello_endgame import MAX_THREADS
+
+    value = positive_int(text)
+    if value > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_THREADS} threads, got {text!r}")
+    return value
+
+
+def default_threads() -> int:
+    """Every core this process may run on (at least 1, at most the solver's limit)."""
+    from searchlab.algorithms.adversarial.othello_endgame import MAX_THREADS
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_THREADS))
 
 
 @dataclass(slots=True)
@@ -84,7 +114,8 @@ def _run(args: argparse.Namespace) -> int:
     budget = {"nodes": args.nodes, "time": args.time}
     given = {name: value for name, value in budget.items() if value is not None}
     limits = Limits(**given) if given else None
-    solver = EndgameSolver()
+    threads = args.threads or default_threads()
+    solver = EndgameSolver(threads=threads)
     _warm_up(solver)
     rows = []
     with progress(len(positions), "othello") as advance:
@@ -101,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
             else:
                 print(_as_text(row), flush=True)
             advance()
-    _summary(rows, to=sys.stderr if args.json else sys.stdout)
+    _summary(rows, threads, to=sys.stderr if args.json else sys.stdout)
     return 1 if any(row.status in ("mismatch", "stopped") for row in rows) else 0
 
 
@@ -180,7 +211,7 @@ def _as_text(row: _Row) -> str:
     return text
 
 
-def _summary(rows: list[_Row], *, to: Any) -> None:
+def _summary(rows: list[_Row], threads: int, *, to: Any) -> None:
     count = len(rows)
     mismatches = sum(row.status == "mismatch" for row in rows)
     stopped = sum(row.status == "stopped" for row in rows)
@@ -190,7 +221,8 @@ def _summary(rows: list[_Row], *, to: Any) -> None:
     rate = nodes / seconds if seconds > 0 else 0.0
     print(
         f"{count} positions, {mismatches} mismatches, {stopped} stopped, "
-        f"mean time {mean_ms:.1f} ms, {nodes} nodes, {rate / 1e6:.2f} M nodes/s",
+        f"mean time {mean_ms:.1f} ms, {nodes} nodes, {rate / 1e6:.2f} M nodes/s, "
+        f"{threads} thread{'s' if threads > 1 else ''}",
         file=to,
     )
 

@@ -140,6 +140,7 @@ def test_table_entries_round_trip_and_the_deeper_entry_stays() -> None:
         np.zeros((65, 40), dtype=np.int64),
         edge_stability_table(),
         np.full(65, -1, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),  # no helper threads
     )
     # a 10-empties position: its root entry holds the exact score after a full-window search
     state = played_states(1, seed=0)[0]

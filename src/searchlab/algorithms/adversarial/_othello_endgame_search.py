@@ -63,6 +63,9 @@ TABLE_EMPTIES = 8
 seconds, the least of 2-3 runs, FFO #33, #37, #41 / #43, #47): shallow search to 7 empties and
 table from 8, 5.0 / 12.0; to 6 and from 7, 5.2 / 13.6; to 6 and from 8, 5.4 / 12.4."""
 ETC_EMPTIES = 12
+DEFER_EMPTIES = 12
+"""With helper threads, positions with at least this many empties defer the younger moves
+that another thread is searching (ABDADA)."""
 """Positions with at least this many empties look up their children in the table before
 searching them (enhanced transposition cutoff); below, the lookups cost more than they save."""
 
@@ -72,6 +75,7 @@ _NO_SQUARE = 64
 _HASH_A = np.uint64(0x9E3779B97F4A7C15)
 _HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 _TABLE_MOVE_KEY = np.int64(1 << 50)
+_DEFERRED = np.int64(-(1 << 60))
 
 
 @njit(cache=True)
@@ -102,14 +106,43 @@ def _bucket(player, opponent, size):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _matches(table, row, player, opponent):  # pragma: no cover - compiled
+    """The ``data`` word of ``row`` when it holds the position, else 0: the keys are stored
+    xor-ed with the data (lockless hashing), so an entry torn by a concurrent write of another
+    thread fails the test instead of lending its bounds to the wrong position."""
+    data = table[row, 2]
+    if table[row, 0] ^ data == player and table[row, 1] ^ data == opponent:
+        return data
+    return _U0
+
+
+@njit(cache=True)
+def lookup(table, player, opponent):  # pragma: no cover - compiled
+    """The ``data`` word of the position's entry, or 0 (a stored entry is never 0: its
+    empties are at least ``TABLE_EMPTIES``)."""
+    row = _bucket(player, opponent, table.shape[0])
+    data = _matches(table, row, player, opponent)
+    if data != _U0:
+        return data
+    return _matches(table, row + 1, player, opponent)
+
+
+@njit(cache=True)
 def probe(table, player, opponent):  # pragma: no cover - compiled
     """Row of the entry of the position, or -1."""
     row = _bucket(player, opponent, table.shape[0])
-    if table[row, 0] == player and table[row, 1] == opponent:
+    if _matches(table, row, player, opponent) != _U0:
         return row
-    if table[row + 1, 0] == player and table[row + 1, 1] == opponent:
+    if _matches(table, row + 1, player, opponent) != _U0:
         return row + 1
     return -1
+
+
+@njit(cache=True)
+def _write(table, slot, player, opponent, data):  # pragma: no cover - compiled
+    table[slot, 2] = data
+    table[slot, 0] = player ^ data
+    table[slot, 1] = opponent ^ data
 
 
 @njit(cache=True)
@@ -118,30 +151,37 @@ def _store(table, player, opponent, lower, upper, square, empties):  # pragma: n
     deeper of its two entries in its first slot and lets the newest evict the second."""
     row = _bucket(player, opponent, table.shape[0])
     for slot in (row, row + 1):
-        if table[slot, 0] == player and table[slot, 1] == opponent:
-            old_lower, old_upper, _, _ = unpack_entry(table[slot, 2])
+        data = _matches(table, slot, player, opponent)
+        if data != _U0:
+            old_lower, old_upper, _, _ = unpack_entry(data)
             lower = max(lower, old_lower)
             upper = min(upper, old_upper)
-            table[slot, 2] = pack_entry(lower, upper, square, empties)
+            _write(table, slot, player, opponent, pack_entry(lower, upper, square, empties))
             return
-    first_empties = np.int64((table[row, 2] >> _S24) & _BYTE)
+    first = table[row, 2]
+    first_empties = np.int64((first >> _S24) & _BYTE)
     if empties >= first_empties:
         table[row + 1, 0] = table[row, 0]
         table[row + 1, 1] = table[row, 1]
-        table[row + 1, 2] = table[row, 2]
+        table[row + 1, 2] = first
         slot = row
     else:
         slot = row + 1
-    table[slot, 0] = player
-    table[slot, 1] = opponent
-    table[slot, 2] = pack_entry(lower, upper, square, empties)
+    _write(table, slot, player, opponent, pack_entry(lower, upper, square, empties))
+
+
+@njit(cache=True)
+def _busy_key(player, opponent):  # pragma: no cover - compiled
+    """A nonzero 64-bit key of a position for the ``busy`` array."""
+    h = player * _HASH_B ^ opponent * _HASH_A
+    return (h ^ (h >> _S29)) | _U1
 
 
 @njit(cache=True, nogil=True)
 def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover - compiled
     """Fail-soft principal variation search of ``(player, opponent)`` with ``empties`` empty
     squares within ``(alpha, beta)``; 0 once ``stats[ABORTED]`` is raised."""
-    stats, table, move_buffer, key_buffer, edge_table, sort_depths = context
+    stats, table, move_buffer, key_buffer, edge_table, sort_depths, busy = context
     # Step 1. Count the node; stop past the budget.
     stats[NODES] += 1
     if stats[NODES] > stats[BUDGET]:
@@ -169,9 +209,9 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
     use_table = empties >= TABLE_EMPTIES
     table_square = _NO_SQUARE
     if use_table:
-        row = probe(table, player, opponent)
-        if row >= 0:
-            lower, upper, table_square, _ = unpack_entry(table[row, 2])
+        data = lookup(table, player, opponent)
+        if data != _U0:
+            lower, upper, table_square, _ = unpack_entry(data)
             if lower >= beta:
                 return lower
             if upper <= alpha or lower == upper:
@@ -190,12 +230,12 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         moves ^= square
         child_player, child_opponent = play_bit(square, player, opponent)
         if probe_children:
-            child = probe(table, child_player, child_opponent)
-            if child >= 0:
-                child_upper = np.int64((table[child, 2] >> _S8) & _BYTE) - 64
+            child = lookup(table, child_player, child_opponent)
+            if child != _U0:
+                child_upper = np.int64((child >> _S8) & _BYTE) - 64
                 if -child_upper >= beta:
                     return -child_upper
-                child_lower = np.int64(table[child, 2] & _BYTE) - 64
+                child_lower = np.int64(child & _BYTE) - 64
                 if -child_lower <= alpha:  # the move is known to fail low: not searched
                     if -child_lower > known_best:
                         known_best = -child_lower
@@ -211,10 +251,14 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         move_buffer[empties, count, 2] = child_opponent
         key_buffer[empties, count] = key
         count += 1
-    # Step 7. Principal variation search, best key first (selection sort).
+    # Step 7. Principal variation search, best key first (selection sort). With helper
+    # threads (``busy`` longer than 1), a younger move that another thread is searching now is
+    # deferred to the end (ABDADA), so that the threads spread over the moves.
     alpha_start = alpha
     best = known_best
     best_square = _NO_SQUARE
+    may_defer = busy.shape[0] > 1 and empties >= DEFER_EMPTIES
+    deferred = 0
     for i in range(count):
         pick = i
         for j in range(i + 1, count):
@@ -226,12 +270,29 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
         for field in range(3):
             move_buffer[empties, pick, field] = move_buffer[empties, i, field]
         key_buffer[empties, pick] = key_buffer[empties, i]
+        if may_defer:  # keep the move at its place, for the deferred pass
+            move_buffer[empties, i, 0] = square
+            move_buffer[empties, i, 1] = child_player
+            move_buffer[empties, i, 2] = child_opponent
+            key_buffer[empties, i] = 0
         if i == 0:
             score = -search(child_player, child_opponent, -beta, -alpha, empties - 1, context)
         else:
+            mark = _U0
+            slot = 0
+            if may_defer:
+                mark = _busy_key(child_player, child_opponent)
+                slot = np.int64(mark & np.uint64(busy.shape[0] - 1))
+                if busy[slot] == mark:
+                    key_buffer[empties, i] = _DEFERRED
+                    deferred += 1
+                    continue
+                busy[slot] = mark
             score = -search(child_player, child_opponent, -alpha - 1, -alpha, empties - 1, context)
             if alpha < score < beta:
                 score = -search(child_player, child_opponent, -beta, -score, empties - 1, context)
+            if may_defer and busy[slot] == mark:
+                busy[slot] = _U0
         if stats[ABORTED]:
             return np.int64(0)
         if score > best:
@@ -241,6 +302,25 @@ def search(player, opponent, alpha, beta, empties, context):  # pragma: no cover
                 alpha = score
                 if alpha >= beta:
                     break
+    if deferred and alpha < beta:
+        for i in range(count):
+            if key_buffer[empties, i] != _DEFERRED:
+                continue
+            square = move_buffer[empties, i, 0]
+            child_player = move_buffer[empties, i, 1]
+            child_opponent = move_buffer[empties, i, 2]
+            score = -search(child_player, child_opponent, -alpha - 1, -alpha, empties - 1, context)
+            if alpha < score < beta:
+                score = -search(child_player, child_opponent, -beta, -score, empties - 1, context)
+            if stats[ABORTED]:
+                return np.int64(0)
+            if score > best:
+                best = score
+                best_square = square_of(square)
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
     # Step 8. Store the bounds proved and the best move.
     if use_table:
         lower = np.int64(-64)

@@ -33,6 +33,18 @@ At the root the exact score is found by null-window tests, MTD(f)-like: each tes
 "is the score above ``t``?", and its fail-soft answer moves a lower or an upper bound until
 they meet; the move that proved the final lower bound is a best move.
 
+With ``threads > 1`` the threads share the table (its entries are written lockless: the
+position's keys are stored xor-ed with the data word, so a torn entry reads as a miss) and
+split the work as in ABDADA (Weill 1996, in the simplified form of T. Kerrigan): each thread
+searches the whole tree in the same order, but at a node with at least ``DEFER_EMPTIES``
+empties a younger move that another thread is searching at that moment (a hash of the
+positions being searched, ``busy``) is deferred to after the other moves, so the threads spread
+over the moves of the nodes where every move must be searched, and each finds the others'
+results in the table. At the root, each null-window test shares the root moves the same way;
+it ends when a move fails high or a thread has seen every move's score, and the other threads
+are then stopped within a node. Every bound a thread stores is proved, so the scores are exact;
+the node counts (summed over the threads) vary with the timing.
+
 Bounds in the table are exact facts about a position (there is no depth), so one table serves
 any number of solves, and a search stopped by its node budget can be restarted where it
 left off: the work it finished is in the table. That is how a time limit is kept: the kernel
@@ -85,6 +97,7 @@ from searchlab.domains.games.othello_bits import flips
 
 __all__ = [
     "ETC_EMPTIES",
+    "MAX_THREADS",
     "SHALLOW_EMPTIES",
     "TABLE_EMPTIES",
     "EndgameSolver",
@@ -96,6 +109,9 @@ __all__ = [
 _UNLIMITED = int(np.iinfo(np.int64).max)
 _FIRST_RATE = 5e6  # nodes per second assumed before the first chunk is measured
 _CHUNK_SECONDS = 0.1  # a time-limited search reads the clock about this often
+_BUSY_SLOTS = 1 << 16  # hash slots of the positions the threads are searching now
+MAX_THREADS = 256
+"""The most threads a solver takes (more is a typo)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +133,7 @@ class _Run:
         self.deadline = None if limits.time is None else self.start + float(limits.time)
         self.stopped_by: str | None = None
         self.stop_requested = False
+        self.thread_nodes: dict[int, int] = {}  # nodes by thread, of a parallel solve
 
     def stop(self) -> None:
         """Ask the search to stop (from any thread): the flag first, then a zero budget, so a
@@ -172,7 +189,9 @@ def _sort_depth(empties: int) -> int:
 
 class EndgameSolver:
     """An exact endgame solver with its own transposition table (``2**table_bits`` entries,
-    24 bytes each, in buckets of two), kept between solves.
+    24 bytes each, in buckets of two), kept between solves, searched by ``threads`` threads
+    (1: one thread, node counts repeat exactly run to run; more: ABDADA over the shared table,
+    see the module's notes; the scores stay exact, the nodes vary with the timing).
 
     >>> from searchlab.domains.games.othello import Othello
     >>> solver = EndgameSolver(table_bits=10)
@@ -182,15 +201,25 @@ class EndgameSolver:
     (-64.0, {64: -64})
     """
 
-    def __init__(self, *, table_bits: int = 20) -> None:
+    def __init__(self, *, table_bits: int = 20, threads: int = 1) -> None:
         if isinstance(table_bits, bool) or not isinstance(table_bits, int):
             raise InvalidParameterError(f"table_bits must be an integer, got {table_bits!r}")
         if not 4 <= table_bits <= 28:
             raise InvalidParameterError(f"table_bits must be in 4..28, got {table_bits}")
+        if isinstance(threads, bool) or not isinstance(threads, int):
+            raise InvalidParameterError(f"threads must be an integer, got {threads!r}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise InvalidParameterError(f"threads must be in 1..{MAX_THREADS}, got {threads}")
+        self.threads = threads
         self.table = np.zeros((1 << table_bits, 3), dtype=np.uint64)
         self.table.fill(0)  # touch the pages now, not inside the first timed solve
-        self.move_buffer = np.zeros((65, MAX_MOVES, 3), dtype=np.uint64)
-        self.key_buffer = np.zeros((65, MAX_MOVES), dtype=np.int64)
+        self.buffers = [
+            (np.zeros((65, MAX_MOVES, 3), dtype=np.uint64), np.zeros((65, MAX_MOVES), np.int64))
+            for _ in range(threads)
+        ]
+        self.move_buffer, self.key_buffer = self.buffers[0]
+        # the positions being searched now, by hash (ABDADA); one slot: no helper threads
+        self.busy = np.zeros(1 if threads == 1 else _BUSY_SLOTS, dtype=np.uint64)
         self.edge_table = edge_stability_table()
         self.sort_depths = np.array([_sort_depth(empties) for empties in range(65)], np.int64)
         self._lock = threading.Lock()
@@ -203,14 +232,16 @@ class EndgameSolver:
             if self._run is not None:
                 self._run.stop()
 
-    def _context(self, stats: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _context(self, stats: np.ndarray, thread: int = 0) -> tuple[np.ndarray, ...]:
+        move_buffer, key_buffer = self.buffers[thread]
         return (
             stats,
             self.table,
-            self.move_buffer,
-            self.key_buffer,
+            move_buffer,
+            key_buffer,
             self.edge_table,
             self.sort_depths,
+            self.busy,
         )
 
     def score(self, player: int, opponent: int, alpha: int, beta: int, stats: np.ndarray) -> int:
@@ -263,6 +294,8 @@ class EndgameSolver:
             with self._lock:
                 self._run = None
         extra["bounds"] = (lower, upper)
+        if run.thread_nodes:
+            extra["thread_nodes"] = [run.thread_nodes[t] for t in sorted(run.thread_nodes)]
         proven = run.stopped_by is None
         value = float(lower) if state.scoring == "discs" else float((lower > 0) - (lower < 0))
         return SearchResult(
@@ -300,15 +333,21 @@ class EndgameSolver:
         guess = 0
         while lower < upper:
             threshold = guess + 1 if guess <= lower else guess - 1  # odd: scores are even
-            best, best_child = -65, None
-            for child in children:
-                score = self._child_score(child, threshold, threshold + 1, run)
-                if score is None:
+            if self.threads > 1:
+                answer = self._parallel_test(children, threshold, run)
+                if answer is None:
                     return lower, upper, action
-                if score > best:
-                    best, best_child = score, child
-                    if score > threshold:
-                        break
+                best, best_child = answer
+            else:
+                best, best_child = -65, None
+                for child in children:
+                    score = self._child_score(child, threshold, threshold + 1, run)
+                    if score is None:
+                        return lower, upper, action
+                    if score > best:
+                        best, best_child = score, child
+                        if score > threshold:
+                            break
             if best > threshold:
                 assert best_child is not None  # best > threshold >= -63 > -65
                 lower, action = best, best_child.action
@@ -318,6 +357,112 @@ class EndgameSolver:
                 upper = best
             guess = best
         return lower, upper, action
+
+    def _parallel_test(
+        self, children: list[_Child], threshold: int, run: _Run
+    ) -> tuple[int, _Child | None] | None:
+        """``(best, child)``: is the score above ``threshold``? Answered by ``threads``
+        threads over the shared table, or None when stopped by the limits.
+
+        Each thread runs the root moves in order: the first together (its subtree is split
+        by the kernel's deferral of busy moves), a younger one that another thread is
+        searching is deferred to a second pass. A move whose score is above ``threshold``
+        ends the test (the other threads are stopped within a node); so does the first
+        thread to finish its moves, as then every move has its score."""
+        # a node limit is shared out between the threads; a thread past its share stops all
+        remaining = max(run.node_limit - int(run.stats[NODES]), 0)
+        share = remaining if run.node_limit == _UNLIMITED else remaining // self.threads
+        stats = [np.array([0, share, 0], dtype=np.int64) for _ in range(self.threads)]
+        for thread in range(self.threads):
+            run.thread_nodes.setdefault(thread, 0)
+        self.busy.fill(0)
+        lock = threading.Lock()
+        done: dict[int, int] = {}
+        searching = [0] * len(children)
+        finished = threading.Event()
+
+        def halt() -> None:
+            finished.set()
+            for counters in stats:
+                counters[BUDGET] = 0
+
+        def work(thread: int) -> None:
+            context = self._context(stats[thread], thread)
+            deferred: list[int] = []
+            for second_pass in (False, True):
+                for index in deferred if second_pass else range(len(children)):
+                    with lock:
+                        if finished.is_set():
+                            return
+                        if index in done:
+                            continue
+                        if not second_pass and index > 0 and searching[index]:
+                            deferred.append(index)
+                            continue
+                        searching[index] += 1
+                    child = children[index]
+                    empties = 64 - (child.child_player | child.child_opponent).bit_count()
+                    score = -int(
+                        search(
+                            np.uint64(child.child_player),
+                            np.uint64(child.child_opponent),
+                            np.int64(-threshold - 1),
+                            np.int64(-threshold),
+                            np.int64(empties),
+                            context,
+                        )
+                    )
+                    with lock:
+                        searching[index] -= 1
+                        if stats[thread][ABORTED]:
+                            if not finished.is_set():  # this thread's share of nodes ran out
+                                run.stopped_by = run.stopped_by or "nodes"
+                                halt()
+                            return
+                        done.setdefault(index, score)
+                        if score > threshold:
+                            halt()
+                            return
+            with lock:
+                halt()
+
+        workers = [
+            threading.Thread(target=work, args=(t,), daemon=True) for t in range(1, self.threads)
+        ]
+        for worker in workers:
+            worker.start()
+        monitor = threading.Thread(
+            target=self._watch, args=(stats, run, halt, finished), daemon=True
+        )
+        monitor.start()
+        work(0)
+        for worker in workers:
+            worker.join()
+        finished.set()
+        monitor.join()
+        run.stats[NODES] += sum(int(counters[NODES]) for counters in stats)
+        for thread, counters in enumerate(stats):
+            run.thread_nodes[thread] += int(counters[NODES])
+        if run.stopped_by is not None:
+            return None
+        best_index = max(done, key=lambda index: done[index])
+        return done[best_index], children[best_index]
+
+    @staticmethod
+    def _watch(stats: list[np.ndarray], run: _Run, halt: Any, finished: threading.Event) -> None:
+        """Stop the threads of a parallel test when ``run``'s limits are reached."""
+        while not finished.wait(_CHUNK_SECONDS / 2):
+            nodes = int(run.stats[NODES]) + sum(int(counters[NODES]) for counters in stats)
+            if run.stop_requested:
+                run.stopped_by = "stop"
+            elif nodes >= run.node_limit:
+                run.stopped_by = "nodes"
+            elif run.deadline is not None and time.perf_counter() >= run.deadline:
+                run.stopped_by = "time"
+            else:
+                continue
+            halt()
+            return
 
     def _all_scores(
         self, children: list[_Child], run: _Run
@@ -368,10 +513,12 @@ def solve_endgame(
     limits: Limits | None = None,
     move_scores: bool = False,
     table_bits: int = 20,
+    threads: int = 1,
 ) -> SearchResult:
     """Solve ``state`` exactly with a fresh :class:`EndgameSolver` (see
-    :meth:`EndgameSolver.solve`)."""
-    return EndgameSolver(table_bits=table_bits).solve(state, limits=limits, move_scores=move_scores)
+    :meth:`EndgameSolver.solve`) on ``threads`` threads."""
+    solver = EndgameSolver(table_bits=table_bits, threads=threads)
+    return solver.solve(state, limits=limits, move_scores=move_scores)
 
 
 def solve_as_reference(game: Othello, *, state: OthelloState) -> SearchResult | None:
