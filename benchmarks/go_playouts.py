@@ -5,7 +5,7 @@ in one run, with the ratio.
 
 Rows for searchlab: plain UCT without priors (the search OpenSpiel's bot runs), the default
 search (priors) with ``rave=0`` and with ``rave=1000``, and the informed rollouts with
-``rave=1000`` (where ``go_informed`` exists). Every search uses ``c = 1`` (OpenSpiel's
+``rave=1000`` (where ``go.informed`` exists). Every search uses ``c = 1`` (OpenSpiel's
 ``uct_c = sqrt(2)``). The playouts differ as the two games do: searchlab's never fill the
 mover's own eye and end after two passes (about 110 plies from the empty board), OpenSpiel's
 are uniform over all legal moves and stop at its ``max_game_length`` (162 plies on 9x9).
@@ -97,9 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if "informed" in mcts_rollouts(Go(9)):
         try:
-            import searchlab.domains.games.go_informed  # noqa: F401
+            import searchlab.domains.games.go.informed  # noqa: F401
         except ImportError:
-            print("no go_informed module: the informed rollouts are not timed", file=sys.stderr)
+            print("no go.informed module: the informed rollouts are not timed", file=sys.stderr)
         else:
             rows.append(
                 ("searchlab informed, rave=1000",

@@ -11,7 +11,7 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 
 from searchlab.domains.games.go import Go
-from searchlab.domains.games.sgf import write_sgf
+from searchlab.domains.games.go.sgf import write_sgf
 
 AGENT = ["--agent", "mcts:simulations=60,tier=reference", "--seed", "5"]
 RECORD = "(;GM[1]FF[4]SZ[7]KM[6.5];B[dd];W[cc];B[ce];W[])"  # D4 C5 C3 pass

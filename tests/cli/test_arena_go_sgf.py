@@ -14,8 +14,8 @@ from searchlab.arena import ArenaStore
 from searchlab.arena.go_sgf import arena_sgf
 from searchlab.arena.schedule import round_robin
 from searchlab.arena.worker import GameRecord, play_game
+from searchlab.domains.games.go.sgf import load_sgf, read_sgf
 from searchlab.domains.games.record import today
-from searchlab.domains.games.sgf import load_sgf, read_sgf
 
 AGENTS = ["random", "mcts:simulations=20,tier=reference"]
 

@@ -20,7 +20,7 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 
 from searchlab.domains.games.go import Go, GoState
-from searchlab.domains.games.sgf import load_sgf, read_sgf, write_sgf
+from searchlab.domains.games.go.sgf import load_sgf, read_sgf, write_sgf
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["-p", "size=5", "-p", "komi=0.5"]

@@ -20,7 +20,7 @@ from sgfmill import sgf as sgfmill_sgf
 
 from searchlab.cli.main import main
 from searchlab.domains.games.go import Go
-from searchlab.domains.games.sgf import SgfFormatError, write_sgf
+from searchlab.domains.games.go.sgf import SgfFormatError, write_sgf
 from searchlab.learning.expert_games import (
     ExpertGameError,
     game_key,

@@ -22,7 +22,7 @@ from typing import Any
 
 from searchlab.core.game import play
 from searchlab.domains.games.go import point_to_vertex
-from searchlab.domains.games.go_score import owners, result_of_score, settle_by_playouts
+from searchlab.domains.games.go.score import owners, result_of_score, settle_by_playouts
 from searchlab.domains.games.othello import PASS
 from searchlab.domains.games.snakego_policy import DEADLY, action_kinds
 from searchlab.games import make

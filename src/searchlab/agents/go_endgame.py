@@ -27,7 +27,7 @@ and Pachi do:
 "The game scored now is a win" means by every count the game may be scored with: Tromp-Taylor
 area of the board as it stands (the rules' own final score, GTP's ``final_score``) and, unless
 ``settle=False`` (``play --settle none``), that count with the dead stones settled by random
-play-outs (:func:`~searchlab.domains.games.go_score.settle_by_playouts`, ``play``'s own
+play-outs (:func:`~searchlab.domains.games.go.score.settle_by_playouts`, ``play``'s own
 default count at the end, with the same seed, so that ``play`` scores the game the rule ended
 as the rule saw it). An engine never ends a game that the count it will be scored by calls
 lost; dead stones of the opponent inside its area it captures first (they keep the board's
@@ -63,7 +63,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.go import GoState, area
-from searchlab.domains.games.go_score import result_of_score, settle_by_playouts
+from searchlab.domains.games.go.score import result_of_score, settle_by_playouts
 
 __all__ = ["RESIGN_MOVES", "SEARCH_AGENTS", "TOLERANCE", "GoEndgame", "resign_threshold"]
 

@@ -7,7 +7,7 @@ settles them in one of two ways (:class:`GoSettler`, from ``--settle``):
 
 * ``playouts`` (the default): Monte Carlo play-outs from the final position, the eye-avoiding
   random games of the engine's rollouts
-  (:func:`~searchlab.domains.games.go_score.settle_by_playouts`, the library's count, which the
+  (:func:`~searchlab.domains.games.go.score.settle_by_playouts`, the library's count, which the
   browser lab uses too); a chain that ends as the opponent's area in most of them is dead and
   removed before the count. Quick (about a second on 9x9) and the same for every engine; a
   seki may be judged either way.
@@ -17,7 +17,7 @@ settles them in one of two ways (:class:`GoSettler`, from ``--settle``):
   strong one takes its time per move for every move of the play-out.
 
 Either way the score is Tromp-Taylor area (with komi) of the settled board, and the report
-(:class:`~searchlab.domains.games.go_score.Settlement`) says which stones were dead.
+(:class:`~searchlab.domains.games.go.score.Settlement`) says which stones were dead.
 
 >>> from searchlab.domains.games.go import Go
 >>> class Script:  # plays both sides from a list of moves
@@ -49,7 +49,7 @@ from searchlab.agents.human import HumanAgent
 from searchlab.agents.registry import make_agent
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go, GoState
-from searchlab.domains.games.go_score import Settlement, settle_by_playouts
+from searchlab.domains.games.go.score import Settlement, settle_by_playouts
 
 __all__ = ["PLAYOUTS", "GoSettler", "settle_by_engine"]
 

@@ -287,7 +287,7 @@ class GtpServer:
             raise GtpFailure("syntax error")
         number = _integer(args[1]) if len(args) == 2 else None
         from searchlab.core.errors import SearchlabError
-        from searchlab.domains.games.sgf import load_sgf
+        from searchlab.domains.games.go.sgf import load_sgf
 
         try:
             record = load_sgf(args[0], superko=self.superko)  # type: ignore[arg-type]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from searchlab.domains.games.go.sgf import write_sgf
 from searchlab.domains.games.record import GO_RULES, today
-from searchlab.domains.games.sgf import write_sgf
 
 __all__ = ["arena_sgf"]
 

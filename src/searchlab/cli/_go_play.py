@@ -16,7 +16,7 @@ from typing import Any
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go
-from searchlab.domains.games.sgf import SgfGame, load_sgf
+from searchlab.domains.games.go.sgf import SgfGame, load_sgf
 
 __all__ = ["is_go", "load_record", "save_text", "sgf_folder"]
 

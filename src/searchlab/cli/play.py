@@ -559,7 +559,7 @@ class _Session:
     def finish_go(self, resigned: int | None) -> dict[str, Any]:
         """Go's end: a resignation, or the score with the dead stones settled by playing
         out; the SGF file gets the result."""
-        from searchlab.domains.games.go_score import result_of_score
+        from searchlab.domains.games.go.score import result_of_score
 
         state = self.history[-1]
         extra: dict[str, Any] = {}

@@ -3,12 +3,12 @@
 The folder is any collection of SGF files (``*.sgf``, not its subfolders): the games that
 ``searchlab expert go`` has GNU Go play (:mod:`~searchlab.learning.go_expert`), or a person's
 own collection of human games. :func:`load_expert_games` reads every record through
-:mod:`~searchlab.domains.games.sgf` (each move replayed by searchlab's Go rules) and returns an
+:mod:`~searchlab.domains.games.go.sgf` (each move replayed by searchlab's Go rules) and returns an
 :class:`ExpertSplit`: the games to learn from (``train``) and a part held out for measuring
 (``held_out``).
 
 **Bad input is one line naming the file.** A record that is not SGF, or whose moves are illegal
-(:class:`~searchlab.domains.games.sgf.SgfFormatError`: ``FILE:LINE:COLUMN``), or that is a game
+(:class:`~searchlab.domains.games.go.sgf.SgfFormatError`: ``FILE:LINE:COLUMN``), or that is a game
 on another board size than asked (:class:`ExpertGameError`), stops the reading with that line
 (``skip_bad=False``, the default: a folder of data should not be quietly smaller than it looks);
 ``skip_bad=True`` leaves such files out and reports each one's line in ``ExpertSplit.skipped``.
@@ -24,7 +24,7 @@ about a tenth of the games are held out (exactly, as the folder grows).
 >>> import tempfile
 >>> from pathlib import Path
 >>> from searchlab.domains.games.go import Go
->>> from searchlab.domains.games.sgf import write_sgf
+>>> from searchlab.domains.games.go.sgf import write_sgf
 >>> folder = Path(tempfile.mkdtemp())
 >>> state = Go(9, komi=7.5).initial_state()
 >>> for vertex in ["E5", "C3", "pass", "pass"]:
@@ -56,11 +56,11 @@ from typing import TYPE_CHECKING
 
 from searchlab.core.checks import check_number
 from searchlab.core.errors import SearchlabError
-from searchlab.domains.games.sgf import SgfFormatError, load_sgf
+from searchlab.domains.games.go.sgf import SgfFormatError, load_sgf
 
 if TYPE_CHECKING:
     from searchlab.domains.games.go import GoState
-    from searchlab.domains.games.sgf import SgfGame
+    from searchlab.domains.games.go.sgf import SgfGame
 
 __all__ = [
     "ExpertGame",
@@ -161,7 +161,7 @@ class ExpertSplit:
 
 def read_expert_game(path: str | Path, *, size: int = 9) -> ExpertGame:
     """The expert game in the SGF file ``path``. A malformed record or illegal move raises
-    :class:`~searchlab.domains.games.sgf.SgfFormatError`, a game on another board than
+    :class:`~searchlab.domains.games.go.sgf.SgfFormatError`, a game on another board than
     ``size`` x ``size`` :class:`ExpertGameError`: each one line naming the file."""
     record = load_sgf(path)
     found = record.game.size

@@ -71,8 +71,8 @@ from searchlab.core.atomic_file import write_atomically
 from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go
+from searchlab.domains.games.go.sgf import write_sgf
 from searchlab.domains.games.record import GO_RULES
-from searchlab.domains.games.sgf import write_sgf
 from searchlab.learning.expert_games import game_key, read_expert_game
 
 __all__ = [

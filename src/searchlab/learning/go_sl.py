@@ -25,7 +25,7 @@ person's own collection):
 >>> import tempfile
 >>> from pathlib import Path
 >>> from searchlab.domains.games.go import Go
->>> from searchlab.domains.games.sgf import write_sgf
+>>> from searchlab.domains.games.go.sgf import write_sgf
 >>> from searchlab.learning.encoders import GoEncoder
 >>> from searchlab.learning.network import NetworkConfig, PolicyValueNet
 >>> folder = Path(tempfile.mkdtemp())

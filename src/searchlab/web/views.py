@@ -15,7 +15,7 @@ drawing is written once (its ``__str__``), except Go's, which is read from its b
 * **Go**: an action is an intersection (``"D4"``, GTP's letters without ``I``), the pass a
   button; ``go`` holds the board size, its columns, star points, captures, the last move, the
   ko point and, once the game is over, the final count of the library
-  (:func:`~searchlab.domains.games.go_score.settle_by_playouts`, as ``searchlab play go``
+  (:func:`~searchlab.domains.games.go.score.settle_by_playouts`, as ``searchlab play go``
   scores it): the dead stones, each point's owner and the score;
 * **Snake Go**: the board is drawn from the state; its actions (a direction, a split, a ray)
   move a snake, not a square, so they are buttons (``cell: null``); a move that kills the
@@ -58,7 +58,7 @@ from searchlab.domains.games.go import (
     max_handicap,
     vertex_to_point,
 )
-from searchlab.domains.games.go_score import owners, result_of_score, settle_by_playouts
+from searchlab.domains.games.go.score import owners, result_of_score, settle_by_playouts
 from searchlab.domains.games.heap_games import HeapState
 from searchlab.domains.games.nim import NimState
 from searchlab.domains.games.othello import OthelloState

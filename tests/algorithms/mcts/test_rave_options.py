@@ -248,7 +248,7 @@ def test_go_random_playouts_never_fill_own_eyes() -> None:
 def test_go_informed_rollout_is_the_games_own() -> None:
     state = make("go", size=9).initial_state()
     policy = domain_policy(state)
-    assert policy is not None and policy.__module__ == "searchlab.domains.games.go_policy"
+    assert policy is not None and policy.__module__ == "searchlab.domains.games.go.policy"
     assert policy(state, random.Random(1)) in state.legal_actions()
 
 

@@ -26,7 +26,7 @@ from searchlab.domains.games.go import (
     tiny_go,
     vertex_to_point,
 )
-from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY, board_hash
+from searchlab.domains.games.go.zobrist import SIDE_TO_MOVE_KEY, board_hash
 
 
 def at(state: GoState, vertex: str) -> int:

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from searchlab.domains.games.go import area, chain_at, chains
-from searchlab.domains.games.go_score import owners
+from searchlab.domains.games.go.score import owners
 
 
 def _adjacent(p: int, size: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Go's compiled board (``go_board``, ``go_arrays``) against the reference rules (``go``).
+"""Go's compiled board (``go.board``, ``go.arrays``) against the reference rules (``go``).
 
 Differential tests play seeded games ply by ply in both tiers (moves chosen in Python, mostly
 playout moves so that games reach their natural end, now and then any legal move, so suicide
@@ -20,10 +20,10 @@ import pytest
 
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.core.errors import InvalidStateError
-from searchlab.domains.games import go_arrays as A
-from searchlab.domains.games import go_board as B
 from searchlab.domains.games.go import Go, GoState, tiny_go, vertex_to_point
-from searchlab.domains.games.go_zobrist import board_hash
+from searchlab.domains.games.go import arrays as A
+from searchlab.domains.games.go import board as B
+from searchlab.domains.games.go.zobrist import board_hash
 
 
 def compare(pos: np.ndarray, state: GoState) -> None:

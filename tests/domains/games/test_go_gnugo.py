@@ -1,4 +1,4 @@
-"""GNU Go as an oracle for the reference rules of Go (``domains/games/go.py``).
+"""GNU Go as an oracle for the reference rules of Go (``domains/games/go/__init__.py``).
 
 On seeded random games (5x5, 7x7, 9x9, several komis) played with eye-avoiding random moves
 (:meth:`GoState.playout_actions`) until both players pass:

@@ -1,5 +1,5 @@
-"""Go's informed rollout policy: the reference (``go_policy``) and the compiled twin
-(``go_informed``) pick from the same candidates, on thousands of positions of seeded games
+"""Go's informed rollout policy: the reference (``go.policy``) and the compiled twin
+(``go.informed``) pick from the same candidates, on thousands of positions of seeded games
 and on hand-built positions whose candidates are worked out by hand from the rules; the 3x3
 pattern table against its own symmetries."""
 
@@ -11,11 +11,11 @@ from collections import Counter
 import numpy as np
 
 from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
-from searchlab.domains.games import go_board as B
-from searchlab.domains.games import go_policy as P
 from searchlab.domains.games.go import Go, GoState, vertex_to_point
-from searchlab.domains.games.go_arrays import encode
-from searchlab.domains.games.go_informed import informed_candidates, informed_move
+from searchlab.domains.games.go import board as B
+from searchlab.domains.games.go import policy as P
+from searchlab.domains.games.go.arrays import encode
+from searchlab.domains.games.go.informed import informed_candidates, informed_move
 
 
 def compiled_candidates(state: GoState) -> tuple[int, list[int]]:

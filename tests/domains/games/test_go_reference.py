@@ -15,7 +15,7 @@ import random
 import pytest
 
 from searchlab.domains.games.go import Go, GoState
-from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY, board_hash
+from searchlab.domains.games.go.zobrist import SIDE_TO_MOVE_KEY, board_hash
 
 
 def neighbours(p: int, size: int) -> list[int]:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from searchlab.core.game import Game, State
+from searchlab.domains.games.go.sgf import SgfFormatError
 from searchlab.domains.games.params_text import params_from_text, value_from_text, value_to_text
 from searchlab.domains.games.record import (
     GameRecord,
@@ -23,7 +24,6 @@ from searchlab.domains.games.record import (
     result_text,
 )
 from searchlab.domains.games.registry import game_names, make
-from searchlab.domains.games.sgf import SgfFormatError
 
 ROOT = Path(__file__).resolve().parents[3]
 MAX_PLIES = 150  # a random game of Go or Gomoku is cut here: a record of an unfinished game

@@ -14,7 +14,7 @@ from needs import gnugo_program, require_module
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.go import Go, GoState
-from searchlab.domains.games.sgf import SgfFormatError, load_sgf, read_sgf, write_sgf
+from searchlab.domains.games.go.sgf import SgfFormatError, load_sgf, read_sgf, write_sgf
 
 
 def vertices(state: GoState, actions: tuple[int, ...] | list[int]) -> list[str]:

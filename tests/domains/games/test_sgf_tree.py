@@ -19,7 +19,7 @@ from needs import gnugo_program, require_module
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.go import Go
-from searchlab.domains.games.sgf import (
+from searchlab.domains.games.go.sgf import (
     SgfFormatError,
     load_sgf,
     read_sgf,

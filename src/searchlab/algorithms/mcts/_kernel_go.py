@@ -1,16 +1,17 @@
 """Go for the one compiled search loop (:mod:`~searchlab.algorithms.mcts._kernel_loop`): the
 compiled-game functions and hooks (:class:`~searchlab.core.compiled_game.CompiledGame`) on the
-board of :mod:`searchlab.domains.games.go_board`, registered for
+board of :mod:`searchlab.domains.games.go.board`, registered for
 :class:`~searchlab.domains.games.go.Go` like every compiled game.
 
-A position is ``(pos, history)``: the ``int64`` array of :mod:`.go_board` that ``play``
-changes in place (each simulation starts from a copy of the root's) and the sorted superko
-keys of the game before the root (``GoState.history``). Players alternate (a pass is a move).
+A position is ``(pos, history)``: the ``int64`` array of
+:mod:`~searchlab.domains.games.go.board` that ``play`` changes in place (each simulation starts
+from a copy of the root's) and the sorted superko keys of the game before the root
+(``GoState.history``). Players alternate (a pass is a move).
 
 Go uses every optional hook of the protocol:
 
 * ``tree_actions``: the tree holds the moves that do not fill the mover's own eye
-  (:func:`~searchlab.domains.games.go_board.playout_points`) and the pass, always; a legal
+  (:func:`~searchlab.domains.games.go.board.playout_points`) and the pass, always; a legal
   move outside the tree (an own-eye fill) is reported with no visits;
 * ``priors``: a node's children are made a block at once, after ``expand_visits`` (2) visits
   (the root's at once), each with heuristic prior knowledge (:func:`priors`); selection is
@@ -23,8 +24,8 @@ Go uses every optional hook of the protocol:
   checked for every move the tree plays, against the root's history and the positions along
   the path; a repetition marks the child illegal and the simulation starts again. Playouts
   check only the basic ko;
-* ``playout``: the rollouts (eye-avoiding uniform :func:`~searchlab.domains.games.go_board.
-  random_move`, or :func:`~searchlab.domains.games.go_informed.informed_move`) tell their
+* ``playout``: the rollouts (eye-avoiding uniform :func:`~searchlab.domains.games.go.board.
+  random_move`, or :func:`~searchlab.domains.games.go.informed.informed_move`) tell their
   moves, so RAVE runs over either policy; ``amaf_first``: only the first play of each point
   in a simulation counts, for the player who made it (Gelly and Silver 2007), the pass none.
 
@@ -63,7 +64,7 @@ from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.core.compiled_game import CompiledGame
 from searchlab.core.errors import IllegalMoveError
 from searchlab.domains.games.go import Go, GoState
-from searchlab.domains.games.go_board import (
+from searchlab.domains.games.go.board import (
     BOARD,
     BORDER,
     EMPTY,
@@ -88,8 +89,8 @@ from searchlab.domains.games.go_board import (
     random_move,
     to_move,
 )
-from searchlab.domains.games.go_board import play as play_point
-from searchlab.domains.games.go_informed import informed_move, matches_pattern
+from searchlab.domains.games.go.board import play as play_point
+from searchlab.domains.games.go.informed import informed_move, matches_pattern
 
 __all__ = [
     "EXPAND_VISITS",
@@ -143,7 +144,7 @@ PRIOR_PASS = 20.0
 """Virtual losses of the pass."""
 PRIOR_PATTERN = 5.0
 """Virtual wins of a move whose 3x3 neighbourhood matches one of MoGo's patterns
-(:data:`~searchlab.domains.games.go_policy.PATTERNS`, the informed playouts' table)."""
+(:data:`~searchlab.domains.games.go.policy.PATTERNS`, the informed playouts' table)."""
 TACTICS, PATTERNS = 1, 2
 """Bits of the config's priors mask: the tactical and edge priors; the pattern prior."""
 
@@ -399,7 +400,7 @@ def repeats(pos, history, config, keys, depth, check):  # pragma: no cover - com
 
 def encode(state: GoState) -> tuple[np.ndarray, np.ndarray]:
     """The compiled position of ``state``: its board array and its sorted superko history."""
-    from searchlab.domains.games.go_arrays import encode as encode_board
+    from searchlab.domains.games.go.arrays import encode as encode_board
 
     if not isinstance(state, GoState):
         raise TypeError(f"not a Go position: {type(state).__name__}")
@@ -411,7 +412,7 @@ def config_for(
 ) -> tuple[int, int, int, int, np.uint64, float]:
     """The ``config`` of the functions above for ``state``'s game (``priors`` off: no prior
     knowledge)."""
-    from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY
+    from searchlab.domains.games.go.zobrist import SIDE_TO_MOVE_KEY
 
     game = state.game
     sign = value_scale == "outcome" or game.scoring == "win_loss"

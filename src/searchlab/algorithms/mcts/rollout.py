@@ -25,7 +25,7 @@ game's registry name (``state.game.info.name``), the way
 :func:`searchlab.agents.evaluations.default_evaluation` finds a game's evaluation. Today:
 Snake Go (:func:`searchlab.domains.games.snakego_policy.informed_action`: never a deadly move
 when a safe one exists, eat, keep away from a shorter opponent's head) and Go
-(:func:`searchlab.domains.games.go_policy.informed_action`: captures, escapes from atari and 3x3
+(:func:`searchlab.domains.games.go.policy.informed_action`: captures, escapes from atari and 3x3
 patterns around the last move, else an eye-avoiding random move). The lookup lives here,
 in the algorithms layer, because the layers import downward only: the game module never
 imports search code (nor its own policy module, which imports it). A game of your own passes
@@ -144,7 +144,7 @@ def domain_policy(state: object) -> RolloutPolicy | None:
 
         return informed_action
     if name == "go":
-        from searchlab.domains.games.go_policy import informed_action as go_informed
+        from searchlab.domains.games.go.policy import informed_action as go_informed
 
         return go_informed
     return None

@@ -1,6 +1,6 @@
 """Game records: any game saved to a file as it is played, and read back.
 
-Go is recorded as SGF (:mod:`searchlab.domains.games.sgf`), which every Go program reads.
+Go is recorded as SGF (:mod:`searchlab.domains.games.go.sgf`), which every Go program reads.
 Every other game, built in or your own, is recorded as a *text record*: a header of
 ``key: value`` lines, a blank line, then the moves in the game's own notation, the one that
 ``searchlab play`` prints and reads::
@@ -35,7 +35,7 @@ to the end of the line. A game whose notation has white space cannot be recorded
 
 Reading a record replays it through the game's rules: a malformed line, an unknown game, bad
 parameters, an illegal move or a result the moves contradict raises :class:`RecordError`, one
-line naming the file and line (SGF: :class:`~searchlab.domains.games.sgf.SgfFormatError`, with
+line naming the file and line (SGF: :class:`~searchlab.domains.games.go.sgf.SgfFormatError`, with
 the column too). Writing what was read gives the same text, byte for byte.
 
 >>> text = '''\\
@@ -81,7 +81,7 @@ from searchlab.domains.games.params_text import params_from_text, params_to_text
 from searchlab.domains.games.registry import GAMES, game_parameters, make
 
 if TYPE_CHECKING:
-    from searchlab.domains.games.sgf import SgfGame
+    from searchlab.domains.games.go.sgf import SgfGame
 
 __all__ = [
     "RESULTS",
@@ -205,7 +205,7 @@ class GameRecord:
     def text(self) -> str:
         """The record as its file holds it: SGF for Go, else the text record."""
         if self.sgf is not None:
-            from searchlab.domains.games.sgf import write_sgf
+            from searchlab.domains.games.go.sgf import write_sgf
 
             return write_sgf(
                 self.sgf.final,
@@ -363,7 +363,7 @@ class RecordFile:
                 date=self.date,
                 headers=self.headers,
             )
-        from searchlab.domains.games.sgf import write_sgf
+        from searchlab.domains.games.go.sgf import write_sgf
 
         metadata = dict(self.headers)
         metadata["PB"], metadata["PW"] = self.players
@@ -401,10 +401,10 @@ def is_sgf_file(path: str | Path) -> bool:
 def load_record(path: str | Path, *, own_game: str | None = None) -> GameRecord:
     """The game recorded in the file at ``path``: SGF (a Go game, its main line) or a text
     record (see the module docstring; ``own_game`` as :func:`read_record` takes it). Raises
-    :class:`RecordError` or :class:`~searchlab.domains.games.sgf.SgfFormatError` naming the
+    :class:`RecordError` or :class:`~searchlab.domains.games.go.sgf.SgfFormatError` naming the
     file and line; :class:`FileNotFoundError` for a missing file."""
     if is_sgf_file(path):
-        from searchlab.domains.games.sgf import load_sgf
+        from searchlab.domains.games.go.sgf import load_sgf
 
         return record_of_sgf(load_sgf(path), str(path))
     data = Path(path).read_bytes().removeprefix(codecs.BOM_UTF8)

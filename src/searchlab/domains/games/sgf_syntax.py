@@ -5,7 +5,7 @@ An SGF collection is one or more game trees; a game tree is ``(`` a sequence of 
 then its variations, each a game tree ``( ... )``; a node is properties ``IDENT[value][value]``.
 :func:`visit_sgf` reads that and calls a :class:`SgfVisitor` in the order of the text, like
 python-chess's ``pgn.py`` drives its visitors: the game tree of
-:mod:`~searchlab.domains.games.sgf_tree` and the Go game of :mod:`~searchlab.domains.games.sgf`
+:mod:`~searchlab.domains.games.sgf_tree` and the Go game of :mod:`~searchlab.domains.games.go.sgf`
 are two such builders. Nothing here knows a game's rules: ``B[ee]`` is the identifier ``B``
 with the raw value ``ee``.
 

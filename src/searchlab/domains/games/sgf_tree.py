@@ -7,7 +7,7 @@ reads a text value); its children are the variations that follow it, the first o
 line. Writing a tree and parsing the text gives the same tree (:meth:`SgfNode.same_tree`); the
 text is one canonical layout: the root on its line, then ten nodes a line, each variation from
 a new line in its own parentheses. Nothing here knows a game's rules (Go's are in
-:mod:`~searchlab.domains.games.sgf`).
+:mod:`~searchlab.domains.games.go.sgf`).
 
 >>> games = parse_sgf("(;GM[1]SZ[9]C[start \\\\] here];B[ee](;W[cc];B[gg])(;W[gg]C[better]))")
 >>> root = games[0]

@@ -1,18 +1,18 @@
-"""Go's informed rollout policy in numba, on the positions of :mod:`.go_board`: the same
-rules as the reference :func:`searchlab.domains.games.go_policy.informed_action` (atari
+"""Go's informed rollout policy in numba, on the positions of :mod:`.board`: the same
+rules as the reference :func:`searchlab.domains.games.go.policy.informed_action` (atari
 answers to the last move, then MoGo's 3x3 patterns around it, then eye-avoiding random; the
-pattern table :data:`~searchlab.domains.games.go_policy.PATTERN_TABLE` is the reference
-module's, written once). Legal means :func:`~.go_board.is_legal`: the basic ko, no superko.
+pattern table :data:`~searchlab.domains.games.go.policy.PATTERN_TABLE` is the reference
+module's, written once). Legal means :func:`~.board.is_legal`: the basic ko, no superko.
 
 :func:`informed_candidates` writes the candidates of stages 1 and 2 (``ATARI``, ``PATTERN``)
 in increasing order; :func:`informed_move` draws uniformly among them with the caller's
 ``below(rng, n)`` (the compiled MCTS's ``next_below``), and otherwise plays
-:func:`~.go_board.random_move` (uniform among the playout points, else the pass). Nothing
+:func:`~.board.random_move` (uniform among the playout points, else the pass). Nothing
 is allocated: the candidates go to the position's scratch row ``STACK``.
 
 >>> import numpy as np
 >>> from searchlab.domains.games.go import Go
->>> from searchlab.domains.games.go_arrays import encode
+>>> from searchlab.domains.games.go.arrays import encode
 >>> state = Go(5).position(black=["C3"], white=["B3", "C4"], to_move="white")
 >>> pos = encode(state.apply(13))  # white D3: black's C3 in atari, C2 saves it
 >>> out = np.zeros(26, dtype=np.int64)
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from searchlab.domains.games.go_board import (
+from searchlab.domains.games.go.board import (
     BOARD,
     EMPTY,
     H_GEN,
@@ -46,7 +46,7 @@ from searchlab.domains.games.go_board import (
     is_own_eye,
     random_move,
 )
-from searchlab.domains.games.go_policy import ATARI, PATTERN, PATTERN_TABLE, RANDOM
+from searchlab.domains.games.go.policy import ATARI, PATTERN, PATTERN_TABLE, RANDOM
 
 __all__ = ["informed_candidates", "informed_move", "liberties_at_least_two", "matches_pattern"]
 
@@ -113,7 +113,7 @@ def liberties_at_least_two(pos, x, colour):  # pragma: no cover - compiled
 def matches_pattern(pos, q, w):  # pragma: no cover - compiled
     """Whether the 3x3 neighbourhood of the padded point ``q`` (row width ``w``) is one of
     MoGo's patterns: its eight neighbours' contents, two bits each, index the table of
-    :data:`~searchlab.domains.games.go_policy.PATTERN_TABLE` (the one place the code is made,
+    :data:`~searchlab.domains.games.go.policy.PATTERN_TABLE` (the one place the code is made,
     for the playouts here and the priors of the Go MCTS kernel)."""
     code = (
         pos[BOARD, q + w - 1]
@@ -148,7 +148,7 @@ def _add(out, n, p):  # pragma: no cover - compiled
 def informed_candidates(pos, out):  # pragma: no cover - compiled
     """``(stage, n)``: the candidates of the atari stage (``ATARI``) or, if none, of the
     pattern stage (``PATTERN``) in ``out[:n]``, increasing; ``(RANDOM, 0)`` when neither has
-    any (the move is then :func:`~.go_board.random_move`'s)."""
+    any (the move is then :func:`~.board.random_move`'s)."""
     last = pos[HDR, H_LAST]
     if last < 0 or last == pos[HDR, H_N]:
         return RANDOM, 0

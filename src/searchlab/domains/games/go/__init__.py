@@ -40,6 +40,11 @@ captures: black 1, white 0; last move: black B1
 Traceback (most recent call last):
 ...
 searchlab.core.errors.IllegalMoveError: illegal move A1 for white: suicide
+
+This package is Go's place: these rules here, and beside them the Zobrist keys (:mod:`.zobrist`),
+the compiled board (:mod:`.board`, :mod:`.arrays`), the playout policy in both tiers
+(:mod:`.policy`, :mod:`.informed`), the final count (:mod:`.score`) and SGF games (:mod:`.sgf`,
+on the game-independent format of :mod:`searchlab.domains.games.sgf_tree`).
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from typing import Any, Literal
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
 from searchlab.core.game import GameInfo
 from searchlab.domains.games._params import choice, integer
-from searchlab.domains.games.go_zobrist import SIDE_TO_MOVE_KEY, ZOBRIST
+from searchlab.domains.games.go.zobrist import SIDE_TO_MOVE_KEY, ZOBRIST
 
 __all__ = [
     "BLACK",
@@ -557,7 +562,7 @@ no liberty
 
     def history_key(self, board_key: int, to_move: int) -> int:
         """The key :attr:`GoState.history` stores for a board hash with ``to_move`` to move:
-        the board hash, XOR :data:`~searchlab.domains.games.go_zobrist.SIDE_TO_MOVE_KEY`
+        the board hash, XOR :data:`~searchlab.domains.games.go.zobrist.SIDE_TO_MOVE_KEY`
         when white is to move under situational superko.
 
         >>> Go(superko="situational").history_key(5, 1) == 5 ^ SIDE_TO_MOVE_KEY
@@ -667,7 +672,7 @@ class GoState:
         captures: stones captured so far by black, by white.
         last_move: the last action (a point or the pass), ``None`` before the first.
         history: Zobrist hashes of every position seen, this one included (board hashes;
-            XOR :data:`~searchlab.domains.games.go_zobrist.SIDE_TO_MOVE_KEY` when white is
+            XOR :data:`~searchlab.domains.games.go.zobrist.SIDE_TO_MOVE_KEY` when white is
             to move under situational superko).
         board_hash: Zobrist hash of :attr:`board` (computed when not given).
     """

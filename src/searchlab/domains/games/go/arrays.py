@@ -1,5 +1,5 @@
 """Go's compiled tier: the exact converters between the reference state
-(:class:`~searchlab.domains.games.go.GoState`) and the position array of :mod:`.go_board`,
+(:class:`~searchlab.domains.games.go.GoState`) and the position array of :mod:`.board`,
 and the board functions the compiled MCTS calls (re-exported here, as
 :mod:`.snakego_arrays` does for Snake Go).
 
@@ -32,7 +32,7 @@ import numpy as np
 
 from searchlab.core.errors import InvalidStateError
 from searchlab.domains.games.go import Go, GoState
-from searchlab.domains.games.go_board import (
+from searchlab.domains.games.go.board import (
     BOARD,
     BORDER,
     EMPTY,
@@ -85,7 +85,7 @@ __all__ = [
 
 
 def encode(state: GoState) -> np.ndarray:
-    """The position array of ``state`` (see :mod:`.go_board` for its layout)."""
+    """The position array of ``state`` (see :mod:`.board` for its layout)."""
     game = state.game
     size = game.size
     pos = new_position(size, float(game.komi))

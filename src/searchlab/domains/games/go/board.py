@@ -1,6 +1,6 @@
 """The board of Go's compiled tier: one ``int64`` array per position and the numba functions
 that play on it (the reference rules are :mod:`searchlab.domains.games.go`; the converters
-:mod:`.go_arrays`; the informed playout policy :mod:`.go_informed`).
+:mod:`.arrays`; the informed playout policy :mod:`.informed`).
 
 A position ``pos`` is a 2-D C-contiguous ``int64`` array of :data:`ROWS` rows of
 ``L = max((size + 2) ** 2, 32)`` entries. The board is *padded*: with ``W = size + 2``, the
@@ -42,7 +42,7 @@ forbids to the player to move, -1 none), ``H_PASSES`` (consecutive passes just p
 ``H_MOVES`` (plies played, passes included), ``H_CAPT`` and ``H_CAPT + 1`` (stones captured
 by black, by white), ``H_LAST`` (the last action: a point, ``H_N`` for a pass, -1 none),
 ``H_KOMI2`` (twice the komi, an integer), ``H_HASH`` (the Zobrist hash of the board:
-``go_zobrist.board_hash``, XOR of ``ZOBRIST[colour - 1, p]`` over the stones, 0 when empty),
+``zobrist.board_hash``, XOR of ``ZOBRIST[colour - 1, p]`` over the stones, 0 when empty),
 ``H_MAX_MOVES`` (the game ends after that many plies), ``H_N_EMPTY``, ``H_GEN``.
 
 No function allocates except :func:`new_position`; :func:`play` is incremental (the chains,
@@ -65,7 +65,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.domains.games.go_zobrist import ZOBRIST
+from searchlab.domains.games.go.zobrist import ZOBRIST
 
 __all__ = [
     "BLACK",
@@ -184,7 +184,7 @@ def passes(pos):  # pragma: no cover - compiled
 
 @njit(cache=True, inline="always")
 def hash_of(pos):  # pragma: no cover - compiled
-    """The Zobrist hash of the board (``go_zobrist.board_hash`` of it), a ``uint64``."""
+    """The Zobrist hash of the board (``zobrist.board_hash`` of it), a ``uint64``."""
     return np.uint64(pos[HDR, H_HASH])
 
 

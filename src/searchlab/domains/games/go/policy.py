@@ -1,6 +1,6 @@
 """Go's informed rollout policy (MoGo's, after Gelly, Wang, Munos and Teytaud 2006): answer
 the last move's atari, else play a good 3x3 shape next to the last move, else play at random
-without filling an own eye. The compiled tier (:mod:`.go_informed`) implements the same rules;
+without filling an own eye. The compiled tier (:mod:`.informed`) implements the same rules;
 both pick uniformly from the same candidate set.
 
 For the player to move (colour ``c``), with ``L`` the last move (a point; the stages 1 and 2
