@@ -561,6 +561,27 @@ expert go --games 2 --out {out}/expert --komi nan
 expert go --games 2 --out {out}/expert --size 4
 expert go --games 2 --out {out}/expert --workers 0
 expert go --games 2 --out {out}/expert --gnugo {missing}
+
+# -- book ---------------------------------------------------------------------------------------
+book
+book nosuch
+book build chess --depth 2 --out {out}/b.c4book
+book build connect4 --out {out}/b.c4book
+book build connect4 --depth x --out {out}/b.c4book
+book build connect4 --depth -2 --out {out}/b.c4book
+book build connect4 --depth 30 --out {out}/b.c4book
+book build connect4 --depth 2 --out {out}/no/such/folder/b.c4book
+book build connect4 --depth 2 --out {dir}
+book build connect4 --depth 2 --out {out}/b.c4book --workers 0
+book build connect4 --depth 2 --out {out}/b.c4book --ray nonsense
+book build connect4 --depth 2 --out {out}/b.c4book --root 8
+book info {missing}
+book info {garbage}
+book info {utf16}
+solve connect4 --book {garbage} 44
+solve connect4 --threads 0 44
+solve connect4 --threads x 44
+solve othello --threads 0 --obf {missing}
 """
 
 

@@ -66,8 +66,9 @@ def register(subparsers: Any) -> None:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+    raise InvalidParameterError(
+        "book needs an action: build or info (searchlab book build --help)"
+    )
 
 
 def _build(args: argparse.Namespace) -> int:
