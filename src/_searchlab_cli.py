@@ -20,20 +20,31 @@ def main() -> int:
     shell's background job, some process supervisors): an ignored signal is dropped, so a
     Ctrl-C while the package loads would otherwise be lost and the command run to its end.
     The Ctrl-C is also remembered, in case a library being imported swallows the
-    ``KeyboardInterrupt`` and the import goes on."""
+    ``KeyboardInterrupt`` and the import goes on; and one that lands in a callback Python
+    cannot raise from (the import system's module-lock callback: "Exception ignored in ...")
+    is taken, not printed, by an unraisable-exception hook held while the package loads."""
     pressed: list[int] = []
 
     def interrupt(number: int, frame: object) -> None:
         pressed.append(number)
         raise KeyboardInterrupt
 
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
+        if info.exc_type is KeyboardInterrupt:
+            pressed.append(signal.SIGINT)
+        else:
+            sys.__unraisablehook__(info)
+
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:
         signal.signal(signal.SIGINT, interrupt)
+    sys.unraisablehook = unraisable
     try:
         from searchlab.cli.main import main as run
     except KeyboardInterrupt:
         pressed.append(signal.SIGINT)
+    finally:
+        sys.unraisablehook = sys.__unraisablehook__
     if pressed:
         print("searchlab: interrupted", file=sys.stderr)
         return 130
