@@ -41,8 +41,8 @@ from searchlab.agents import make_agent, register_agent
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import Param
 from searchlab.core.errors import SearchlabError
-from searchlab.domains.games import connect4_bits as bits
 from searchlab.domains.games.connect4 import Connect4, parse_moves
+from searchlab.domains.games.connect4 import bits as bits
 from searchlab.learning.alphago_data import ExpertPositions
 from searchlab.learning.alphago_labelling import position_keys
 from searchlab.learning.mistakes import (

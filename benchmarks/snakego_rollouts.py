@@ -4,16 +4,16 @@ textbook Python rollout.
 All rollouts play one whole half of the full game (16 x 16, 512 rounds, 4 snakes, items from
 the rules' generator with ``--seed``) from the initial position to the end:
 
-* **compiled random**: :func:`searchlab.domains.games.snakego_arrays.rollout` (numba; the
+* **compiled random**: :func:`searchlab.domains.games.snakego.arrays.rollout` (numba; the
   position is one ``int32`` array copied before each rollout), run in batches from a small
   ``@njit`` driver so that Python's call overhead is not measured;
-* **compiled informed**: :func:`~searchlab.domains.games.snakego_arrays.informed_rollout`,
+* **compiled informed**: :func:`~searchlab.domains.games.snakego.arrays.informed_rollout`,
   the notes' policy (never a deadly move when a safe one exists, eat, avoid a shorter
   opponent's head), in the same driver;
 * **reference random**: :func:`searchlab.algorithms.mcts.rollout.playout` with
   ``random_policy`` on :class:`~searchlab.domains.games.snakego.SnakeGoState` (immutable states);
 * **reference informed**: ``playout`` with
-  :func:`searchlab.domains.games.snakego_policy.informed_action`;
+  :func:`searchlab.domains.games.snakego.policy.informed_action`;
 * **textbook random**: what a student writes first, defined in this file: the state is a
   dict of plain lists (snakes as lists of ``[x, y]`` cells, walls as a list of rows), every
   ply makes a ``copy.deepcopy`` of the state and changes the copy, items are found by
@@ -44,12 +44,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.algorithms.mcts.rollout import playout, random_policy
-from searchlab.domains.games import snakego_arrays as A
-from searchlab.domains.games._snakego_layout import H_PLY
+from searchlab.core.compiled_rng import next_below, seed_state
 from searchlab.domains.games.snakego import SnakeGo, SnakeGoState
-from searchlab.domains.games.snakego_policy import informed_action
+from searchlab.domains.games.snakego import arrays as A
+from searchlab.domains.games.snakego.layout import H_PLY
+from searchlab.domains.games.snakego.policy import informed_action
 
 UP, DOWN, LEFT, RIGHT, SPLIT, RAY = 0, 1, 2, 3, 4, 5
 DELTAS = [(0, 1), (0, -1), (-1, 0), (1, 0)]
@@ -255,7 +255,7 @@ def check_textbook(games: int) -> None:
 
 
 def _safe_moves(state: SnakeGoState) -> list[int]:
-    from searchlab.domains.games.snakego_policy import safe_actions
+    from searchlab.domains.games.snakego.policy import safe_actions
 
     return safe_actions(state)
 

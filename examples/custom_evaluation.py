@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from searchlab.algorithms.adversarial.negamax import negamax
 from searchlab.core.limits import Limits
-from searchlab.domains.games.gomoku_eval import PatternEvaluation, PatternWeights, search_game
+from searchlab.domains.games.gomoku.eval import PatternEvaluation, PatternWeights, search_game
 from searchlab.domains.games.tictactoe import MNKState, TicTacToe
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))

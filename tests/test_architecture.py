@@ -288,6 +288,60 @@ def test_private_import_check_finds_planted_ones(tmp_path: Path) -> None:
     ]
 
 
+GAMES = "searchlab.domains.games"
+
+
+def game_private_imports(package: Path) -> list[str]:
+    """Where a module outside a game's package (``domains/games/<pkg>/``) imports a private
+    module of it: one whose name below ``<pkg>`` has a part starting with ``_``
+    (``domains.games.go._geometry``). A game's package is its place: what it keeps private is
+    used only inside it."""
+    found = []
+    for module, imported in sorted(import_graph(package).items()):
+        for name in sorted(imported):
+            parts = name.split(".")
+            if not name.startswith(GAMES + ".") or len(parts) < 5:
+                continue
+            home = ".".join(parts[:4])
+            if any(_private(part) for part in parts[4:]) and not (
+                module == home or module.startswith(home + ".")
+            ):
+                found.append(f"{module} imports {name}")
+    return found
+
+
+def test_no_module_imports_a_private_module_of_a_games_package() -> None:
+    # issue 29: a game is a place; its private modules are its own business
+    assert game_private_imports(PACKAGE) == []
+
+
+def test_game_private_import_check_finds_planted_ones(tmp_path: Path) -> None:
+    package = tmp_path / "searchlab"
+    _plant(
+        package,
+        {
+            "__init__.py": "",
+            "domains/__init__.py": "",
+            "domains/games/__init__.py": "",
+            "domains/games/chess/__init__.py": "from searchlab.domains.games.chess import _moves\n",
+            "domains/games/chess/_moves.py": "x = 1\n",
+            "domains/games/chess/eval.py": "from ._moves import x\n",
+            "domains/games/chess/sub/__init__.py": "",
+            "domains/games/chess/sub/_deep.py": "",
+            "domains/games/draughts.py": "from searchlab.domains.games.chess._moves import x\n",
+            "algorithms/__init__.py": "",
+            "algorithms/a.py": (
+                "import searchlab.domains.games.chess.sub._deep\n"
+                "from searchlab.domains.games.chess import eval\n"
+            ),
+        },
+    )
+    assert game_private_imports(package) == [
+        "searchlab.algorithms.a imports searchlab.domains.games.chess.sub._deep",
+        "searchlab.domains.games.draughts imports searchlab.domains.games.chess._moves",
+    ]
+
+
 def _plant(package: Path, files: dict[str, str]) -> dict[str, set[str]]:
     for name, source in files.items():
         path = package / name

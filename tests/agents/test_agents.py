@@ -235,7 +235,7 @@ def test_the_callers_limits_override_the_agent_budget() -> None:
 
 
 def test_greedy_reports_its_one_ply_value() -> None:
-    from searchlab.domains.games.connect4_eval import ThreatEvaluation
+    from searchlab.domains.games.connect4.eval import ThreatEvaluation
 
     game = make("connect4")
     agent = make_agent("greedy", game, seed=0)

@@ -44,7 +44,7 @@ def test_every_agent_kind_plays_legal_moves(spec: str) -> None:
 
 
 def test_the_default_evaluation_is_snake_gos() -> None:
-    # Values from the formula in snakego_eval's docstring, worked by hand: at the start (one
+    # Values from the formula in snakego.eval's docstring, worked by hand: at the start (one
     # cell each, opposite corners) material and territory are even, so win/loss scoring gives
     # 0.99 * tanh((0 - 0.5) / (8 / 2)) for player 0 (a tie is player 1's win), and score
     # difference scoring 0; a head in the centre reaches more cells first than one in a corner.

@@ -18,7 +18,7 @@ from searchlab.arena.worker import GameRecord, play_game
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import play
 from searchlab.domains.games.snakego import SnakeGo, SnakeGoState
-from searchlab.domains.games.snakego_match import (
+from searchlab.domains.games.snakego.match import (
     HalfResult,
     decide_halves,
     decide_match,

@@ -11,8 +11,8 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 from interrupt_support import interrupt
 
-from searchlab.domains.games.obf import ObfFormatError, parse_obf_line, read_obf
 from searchlab.domains.games.othello import parse_square
+from searchlab.domains.games.othello.obf import ObfFormatError, parse_obf_line, read_obf
 
 FFO_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--"
 START = "-" * 27 + "OX------XO" + "-" * 27

@@ -10,7 +10,7 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 
 from searchlab.cli.solve_othello import default_threads
-from searchlab.domains.games.obf import read_obf
+from searchlab.domains.games.othello.obf import read_obf
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])

@@ -18,7 +18,7 @@ import pytest
 from cli_support import run_main
 
 from searchlab.algorithms.mcts import CompiledGame
-from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
+from searchlab.core.compiled_rng import next_below, seed_state
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import play
 from searchlab.domains.games.conformance import assert_conforms

@@ -268,7 +268,7 @@ def _obf_seeds() -> list[str]:
 
 
 def _run_obf(text: str, workdir: Path) -> None:
-    from searchlab.domains.games.obf import parse_obf_line
+    from searchlab.domains.games.othello.obf import parse_obf_line
 
     position = parse_obf_line(text)
     again = parse_obf_line(position.to_line())

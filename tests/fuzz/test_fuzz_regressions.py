@@ -29,7 +29,7 @@ from searchlab.domains.games.explicit_tree import (
     ExplicitTreeGame,
     TreeFormatError,
 )
-from searchlab.domains.games.obf import ObfFormatError, parse_obf_line
+from searchlab.domains.games.othello.obf import ObfFormatError, parse_obf_line
 from searchlab.domains.path.movingai import parse_map, parse_scenarios
 
 # --- Moving AI ---------------------------------------------------------------------------------

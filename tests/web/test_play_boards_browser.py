@@ -24,7 +24,7 @@ from searchlab.core.game import play
 from searchlab.domains.games.go import point_to_vertex
 from searchlab.domains.games.go.score import owners, result_of_score, settle_by_playouts
 from searchlab.domains.games.othello import PASS
-from searchlab.domains.games.snakego_policy import DEADLY, action_kinds
+from searchlab.domains.games.snakego.policy import DEADLY, action_kinds
 from searchlab.games import make
 from searchlab.web.views import GO_SETTLE_SEED
 

@@ -21,19 +21,19 @@ def default_evaluation(game: Game | None) -> Evaluation | None:
     games small enough to search to the end."""
     name = getattr(getattr(game, "info", None), "name", None)
     if name == "connect4":
-        from searchlab.domains.games.connect4_eval import ThreatEvaluation
+        from searchlab.domains.games.connect4.eval import ThreatEvaluation
 
         return ThreatEvaluation()
     if name == "othello":
-        from searchlab.domains.games.othello_eval import OthelloEvaluation
+        from searchlab.domains.games.othello.eval import OthelloEvaluation
 
         return OthelloEvaluation()
     if name == "gomoku":
-        from searchlab.domains.games.gomoku_eval import evaluate
+        from searchlab.domains.games.gomoku.eval import evaluate
 
         return evaluate
     if name == "snakego":
-        from searchlab.domains.games.snakego_eval import SnakeGoEvaluation
+        from searchlab.domains.games.snakego.eval import SnakeGoEvaluation
 
         return SnakeGoEvaluation()
     return None
@@ -45,7 +45,7 @@ def search_position(game: Game, state: State) -> tuple[Game, State]:
     if getattr(getattr(game, "info", None), "name", None) != "gomoku":
         return game, state
     from searchlab.domains.games.gomoku import Gomoku, GomokuState
-    from searchlab.domains.games.gomoku_eval import search_game
+    from searchlab.domains.games.gomoku.eval import search_game
 
     if not isinstance(game, Gomoku) or not isinstance(state, GomokuState):
         return game, state

@@ -190,21 +190,19 @@ def compiled_game_for(game: object) -> CompiledGame | None:
 
 
 register_compiled_game(
-    Connect4, "searchlab.algorithms.mcts._kernel_connect4:COMPILED", check_reference=False
+    Connect4, "searchlab.domains.games.connect4.compiled:COMPILED", check_reference=False
 )
 register_compiled_game(
-    Othello, "searchlab.algorithms.mcts._kernel_othello:COMPILED", check_reference=False
+    Othello, "searchlab.domains.games.othello.compiled:COMPILED", check_reference=False
 )
 register_compiled_game(
-    SnakeGo, "searchlab.algorithms.mcts._kernel_snakego:COMPILED", check_reference=False
+    SnakeGo, "searchlab.domains.games.snakego.compiled:COMPILED", check_reference=False
 )
 # Go's rules use every optional hook of the protocol (priors, superko, its own playouts for
 # RAVE, the moves the tree holds); its searches run the one loop and driver through
 # go_compiled.GoSearcher (results without the "rave" stat, as Go's always were)
 KERNELS.register("mcts", Go, "searchlab.algorithms.mcts.go_compiled:go_mcts")
-register_compiled_game(
-    Go, "searchlab.algorithms.mcts._kernel_go:compiled_go", check_reference=False
-)
+register_compiled_game(Go, "searchlab.domains.games.go.compiled:compiled_go", check_reference=False)
 
 MCTS_ROLLOUTS: dict[type, tuple[str, ...]] = {}
 """The rollout policies (``MCTSOptions.rollout`` names) of kernels registered outside the

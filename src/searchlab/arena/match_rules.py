@@ -1,5 +1,5 @@
 """Match rules: games played in matches of two halves with the sides swapped, each decided
-by rules of its own (Snake Go: :mod:`searchlab.domains.games.snakego_match`).
+by rules of its own (Snake Go: :mod:`searchlab.domains.games.snakego.match`).
 
 A rule says what to keep of a half's final state (:attr:`MatchRule.summarize`, JSON text the
 store keeps with the half) and how two such summaries decide the match
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games import snakego_match
+from searchlab.domains.games.snakego import match as snakego_match
 
 __all__ = ["MATCH_RULES", "MatchRule", "has_match_rule", "match_key", "rule_of"]
 

@@ -3,7 +3,7 @@
 Some games are played in matches of two halves with the sides swapped and decided by rules of
 their own, not by adding up the halves' results: Snake Go (the half-winner count, then the
 total score, then who ate first, then the second mover;
-:mod:`searchlab.domains.games.snakego_match`). The arena's schedule already plays games
+:mod:`searchlab.domains.games.snakego.match`). The arena's schedule already plays games
 ``2j`` and ``2j + 1`` of every pairing as a colour-swapped pair from the same start (the same
 opening, and for a game with a ``seed`` parameter the same seed, so Snake Go's two halves have
 the same items): for a game with a match rule that pair **is** match ``j``, game ``2j`` its

@@ -95,7 +95,7 @@ class _Row:
 def _run(args: argparse.Namespace) -> int:
     from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver
     from searchlab.core.limits import Limits
-    from searchlab.domains.games.obf import parse_obf_line, read_obf
+    from searchlab.domains.games.othello.obf import parse_obf_line, read_obf
 
     if args.obf and args.position:
         raise InvalidParameterError("solve othello: give either --obf FILE or one position")

@@ -30,7 +30,7 @@ from searchlab.core.game import Game
 from searchlab.domains.games.heap_games import HeapGame
 from searchlab.domains.games.nim import Nim, NimState
 from searchlab.domains.games.snakego import SnakeGo
-from searchlab.domains.games.snakego_items import LENGTH
+from searchlab.domains.games.snakego.items import LENGTH
 from searchlab.learning.encoder import BaseEncoder, Encoder
 from searchlab.learning.encoders import encoder_for
 

@@ -47,7 +47,7 @@ from numba import njit
 
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games import connect4_bits as bits
+from searchlab.domains.games.connect4 import bits
 
 __all__ = [
     "FEATURE_NAMES",

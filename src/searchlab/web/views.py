@@ -20,7 +20,7 @@ drawing is written once (its ``__str__``), except Go's, which is read from its b
 * **Snake Go**: the board is drawn from the state; its actions (a direction, a split, a ray)
   move a snake, not a square, so they are buttons (``cell: null``); a move that kills the
   acting snake (off the board, into a wall or a snake) is ``deadly``
-  (:func:`~searchlab.domains.games.snakego_policy.action_kinds`), and ``snake`` names the
+  (:func:`~searchlab.domains.games.snakego.policy.action_kinds`), and ``snake`` names the
   acting snake and its head's cell;
 * **Nim and the heap games**: ``heaps`` holds the sizes; a Nim move names its pile and how
   many it takes (``heap``, ``take``), a heap game's move the heap and the heaps it leaves;
@@ -64,7 +64,7 @@ from searchlab.domains.games.nim import NimState
 from searchlab.domains.games.othello import OthelloState
 from searchlab.domains.games.players import players
 from searchlab.domains.games.snakego import SnakeGoState, snake_name
-from searchlab.domains.games.snakego_policy import DEADLY, action_kinds
+from searchlab.domains.games.snakego.policy import DEADLY, action_kinds
 
 __all__ = ["GO_SETTLE_SEED", "MAX_LISTED_ACTIONS", "build_view", "result_text", "star_points"]
 

@@ -13,8 +13,8 @@ from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver, solv
 from searchlab.algorithms.adversarial.solver import solve
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
-from searchlab.domains.games.obf import ObfPosition, read_obf
 from searchlab.domains.games.othello import PASS, Othello, OthelloState
+from searchlab.domains.games.othello.obf import ObfPosition, read_obf
 
 
 @pytest.fixture(scope="module")

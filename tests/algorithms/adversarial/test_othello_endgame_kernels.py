@@ -28,7 +28,7 @@ from searchlab.algorithms.adversarial._othello_endgame_stability import (
 )
 from searchlab.algorithms.adversarial.solver import solve
 from searchlab.domains.games.othello import Othello, OthelloState
-from searchlab.domains.games.othello_bits import flips, legal_moves
+from searchlab.domains.games.othello.bits import flips, legal_moves
 
 
 def random_boards(count: int, seed: int) -> list[tuple[int, int]]:

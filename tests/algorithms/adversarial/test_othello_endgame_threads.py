@@ -19,8 +19,8 @@ from searchlab.algorithms.adversarial._othello_endgame_stability import edge_sta
 from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver, solve_endgame
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
-from searchlab.domains.games.obf import ObfPosition, read_obf
 from searchlab.domains.games.othello import Othello
+from searchlab.domains.games.othello.obf import ObfPosition, read_obf
 
 
 def ffo_positions(shared_data: Path) -> list[ObfPosition]:

@@ -23,18 +23,18 @@ from searchlab.algorithms.adversarial.solver import solve
 from searchlab.algorithms.kernels import KERNELS
 from searchlab.algorithms.mcts import compiled as compiled_module
 from searchlab.algorithms.mcts import mcts
-from searchlab.algorithms.mcts._kernel_connect4 import rollout as connect4_rollout
-from searchlab.algorithms.mcts._kernel_othello import NORMALISED, OUTCOME
-from searchlab.algorithms.mcts._kernel_othello import rollout as othello_rollout
-from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.rollout import playout, random_policy
 from searchlab.algorithms.mcts.value_scale import returns_scale
+from searchlab.core.compiled_rng import seed_state
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.connect4 import Connect4, parse_moves
+from searchlab.domains.games.connect4.compiled import rollout as connect4_rollout
 from searchlab.domains.games.othello import PASS, Othello, OthelloState
+from searchlab.domains.games.othello.compiled import NORMALISED, OUTCOME
+from searchlab.domains.games.othello.compiled import rollout as othello_rollout
 from searchlab.domains.games.tictactoe import TicTacToe
 
 CONNECT4 = Connect4()

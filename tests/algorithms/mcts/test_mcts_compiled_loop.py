@@ -26,18 +26,18 @@ import numpy as np
 import pytest
 from numba import njit
 
-from searchlab.algorithms.mcts import _kernel_connect4 as K4
-from searchlab.algorithms.mcts import _kernel_othello as KO
 from searchlab.algorithms.mcts import mcts
 from searchlab.algorithms.mcts._kernel_bind import bind
-from searchlab.algorithms.mcts._kernel_rng import next_below, seed_state
 from searchlab.algorithms.mcts.compiled import _Kernel, _kernel_for, _Search
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.core.compiled_game import CompiledGame
+from searchlab.core.compiled_rng import next_below, seed_state
 from searchlab.core.game import GameInfo
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4, parse_moves
+from searchlab.domains.games.connect4 import compiled as K4
 from searchlab.domains.games.othello import Othello
+from searchlab.domains.games.othello import compiled as KO
 
 # --- TurnNim: consecutive plies, array positions ----------------------------------------
 

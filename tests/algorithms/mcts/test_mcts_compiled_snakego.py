@@ -28,7 +28,6 @@ from searchlab.algorithms.kernels import (
     mcts_rollouts,
 )
 from searchlab.algorithms.mcts import MCTS, mcts
-from searchlab.algorithms.mcts import _kernel_snakego as KS
 from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.value_scale import returns_scale
@@ -36,6 +35,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.snakego import DOWN, LEFT, RIGHT, SPLIT, UP, SnakeGo
+from searchlab.domains.games.snakego import compiled as KS
 
 GAME = SnakeGo(seed=1, size=8, rounds=20)
 START = GAME.initial_state()  # player 0's snake in the top-left corner: up and left kill it

@@ -23,13 +23,13 @@ from searchlab.algorithms.mcts import (
     mcts,
     monte_carlo_evaluation,
 )
-from searchlab.algorithms.mcts._kernel_othello import MAX_UTILITY
 from searchlab.algorithms.mcts.rollout import playout, random_policy
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.game import GameInfo
 from searchlab.core.limits import Limits
 from searchlab.domains.games.explicit_tree import ExplicitTree, ExplicitTreeGame
 from searchlab.domains.games.othello import Othello
+from searchlab.domains.games.othello.compiled import MAX_UTILITY
 from searchlab.domains.games.registry import game_names, make
 from searchlab.domains.games.tictactoe import TicTacToe
 

@@ -23,7 +23,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from searchlab.domains.games.connect4_bits import (
+from searchlab.domains.games.connect4.bits import (
     BOARD,
     BOTTOM,
     CELLS,

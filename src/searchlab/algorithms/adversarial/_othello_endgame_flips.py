@@ -1,7 +1,7 @@
 """Faster bitboard kernels for the endgame solver: flips by bit scan, moves by doubling fills.
 
-The same answers as :func:`~searchlab.domains.games.othello_bits.flips` and
-:func:`~searchlab.domains.games.othello_bits.legal_moves` (the tests compare them on random
+The same answers as :func:`~searchlab.domains.games.othello.bits.flips` and
+:func:`~searchlab.domains.games.othello.bits.legal_moves` (the tests compare them on random
 boards), cheaper where the solver spends its time:
 
 * :func:`flips_at` looks up, for the square played, its ray in each of the eight directions

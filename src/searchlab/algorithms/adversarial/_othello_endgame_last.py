@@ -36,7 +36,7 @@ from searchlab.algorithms.adversarial._othello_endgame_stability import (
     STABILITY_THRESHOLD,
     stable_count,
 )
-from searchlab.domains.games.othello_bits import count_discs, final_score
+from searchlab.domains.games.othello.bits import count_discs, final_score
 
 __all__ = ["play_bit", "score_last", "search_few", "search_shallow", "solve_2"]
 

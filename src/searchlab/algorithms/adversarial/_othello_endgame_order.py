@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.domains.games.othello_bits import count_discs, final_score, flips, legal_moves
+from searchlab.domains.games.othello.bits import count_discs, final_score, flips, legal_moves
 
 __all__ = ["deep_key", "evaluate", "fast_key", "odd_regions", "shallow_value", "square_of"]
 

@@ -39,7 +39,7 @@ from searchlab.algorithms.adversarial._othello_endgame_stability import (
     STABILITY_THRESHOLD,
     stable_count,
 )
-from searchlab.domains.games.othello_bits import final_score
+from searchlab.domains.games.othello.bits import final_score
 
 __all__ = [
     "ABORTED",

@@ -34,7 +34,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from searchlab.domains.games.othello_bits import count_discs
+from searchlab.domains.games.othello.bits import count_discs
 
 __all__ = ["STABILITY_THRESHOLD", "edge_stability_table", "stable_count", "stable_discs"]
 

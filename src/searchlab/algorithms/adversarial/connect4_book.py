@@ -44,7 +44,7 @@ import numpy as np
 
 from searchlab.algorithms.adversarial import _connect4_kernels as kernels
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games import connect4_bits as bits
+from searchlab.domains.games.connect4 import bits
 
 __all__ = [
     "MAGIC",

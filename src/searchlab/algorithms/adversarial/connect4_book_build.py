@@ -39,7 +39,7 @@ from searchlab.algorithms.adversarial import _connect4_kernels as kernels
 from searchlab.algorithms.adversarial.connect4_book import Connect4Book, canonical_key
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.workers import InlinePool, Pool, ProcessPool
-from searchlab.domains.games import connect4_bits as bits
+from searchlab.domains.games.connect4 import bits
 
 __all__ = [
     "POSITIONS_PER_PLY",

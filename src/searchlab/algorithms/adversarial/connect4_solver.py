@@ -46,8 +46,7 @@ from searchlab.algorithms.adversarial.connect4_book import Connect4Book, default
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games import connect4_bits as bits
-from searchlab.domains.games.connect4 import Connect4, Connect4State, parse_moves
+from searchlab.domains.games.connect4 import Connect4, Connect4State, bits, parse_moves
 
 __all__ = [
     "Connect4Solver",

@@ -93,7 +93,7 @@ from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.othello import PASS, Othello, OthelloState
-from searchlab.domains.games.othello_bits import flips
+from searchlab.domains.games.othello.bits import flips
 
 __all__ = [
     "ETC_EMPTIES",

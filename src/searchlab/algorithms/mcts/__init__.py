@@ -26,7 +26,6 @@ available) runs behind the same :func:`mcts` call. See ``docs/algorithms/mcts.md
 """
 
 from searchlab.algorithms.kernels import register_compiled_game
-from searchlab.algorithms.mcts._kernel_rng import next_below
 from searchlab.algorithms.mcts.endgame import ProofSearch
 from searchlab.algorithms.mcts.evaluator import Evaluator, UniformEvaluator
 from searchlab.algorithms.mcts.flat import (
@@ -45,6 +44,7 @@ from searchlab.algorithms.mcts.search import MCTS, mcts
 from searchlab.algorithms.mcts.tree import Node
 from searchlab.algorithms.mcts.value_scale import VALUE_SCALES, ValueScale
 from searchlab.core.compiled_game import CompiledGame, CompiledGameError
+from searchlab.core.compiled_rng import next_below
 
 __all__ = [
     "DEFAULT_C",

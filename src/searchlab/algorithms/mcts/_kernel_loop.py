@@ -31,7 +31,7 @@ visits, and selected by UCT-RAVE with priors, :func:`_select_priors`), ``repeats
 a move into an earlier position is marked :data:`ILLEGAL` and the simulation starts again) and
 ``playout`` (the game's rollout telling its moves, so that RAVE runs over it); with
 ``amaf_first`` RAVE counts only the first play of each action. Go uses them all
-(:mod:`~searchlab.algorithms.mcts._kernel_go`): its searches are those of its former loop, node
+(:mod:`~searchlab.domains.games.go.compiled`): its searches are those of its former loop, node
 for node (``tests/algorithms/mcts/test_golden_trees.py``).
 
 The public form of these functions is the compiled-game protocol
@@ -117,7 +117,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.mcts._kernel_final import ROBUST_CHILD, final_choice
-from searchlab.algorithms.mcts._kernel_rng import next_below
+from searchlab.core.compiled_rng import next_below
 
 __all__ = [
     "BAD_VALUE",

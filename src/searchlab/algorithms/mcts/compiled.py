@@ -66,7 +66,6 @@ from searchlab.algorithms.kernels import compiled_game_for
 from searchlab.algorithms.mcts import _kernel_loop as L
 from searchlab.algorithms.mcts._kernel_bind import bind
 from searchlab.algorithms.mcts._kernel_final import MOST_VISITS, RULES, final_choice
-from searchlab.algorithms.mcts._kernel_rng import seed_state
 from searchlab.algorithms.mcts.compile_notice import compiling
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.results import (
@@ -85,6 +84,7 @@ from searchlab.algorithms.mcts.root_parallel import (
 from searchlab.algorithms.mcts.slices import AGAIN, NO_LIMIT, run_in_slices
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.compiled_game import CompiledGame, CompiledGameError
+from searchlab.core.compiled_rng import seed_state
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits

@@ -1,7 +1,8 @@
 """The compiled MCTS for Go: the one search loop and driver
 (:class:`~searchlab.algorithms.mcts.compiled.CompiledSearcher`) on Go's compiled rules and
-hooks (:mod:`._kernel_go`, registered for :class:`~searchlab.domains.games.go.Go` through
-``register_compiled_game`` like every compiled game).
+hooks (:mod:`searchlab.domains.games.go.compiled`, registered for
+:class:`~searchlab.domains.games.go.Go` through ``register_compiled_game`` like every compiled
+game).
 
 :func:`go_mcts` is the kernel :data:`~searchlab.algorithms.kernels.KERNELS` lists for Go;
 :func:`searchlab.algorithms.mcts.mcts` reaches it when ``tier`` allows and the options are ones
@@ -14,7 +15,8 @@ compiled-game protocol, :mod:`searchlab.core.compiled_game`), all for playing st
 
 * ``rave=k`` mixes each child's AMAF value in (Gelly and Silver 2007; ``k = 0``: plain UCT);
 * new children start with heuristic priors (captures, atari escapes, self-ataris, lone
-  first-line moves, contact with the last move, patterns; :mod:`._kernel_go`);
+  first-line moves, contact with the last move, patterns;
+  :mod:`searchlab.domains.games.go.compiled`);
   ``priors=False`` turns them off (then, with ``rave=0``, this is the reference tier's UCT);
 * the tree holds the moves that do not fill the mover's own eye, and the pass (always); a
   legal move outside the tree (an own-eye fill) is reported with no visits;
@@ -56,13 +58,13 @@ loop gave.
 
 from __future__ import annotations
 
-from searchlab.algorithms.mcts._kernel_go import EXPAND_VISITS, compiled_go
 from searchlab.algorithms.mcts.compiled import CompiledSearcher
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.go import Go, GoState
+from searchlab.domains.games.go.compiled import EXPAND_VISITS, compiled_go
 
 __all__ = ["EXPAND_VISITS", "GoSearcher", "go_mcts", "warm_up"]
 

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from searchlab.algorithms.mcts._kernel_go import config_for, encode, rollout
-from searchlab.algorithms.mcts._kernel_rng import seed_state
+from searchlab.core.compiled_rng import seed_state
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import GoState
+from searchlab.domains.games.go.compiled import config_for, encode, rollout
 
 __all__ = ["GO_ROLLOUTS", "GoRollouts"]
 

@@ -23,7 +23,7 @@ seeded search replays exactly). Two are built in:
 plays the game's policy instead of the generic one: :func:`domain_policy` finds it by the
 game's registry name (``state.game.info.name``), the way
 :func:`searchlab.agents.evaluations.default_evaluation` finds a game's evaluation. Today:
-Snake Go (:func:`searchlab.domains.games.snakego_policy.informed_action`: never a deadly move
+Snake Go (:func:`searchlab.domains.games.snakego.policy.informed_action`: never a deadly move
 when a safe one exists, eat, keep away from a shorter opponent's head) and Go
 (:func:`searchlab.domains.games.go.policy.informed_action`: captures, escapes from atari and 3x3
 patterns around the last move, else an eye-avoiding random move). The lookup lives here,
@@ -140,7 +140,7 @@ def domain_policy(state: object) -> RolloutPolicy | None:
     """
     name = getattr(getattr(getattr(state, "game", None), "info", None), "name", None)
     if name == "snakego":
-        from searchlab.domains.games.snakego_policy import informed_action
+        from searchlab.domains.games.snakego.policy import informed_action
 
         return informed_action
     if name == "go":

@@ -1,7 +1,7 @@
 """Go's compiled tier: the exact converters between the reference state
 (:class:`~searchlab.domains.games.go.GoState`) and the position array of :mod:`.board`,
 and the board functions the compiled MCTS calls (re-exported here, as
-:mod:`.snakego_arrays` does for Snake Go).
+:mod:`searchlab.domains.games.snakego.arrays` does for Snake Go).
 
 :func:`encode` gives the position of a state (board, player to move, ko point, passes,
 captures, plies played, last move, komi, the game's ``max_moves``); :func:`decode` gives back
