@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
@@ -28,6 +30,7 @@ __all__ = [
     "MAX_HEAP",
     "GrundysGame",
     "HeapGame",
+    "HeapPosition",
     "HeapState",
     "OctalGame",
     "dawsons_chess",
@@ -117,19 +120,52 @@ def dawsons_chess(heaps: Sequence[int] | str = (10,)) -> OctalGame:
     return OctalGame(".137", heaps, name="dawsons_chess")
 
 
-class HeapState:
-    """A position of a heap game: the heap sizes and the player to move."""
+@dataclass(slots=True, eq=False, repr=False)
+class HeapPosition:
+    """A position on heaps, in any game whose positions are heap sizes and the player to move
+    (the heap games here, Nim): the sizes ``heaps``, the ``player`` to move, the ``key``, and
+    the returns at the end, when the player to move cannot move: a loss for them under normal
+    play, a win under misere play (when :meth:`mover_wins_at_end` says so).
 
-    __slots__ = ("game", "heaps", "player")
+    >>> position = HeapPosition(None, (0, 0), 1)
+    >>> position.current_player(), position.key(), position.returns()
+    (1, ((0, 0), 1), (1.0, -1.0))
+    """
 
-    def __init__(self, game: HeapGame, heaps: tuple[int, ...], player: int) -> None:
-        self.game = game
-        self.heaps = heaps
-        self.player = player
+    game: Any
+    heaps: tuple[int, ...]
+    player: int
 
     def current_player(self) -> int:
         """The player to move."""
         return self.player
+
+    def is_terminal(self) -> bool:
+        """No heap has a move (here: every heap is empty; a game with other rules says)."""
+        return not any(self.heaps)
+
+    def mover_wins_at_end(self) -> bool:
+        """Whether the player who cannot move wins (misere play); normal play here."""
+        return False
+
+    def returns(self) -> tuple[float, float]:
+        """0 for both before the end; then +-1, the player to move losing (normal play) or
+        winning (misere play)."""
+        if not self.is_terminal():
+            return (0.0, 0.0)
+        mover = 1.0 if self.mover_wins_at_end() else -1.0
+        return (mover, -mover) if self.player == 0 else (-mover, mover)
+
+    def key(self) -> Hashable:
+        """``(heaps, player)``."""
+        return (self.heaps, self.player)
+
+
+class HeapState(HeapPosition):
+    """A position of a heap game: the heap sizes and the player to move."""
+
+    __slots__ = ()
+    game: HeapGame
 
     def legal_actions(self) -> list[int]:
         """Every option of every heap, heap by heap."""
@@ -154,16 +190,6 @@ class HeapState:
     def is_terminal(self) -> bool:
         """No heap has a move."""
         return not any(self.game.heap_options(size) for size in self.heaps)
-
-    def returns(self) -> tuple[float, float]:
-        """Normal play: the player who cannot move loses."""
-        if not self.is_terminal():
-            return (0.0, 0.0)
-        return (-1.0, 1.0) if self.player == 0 else (1.0, -1.0)
-
-    def key(self) -> Hashable:
-        """``(heaps, player)``."""
-        return (self.heaps, self.player)
 
     def action_to_string(self, action: int) -> str:
         """``"H:J"`` (1-based heap and option)."""

@@ -16,11 +16,12 @@ Notation: ``"P:C"`` with a 1-based pile number, e.g. ``"1:2"`` takes 2 from the 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
 from searchlab.domains.games._params import boolean, integers
+from searchlab.domains.games.heap_games import HeapPosition
 
 __all__ = ["MAX_PILE", "Nim", "NimState", "parse_piles"]
 
@@ -104,19 +105,20 @@ class Nim:
         return f"Nim({self.piles!r}, misere={self.misere})"
 
 
-class NimState:
-    """A Nim position: the piles and the player to move."""
+class NimState(HeapPosition):
+    """A Nim position: the piles (``heaps``, also named ``piles``) and the player to move."""
 
-    __slots__ = ("game", "piles", "player")
+    __slots__ = ()
+    game: Nim
 
-    def __init__(self, game: Nim, piles: tuple[int, ...], player: int) -> None:
-        self.game = game
-        self.piles = piles
-        self.player = player
+    @property
+    def piles(self) -> tuple[int, ...]:
+        """The pile sizes (the position's ``heaps``)."""
+        return self.heaps
 
-    def current_player(self) -> int:
-        """The player to move."""
-        return self.player
+    def mover_wins_at_end(self) -> bool:
+        """Misere play: the player who cannot move (the other took the last counter) wins."""
+        return bool(self.game.misere)
 
     def legal_actions(self) -> list[int]:
         """Every ``(pile, count)`` with ``1 <= count <= pile size``, pile by pile."""
@@ -136,22 +138,6 @@ class NimState:
         piles = list(self.piles)
         piles[index] -= count
         return NimState(self.game, tuple(piles), 1 - self.player)
-
-    def is_terminal(self) -> bool:
-        """True when every pile is empty."""
-        return not any(self.piles)
-
-    def returns(self) -> tuple[float, float]:
-        """The player who cannot move loses (normal) or wins (misere)."""
-        if any(self.piles):
-            return (0.0, 0.0)
-        mover_wins = self.game.misere
-        mover = 1.0 if mover_wins else -1.0
-        return (mover, -mover) if self.player == 0 else (-mover, mover)
-
-    def key(self) -> Hashable:
-        """``(piles, player)``."""
-        return (self.piles, self.player)
 
     def action_to_string(self, action: int) -> str:
         """``"P:C"``: take C from pile P (1-based)."""

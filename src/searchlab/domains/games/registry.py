@@ -39,7 +39,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,54 +49,43 @@ from searchlab.core.game import Game, GameInfo, State
 __all__ = ["GAMES", "game_names", "game_parameters", "load_game_class", "make", "register"]
 
 
-# Factories with the games' parameters in their signatures (imports deferred: a game's
-# compiled kernels load only when it is used).
-def _nim(piles: Sequence[int] | str = (3, 4, 5), misere: bool = False) -> Game:
-    from searchlab.domains.games.nim import Nim
+class _Deferred:
+    """A registered game class (or function) named ``"module:attribute"``, imported on the
+    first call or look at its parameters, not before (a game's compiled kernels load only when
+    it is used). Its parameters are the target's own, so they are written once, there.
 
-    return Nim(piles, misere=misere)
+    >>> factory = _Deferred("searchlab.domains.games.nim:Nim")
+    >>> list(inspect.signature(factory).parameters)
+    ['piles', 'misere']
+    >>> factory(piles="2,2").initial_state().legal_actions()
+    [0, 1, 2, 3]
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def _target(self) -> Callable[..., Game]:
+        module, _, attribute = self.path.partition(":")
+        target: Callable[..., Game] = getattr(importlib.import_module(module), attribute)
+        return target
+
+    def __call__(self, **params: Any) -> Game:
+        return self._target()(**params)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.signature(self._target())
+
+    def __repr__(self) -> str:
+        return f"_Deferred({self.path!r})"
 
 
-def _tictactoe() -> Game:
-    from searchlab.domains.games.tictactoe import TicTacToe
-
-    return TicTacToe()
-
-
+# Factories for the games whose registered parameters are not all their constructor's (those
+# it takes that a name and text cannot give: Gomoku's move_order, MNKGame's name)
 def _mnk(m: int = 3, n: int = 3, k: int = 3) -> Game:
     from searchlab.domains.games.tictactoe import MNKGame
 
     return MNKGame(m, n, k)
-
-
-def _kayles(heaps: Sequence[int] | str = (10,)) -> Game:
-    from searchlab.domains.games.heap_games import kayles
-
-    return kayles(heaps)
-
-
-def _dawsons_chess(heaps: Sequence[int] | str = (10,)) -> Game:
-    from searchlab.domains.games.heap_games import dawsons_chess
-
-    return dawsons_chess(heaps)
-
-
-def _grundys_game(heaps: Sequence[int] | str = (10,)) -> Game:
-    from searchlab.domains.games.heap_games import GrundysGame
-
-    return GrundysGame(heaps)
-
-
-def _connect4() -> Game:
-    from searchlab.domains.games.connect4 import Connect4
-
-    return Connect4()
-
-
-def _othello(scoring: str = "discs") -> Game:
-    from searchlab.domains.games.othello import Othello
-
-    return Othello(scoring)  # type: ignore[arg-type]  # Othello checks the value
 
 
 def _gomoku(size: int = 15, candidate_radius: int | None = None) -> Game:
@@ -105,60 +94,20 @@ def _gomoku(size: int = 15, candidate_radius: int | None = None) -> Game:
     return Gomoku(size, candidate_radius=candidate_radius)
 
 
-def _snakego(
-    seed: int = 0,
-    items: str | Sequence[Sequence[int]] | None = None,
-    size: int = 16,
-    rounds: int = 512,
-    max_snakes: int = 4,
-    growth_rounds: int = 8,
-    scoring: str = "win_loss",
-) -> Game:
-    from searchlab.domains.games.snakego import SnakeGo
-
-    return SnakeGo(
-        seed,
-        items,
-        size=size,
-        rounds=rounds,
-        max_snakes=max_snakes,
-        growth_rounds=growth_rounds,
-        scoring=scoring,  # type: ignore[arg-type]  # SnakeGo checks the value
-    )
-
-
-def _go(
-    size: int = 9,
-    komi: float = 7.5,
-    superko: str = "positional",
-    handicap: int = 0,
-    scoring: str = "win_loss",
-    max_moves: int | None = None,
-) -> Game:
-    from searchlab.domains.games.go import Go
-
-    return Go(
-        size,
-        komi,
-        superko=superko,  # type: ignore[arg-type]  # Go checks the value
-        handicap=handicap,
-        scoring=scoring,  # type: ignore[arg-type]  # Go checks the value
-        max_moves=max_moves,
-    )
-
+_GAMES = "searchlab.domains.games"
 
 GAMES: dict[str, Callable[..., Game]] = {
-    "connect4": _connect4,
-    "othello": _othello,
+    "connect4": _Deferred(f"{_GAMES}.connect4:Connect4"),
+    "othello": _Deferred(f"{_GAMES}.othello:Othello"),
     "gomoku": _gomoku,
-    "nim": _nim,
-    "tictactoe": _tictactoe,
+    "nim": _Deferred(f"{_GAMES}.nim:Nim"),
+    "tictactoe": _Deferred(f"{_GAMES}.tictactoe:TicTacToe"),
     "mnk": _mnk,
-    "kayles": _kayles,
-    "dawsons_chess": _dawsons_chess,
-    "grundys_game": _grundys_game,
-    "snakego": _snakego,
-    "go": _go,
+    "kayles": _Deferred(f"{_GAMES}.heap_games:kayles"),
+    "dawsons_chess": _Deferred(f"{_GAMES}.heap_games:dawsons_chess"),
+    "grundys_game": _Deferred(f"{_GAMES}.heap_games:GrundysGame"),
+    "snakego": _Deferred(f"{_GAMES}.snakego:SnakeGo"),
+    "go": _Deferred(f"{_GAMES}.go:Go"),
 }
 """Registered game factories by name; the factory's keyword parameters are the game's."""
 

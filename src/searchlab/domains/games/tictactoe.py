@@ -22,15 +22,22 @@ tic-tac-toe.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
 from searchlab.domains.games._params import integer
+from searchlab.domains.games.in_a_row import (
+    SYMBOLS,
+    board_text,
+    cell_name,
+    parse_cell,
+    winner_returns,
+)
 
 __all__ = ["MNKGame", "MNKState", "TicTacToe"]
 
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
-_SYMBOLS = ".XO"
 
 
 class MNKGame:
@@ -53,8 +60,7 @@ class MNKGame:
 
     def cell_name(self, action: int) -> str:
         """``"a1"``-style name of a cell."""
-        row, column = divmod(action, self.m)
-        return f"{chr(ord('a') + column)}{row + 1}"
+        return cell_name(action, self.m)
 
     def __repr__(self) -> str:
         return f"MNKGame(m={self.m}, n={self.n}, k={self.k})"
@@ -65,19 +71,15 @@ def TicTacToe() -> MNKGame:
     return MNKGame(3, 3, 3, name="tictactoe")
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class MNKState:
     """A board: cells (0 empty, 1 X, 2 O), player to move, winner (-1: none yet), stones."""
 
-    __slots__ = ("board", "game", "player", "stones", "winner")
-
-    def __init__(
-        self, game: MNKGame, board: tuple[int, ...], player: int, winner: int, stones: int
-    ) -> None:
-        self.game = game
-        self.board = board
-        self.player = player
-        self.winner = winner
-        self.stones = stones
+    game: MNKGame
+    board: tuple[int, ...]
+    player: int
+    winner: int
+    stones: int
 
     def current_player(self) -> int:
         """The player to move (0: X, 1: O)."""
@@ -128,11 +130,7 @@ class MNKState:
     def returns(self) -> tuple[float, float]:
         """``(1, -1)`` if X won, ``(-1, 1)`` if O won, ``(0, 0)`` for a draw or an unfinished
         game."""
-        if self.winner == 0:
-            return (1.0, -1.0)
-        if self.winner == 1:
-            return (-1.0, 1.0)
-        return (0.0, 0.0)
+        return winner_returns(self.winner)
 
     def key(self) -> Hashable:
         """The board (the player to move follows from the number of stones)."""
@@ -144,18 +142,7 @@ class MNKState:
 
     def string_to_action(self, text: str) -> int:
         """Parse ``"b2"``; raises ``IllegalMoveError`` if malformed, off the board or taken."""
-        token = text.strip().lower()
-        m, n = self.game.m, self.game.n
-        if (
-            len(token) < 2
-            or not token[0].isalpha()
-            or not (token[1:].isascii() and token[1:].isdigit())
-        ):
-            raise IllegalMoveError(f"malformed move {text!r}: expected a cell like b2")
-        column, row = ord(token[0]) - ord("a"), int(token[1:]) - 1
-        if not (0 <= column < m and 0 <= row < n):
-            raise IllegalMoveError(f"illegal move {text!r}: off the {m}x{n} board")
-        action = row * m + column
+        action = parse_cell(text, self.game.m, self.game.n, example="b2")
         if self.board[action]:
             raise IllegalMoveError(f"illegal move {text!r}: the cell is taken")
         if self.winner >= 0:
@@ -163,15 +150,8 @@ class MNKState:
         return action
 
     def __str__(self) -> str:
-        m, n = self.game.m, self.game.n
-        width = len(str(n))
-        lines = []
-        for row in range(n - 1, -1, -1):
-            cells = " ".join(_SYMBOLS[self.board[row * m + c]] for c in range(m))
-            lines.append(f"{row + 1:>{width}} {cells}")
-        lines.append(" " * width + " " + " ".join(chr(ord("a") + c) for c in range(m)))
-        return "\n".join(lines)
+        return board_text(self.board.__getitem__, self.game.m, self.game.n)
 
     def __repr__(self) -> str:
-        cells = "".join(_SYMBOLS[stone] for stone in self.board)
+        cells = "".join(SYMBOLS[stone] for stone in self.board)
         return f"MNKState({cells!r}, player={self.player})"

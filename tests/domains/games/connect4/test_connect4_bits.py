@@ -5,28 +5,19 @@ compiles nothing."""
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from game_positions import random_positions
 
 from searchlab.domains.games import connect4
 from searchlab.domains.games.connect4 import Connect4, Connect4State, bits
 
 
-def random_positions(count: int, seed: int) -> list[Connect4State]:
-    rng = random.Random(seed)
-    positions = []
-    for _ in range(count):
-        state = Connect4().initial_state()
-        for _ in range(rng.randrange(43)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
-        positions.append(state)
-    return positions
+def connect4_positions(count: int, seed: int) -> list[Connect4State]:
+    return random_positions(Connect4(), count, seed, range(43), terminal=True)
 
 
 def test_the_game_runs_the_bit_modules_code() -> None:
@@ -35,7 +26,7 @@ def test_the_game_runs_the_bit_modules_code() -> None:
 
 
 def test_compiled_bits_agree_with_the_python_tier() -> None:
-    for state in random_positions(300, seed=8):
+    for state in connect4_positions(300, seed=8):
         mover, other = state.current, state.current ^ state.mask
         current, mask = np.int64(mover), np.int64(state.mask)  # the kernels' int64 boards
         assert bits.has_four(np.int64(other)) == connect4.has_four(other) == state.is_won

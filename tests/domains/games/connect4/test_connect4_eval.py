@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
+
+from game_positions import random_positions
 
 from searchlab.algorithms.adversarial.negamax import negamax
 from searchlab.core.limits import Limits
@@ -21,16 +22,7 @@ def mirror(moves: str) -> str:
 
 
 def random_states(count: int, seed: int) -> list[Connect4State]:
-    rng, states = random.Random(seed), []
-    for _ in range(count):
-        state = Connect4().initial_state()
-        for _ in range(rng.randrange(0, 35)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            states.append(state)
-    return states
+    return random_positions(Connect4(), count, seed, range(35))
 
 
 def test_range_and_mirror_symmetry() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from game_positions import random_positions
 from test_othello import reference_moves
 
 from searchlab.algorithms.adversarial.negamax import negamax
@@ -16,17 +17,7 @@ from searchlab.domains.games.othello.eval import OthelloEvaluation
 
 
 def random_states(count: int, seed: int) -> list[OthelloState]:
-    rng = random.Random(seed)
-    states = []
-    while len(states) < count:
-        state = Othello().initial_state()
-        for _ in range(rng.randrange(1, 58)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            states.append(state)
-    return states
+    return random_positions(Othello(), count, seed, range(1, 58))
 
 
 def test_features_by_hand_bounds_and_antisymmetry() -> None:

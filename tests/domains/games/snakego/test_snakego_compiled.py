@@ -14,6 +14,7 @@ import random
 
 import numpy as np
 import pytest
+from snakego_support import small_game as small
 
 from searchlab.core.compiled_rng import next_below, seed_state
 from searchlab.domains.games.snakego import (
@@ -33,12 +34,6 @@ from searchlab.domains.games.snakego import policy as P
 
 FAR = Snake(1, ((6, 0),))
 """A player-1 snake in the bottom-right corner, out of the way."""
-
-
-def small(**params: object) -> SnakeGo:
-    settings: dict[str, object] = {"items": (), "size": 7, "rounds": 30, "growth_rounds": 0}
-    settings.update(params)
-    return SnakeGo(**settings)  # type: ignore[arg-type]
 
 
 def same(decoded: SnakeGoState, state: SnakeGoState) -> None:

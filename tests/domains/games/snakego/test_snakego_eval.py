@@ -5,37 +5,20 @@ as the game's default evaluation."""
 from __future__ import annotations
 
 import math
-import random
 from collections import deque
 
 import pytest
+from snakego_support import played_positions
 
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.snakego import DOWN, UP, SnakeGo, SnakeGoState
 from searchlab.domains.games.snakego.eval import SnakeGoEvaluation, material, territory
-from searchlab.domains.games.snakego.policy import informed_action
 
 
 def random_positions(
     count: int, seed: int, size: int, rounds: int, **params: object
 ) -> list[SnakeGoState]:
-    rng = random.Random(seed)
-    positions: list[SnakeGoState] = []
-    game_seed = 0
-    while len(positions) < count:
-        game_seed += 1
-        game = SnakeGo(seed=seed * 1000 + game_seed, size=size, rounds=rounds, **params)  # type: ignore[arg-type]
-        state = game.initial_state()
-        while not state.is_terminal() and len(positions) < count:
-            if rng.random() < 0.3:
-                positions.append(state)
-            action = (
-                rng.choice(state.legal_actions())
-                if rng.random() < 0.1
-                else informed_action(state, rng)
-            )
-            state = state.apply(action)
-    return positions
+    return played_positions(count, seed, size, rounds, random_share=0.1, **params)
 
 
 def distances(state: SnakeGoState, player: int) -> dict[tuple[int, int], int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from snakego_support import played_positions
 
 from searchlab.algorithms.mcts.rollout import domain_policy, informed_policy, playout
 from searchlab.domains.games.snakego import DOWN, LEFT, RIGHT, UP, SnakeGo, SnakeGoState
@@ -26,21 +27,7 @@ STEP = {UP: (0, 1), DOWN: (0, -1), LEFT: (-1, 0), RIGHT: (1, 0)}
 
 
 def random_positions(count: int, seed: int, size: int, rounds: int) -> list[SnakeGoState]:
-    """Positions of games played by a mix of random and informed moves (so that snakes live
-    long, grow, meet, split and solidify), several per game."""
-    rng = random.Random(seed)
-    positions: list[SnakeGoState] = []
-    game_seed = 0
-    while len(positions) < count:
-        game_seed += 1
-        state = SnakeGo(seed=seed * 1000 + game_seed, size=size, rounds=rounds).initial_state()
-        while not state.is_terminal() and len(positions) < count:
-            if rng.random() < 0.3:
-                positions.append(state)
-            actions = state.legal_actions()
-            action = rng.choice(actions) if rng.random() < 0.15 else informed_action(state, rng)
-            state = state.apply(action)
-    return positions
+    return played_positions(count, seed, size, rounds, random_share=0.15)
 
 
 def present_items_at(state: SnakeGoState, cell: tuple[int, int]) -> set[int]:

@@ -8,6 +8,7 @@ Boards are 7 x 7 unless said otherwise; ``Snake(id, cells head first, bank, ray,
 from __future__ import annotations
 
 import pytest
+from snakego_support import small_game as game
 
 from searchlab.core.errors import IllegalMoveError
 from searchlab.core.game import play
@@ -25,12 +26,6 @@ from searchlab.domains.games.snakego import (
 
 FAR = Snake(0, ((6, 0),))
 """A lone player-1 snake in the bottom-right corner, out of the way (it moves up)."""
-
-
-def game(**params: object) -> SnakeGo:
-    settings: dict[str, object] = {"items": (), "size": 7, "rounds": 30, "growth_rounds": 0}
-    settings.update(params)
-    return SnakeGo(**settings)  # type: ignore[arg-type]
 
 
 def walls_of(state: SnakeGoState, owner: int) -> set[tuple[int, int]]:

@@ -54,10 +54,10 @@ from dataclasses import dataclass
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
 from searchlab.core.game import GameInfo
 from searchlab.domains.games._params import integer
+from searchlab.domains.games.in_a_row import board_text, cell_name, parse_cell, winner_returns
 
 __all__ = ["Gomoku", "GomokuState", "LineGeometry", "MoveOrder"]
 
-_SYMBOLS = ".XO"
 MoveOrder = Callable[["GomokuState", list[int]], list[int]]
 """A move-ordering policy: ``order(state, actions)`` returns the same actions, best first."""
 
@@ -248,23 +248,12 @@ class Gomoku:
         >>> Gomoku().cell_name(0), Gomoku().cell_name(224)
         ('a1', 'o15')
         """
-        row, column = divmod(action, self.size)
-        return f"{chr(ord('a') + column)}{row + 1}"
+        return cell_name(action, self.size)
 
     def parse_cell(self, text: str) -> int:
         """The cell named ``text`` (``"h8"``, case-insensitive); raises ``IllegalMoveError``
         when malformed or off the board. Says nothing about whether the cell is empty."""
-        token = text.strip().lower()
-        if (
-            len(token) < 2
-            or not token[0].isalpha()
-            or not (token[1:].isascii() and token[1:].isdigit())
-        ):
-            raise IllegalMoveError(f"malformed move {text!r}: expected a cell like h8")
-        column, row = ord(token[0]) - ord("a"), int(token[1:]) - 1
-        if not (0 <= column < self.size and 0 <= row < self.size):
-            raise IllegalMoveError(f"illegal move {text!r}: off the {self.size}x{self.size} board")
-        return row * self.size + column
+        return parse_cell(text, self.size, self.size, example="h8")
 
     def position(
         self,
@@ -328,29 +317,18 @@ class Gomoku:
         return f"Gomoku(size={self.size}{extra})"
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class GomokuState:
     """A Gomoku position: the two colours' line layouts, the player to move, the stone count,
     the winner (-1: none yet) and, for the candidate variant, the cells near a stone."""
 
-    __slots__ = ("black", "game", "near", "player", "stones", "white", "winner")
-
-    def __init__(
-        self,
-        game: Gomoku,
-        black: int,
-        white: int,
-        player: int,
-        stones: int,
-        winner: int,
-        near: int,
-    ) -> None:
-        self.game = game
-        self.black = black
-        self.white = white
-        self.player = player
-        self.stones = stones
-        self.winner = winner
-        self.near = near
+    game: Gomoku
+    black: int
+    white: int
+    player: int
+    stones: int
+    winner: int
+    near: int
 
     def current_player(self) -> int:
         """The player to move (0: black, 1: white)."""
@@ -434,11 +412,7 @@ class GomokuState:
     def returns(self) -> tuple[float, float]:
         """``(1, -1)`` if black won, ``(-1, 1)`` if white won, ``(0, 0)`` for a draw or an
         unfinished game."""
-        if self.winner == 0:
-            return (1.0, -1.0)
-        if self.winner == 1:
-            return (-1.0, 1.0)
-        return (0.0, 0.0)
+        return winner_returns(self.winner)
 
     def key(self) -> Hashable:
         """``(black, white, player)``: the stones and the player to move."""
@@ -463,14 +437,7 @@ class GomokuState:
         return action
 
     def __str__(self) -> str:
-        size = self.game.size
-        width = len(str(size))
-        lines = []
-        for row in range(size - 1, -1, -1):
-            cells = " ".join(_SYMBOLS[self.colour_at(row * size + c)] for c in range(size))
-            lines.append(f"{row + 1:>{width}} {cells}")
-        lines.append(" " * width + " " + " ".join(chr(ord("a") + c) for c in range(size)))
-        return "\n".join(lines)
+        return board_text(self.colour_at, self.game.size, self.game.size)
 
     def __repr__(self) -> str:
         names = [

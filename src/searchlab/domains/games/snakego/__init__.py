@@ -40,7 +40,7 @@ legend: A-H / a-h heads of player 0 / 1, o / x their bodies, # / % their walls, 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError, InvalidStateError
@@ -403,8 +403,10 @@ def _eat(snake: Snake, item: Item) -> Snake:
     return Snake(snake.id, snake.cells, snake.bank, True, snake.initial)
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class SnakeGoState:
     """A position of Snake Go. Immutable; the legal actions and the key are computed once.
+    Made unchecked: use :meth:`SnakeGo.initial_state` or :meth:`SnakeGo.state_from`.
 
     Attributes:
         game: the :class:`SnakeGo` (parameters, items).
@@ -421,44 +423,17 @@ class SnakeGoState:
         ply: the number of plies played so far.
     """
 
-    __slots__ = (
-        "_actions",
-        "_key",
-        "eaten",
-        "first_eat",
-        "game",
-        "pending",
-        "player",
-        "ply",
-        "round",
-        "snakes",
-        "walls",
-    )
-
-    def __init__(
-        self,
-        game: SnakeGo,
-        round: int,
-        player: int,
-        snakes: tuple[tuple[Snake, ...], tuple[Snake, ...]],
-        pending: tuple[int, ...],
-        walls: tuple[int, ...],
-        eaten: frozenset[int],
-        first_eat: tuple[int | None, int | None],
-        ply: int,
-    ) -> None:
-        """Unchecked: use :meth:`SnakeGo.initial_state` or :meth:`SnakeGo.state_from`."""
-        self.game = game
-        self.round = round
-        self.player = player
-        self.snakes = snakes
-        self.pending = pending
-        self.walls = walls
-        self.eaten = eaten
-        self.first_eat = first_eat
-        self.ply = ply
-        self._actions: tuple[int, ...] | None = None
-        self._key: Hashable | None = None
+    game: SnakeGo
+    round: int
+    player: int
+    snakes: tuple[tuple[Snake, ...], tuple[Snake, ...]]
+    pending: tuple[int, ...]
+    walls: tuple[int, ...]
+    eaten: frozenset[int]
+    first_eat: tuple[int | None, int | None]
+    ply: int
+    _actions: tuple[int, ...] | None = field(default=None, init=False)
+    _key: Hashable | None = field(default=None, init=False)
 
     # -- queries -----------------------------------------------------------------------------
     def acting_snake(self) -> Snake:
