@@ -254,7 +254,7 @@ def _() -> Summary:
     )
 
 
-# compiled tier: Go (go_compiled.py, _kernel_go.py); heuristic priors are on by default
+# compiled tier: Go (go_compiled.py, go/compiled.py); heuristic priors are on by default
 
 
 @case("uct_compiled_go9")

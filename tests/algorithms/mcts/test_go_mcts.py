@@ -1,4 +1,4 @@
-"""The compiled MCTS for Go (``go_compiled``, ``_kernel_go``): the moves tactics decide, found
+"""The compiled MCTS for Go (``go_compiled``, ``go.compiled``): the moves tactics decide, found
 by both tiers; seeds; tree reuse; superko; the pass and the score; RAVE's strength; the
 registry and the agent."""
 

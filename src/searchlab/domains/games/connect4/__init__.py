@@ -29,6 +29,10 @@ Connect4State('4445')
 Traceback (most recent call last):
 ...
 searchlab.core.errors.IllegalMoveError: move 7 '4' in '44444444': column 4 is full
+
+This package is Connect Four's place: these rules here (and Pons' move strings,
+:func:`parse_moves`), and beside them the bit rules written once for every tier (:mod:`.bits`),
+the threat evaluation (:mod:`.eval`) and the rules of the compiled MCTS (:mod:`.compiled`).
 """
 
 from __future__ import annotations

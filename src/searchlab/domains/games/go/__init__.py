@@ -43,8 +43,9 @@ searchlab.core.errors.IllegalMoveError: illegal move A1 for white: suicide
 
 This package is Go's place: these rules here, and beside them the Zobrist keys (:mod:`.zobrist`),
 the compiled board (:mod:`.board`, :mod:`.arrays`), the playout policy in both tiers
-(:mod:`.policy`, :mod:`.informed`), the final count (:mod:`.score`) and SGF games (:mod:`.sgf`,
-on the game-independent format of :mod:`searchlab.domains.games.sgf_tree`).
+(:mod:`.policy`, :mod:`.informed`), the rules and hooks of the compiled MCTS
+(:mod:`.compiled`), the final count (:mod:`.score`) and SGF games (:mod:`.sgf`, on the
+game-independent format of :mod:`searchlab.domains.games.sgf_tree`).
 """
 
 from __future__ import annotations

@@ -44,6 +44,9 @@ the legal actions in the order a search should try them. :meth:`Gomoku.with_cand
 the variant of a game and :meth:`Gomoku.from_state` carries a position from one to the other.
 :func:`~searchlab.domains.games.gomoku.eval.search_game` builds the variant with the
 evaluation's ordering, which makes depth-limited negamax practical on 225 cells.
+
+This package is Gomoku's place: these rules here, and beside them the line-pattern evaluation
+(:mod:`.eval`).
 """
 
 from __future__ import annotations

@@ -29,6 +29,10 @@ kernels of :mod:`searchlab.domains.games.othello.bits`.
 O to move; X 4, O 1
 >>> state.current_player(), state.discs()
 (1, (4, 1))
+
+This package is Othello's place: these rules here, and beside them the compiled move generator
+(:mod:`.bits`), the evaluation (:mod:`.eval`), Edax's OBF position files (:mod:`.obf`) and the
+rules of the compiled MCTS (:mod:`.compiled`).
 """
 
 from __future__ import annotations

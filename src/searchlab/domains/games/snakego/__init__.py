@@ -35,6 +35,12 @@ legend: A-H / a-h heads of player 0 / 1, o / x their bodies, # / % their walls, 
 * ray item
 >>> state.scores(), state.acting_snake().cells
 ((3, 3), ((2, 4), (1, 4), (0, 4)))
+
+This package is Snake Go's place: these rules here, and beside them the items and their file
+format (:mod:`.items`), the informed policy (:mod:`.policy`), the evaluation (:mod:`.eval`), the
+match rule (:mod:`.match`), and the compiled tier: the flat position (:mod:`.layout`), the rules
+in numba (:mod:`.board`, :mod:`.informed`), the converters (:mod:`.arrays`) and the rules of the
+compiled MCTS (:mod:`.compiled`).
 """
 
 from __future__ import annotations
