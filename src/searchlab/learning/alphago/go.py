@@ -45,7 +45,6 @@ games to learn from (e.g. made by searchlab expert go)
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -57,7 +56,6 @@ import numpy as np
 import torch
 
 from searchlab.algorithms.mcts.go_rollouts import GoRollouts
-from searchlab.core.atomic_file import write_atomically
 from searchlab.core.checks import check_integer, check_number
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go
@@ -68,11 +66,19 @@ from searchlab.learning.alphago.go_sl import (
     fit_sl_policy,
     move_accuracy,
 )
+from searchlab.learning.alphago.records import (
+    RECORD,
+    derive_seed,
+    finished_record,
+    read_record,
+    reinforce_in_chunks,
+    run_options,
+    write_json,
+)
 from searchlab.learning.alphago.rl import (
     RL_FORMS,
     NetPolicy,
     match,
-    reinforce,
     rl_policy,
     value_positions,
 )
@@ -88,7 +94,6 @@ STAGES = ("data", "sl", "rl", "value")
 
 _OWNER = "alphago (go)"
 _DEFAULT_NETWORK = {"kind": "resnet", "blocks": 6, "channels": 64, "hidden": 64}
-_RECORD = "alphago.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,23 +203,6 @@ class GoAlphaGoConfig:
         return Go(self.size, komi=self.komi)
 
 
-def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    write_atomically(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
-
-
-def _read_record(directory: Path) -> dict[str, Any]:
-    path = directory / _RECORD
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise InvalidParameterError(f"{_OWNER}: {path} cannot be read ({error})") from None
-    if not isinstance(data, dict) or data.get("game") != "go":
-        raise InvalidParameterError(f"{_OWNER}: {path} is not the record of a Go pipeline")
-    return data
-
-
 def run_go_alphago(
     directory: str | os.PathLike[str],
     config: GoAlphaGoConfig,
@@ -227,7 +215,7 @@ def run_go_alphago(
     resumes from its last finished epoch."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    record = _read_record(folder)
+    record = read_record(folder, _OWNER, game="go")
     if record and record.get("config") != config.to_dict():
         raise InvalidParameterError(
             f"{_OWNER}: {folder} holds a run of another config; use another --out, or the "
@@ -256,7 +244,7 @@ def run_go_alphago(
             "held_out_positions": len(held_out),
             "seconds": round(time.monotonic() - started, 1),
         }
-        _write_json(folder / _RECORD, record)
+        write_json(folder / RECORD, record)
         say(f"data: {len(train)} positions to learn from, {len(held_out)} held out")
     if "sl" not in stages and not stop():
         _sl_stage(folder, config, record, say, stop)
@@ -265,10 +253,6 @@ def run_go_alphago(
     if "rl" in stages and "value" not in stages and not stop():
         _value_stage(folder, config, record, say)
     return record
-
-
-def _seed(base: int, *parts: int) -> int:
-    return int(np.random.SeedSequence([base, *parts]).generate_state(1)[0])
 
 
 def _rl_stage(
@@ -283,45 +267,35 @@ def _rl_stage(
         "rl_progress", {"iterations": 0, "mean_results": []}
     )
     sl = load_checkpoint(folder / "sl-policy.ckpt", encoder=encoder).net
-    if progress["iterations"]:
-        checkpoint = load_checkpoint(folder / "rl-policy.ckpt", encoder=encoder)
-        rl, pool = checkpoint.net, list(checkpoint.extra["pool"])
-    else:
-        rl, pool = load_checkpoint(folder / "sl-policy.ckpt", encoder=encoder).net, []
-    while progress["iterations"] < config.rl_iterations:
-        if stop():
-            return
-        done = progress["iterations"]
-        chunk = min(config.pool_every, config.rl_iterations - done)
-        started = time.monotonic()
-        report = reinforce(
-            rl,
-            encoder,
-            iterations=chunk,
-            games_per_iteration=config.rl_games,
-            learning_rate=config.rl_learning_rate,
-            pool_every=config.pool_every,
-            pool=pool,
-            seed=_seed(config.seed, 5, done),
-            form=config.rl_form,
-            game=game,
-            temperature=config.rl_temperature,
-        )
-        pool = [dict(snapshot) for snapshot in report.pool]
-        save_checkpoint(folder / "rl-policy.ckpt", rl, encoder, extra={"stage": "rl", "pool": pool})
-        progress["iterations"] = done + chunk
-        progress["mean_results"] += [round(m, 4) for m in report.mean_results]
-        _write_json(folder / _RECORD, record)
+
+    def chunk_done(
+        done: int, means: list[float], pool: list[dict[str, Any]], seconds: float
+    ) -> None:
+        progress["iterations"] = done
+        progress["mean_results"] += means
+        write_json(folder / RECORD, record)
         say(
-            f"rl ({config.rl_form}): {done + chunk}/{config.rl_iterations} iterations, "
-            f"{(done + chunk) * config.rl_games} games, pool {len(pool)} "
-            f"({time.monotonic() - started:.0f} s)"
+            f"rl ({config.rl_form}): {done}/{config.rl_iterations} iterations, "
+            f"{done * config.rl_games} games, pool {len(pool)} ({seconds:.0f} s)"
         )
+
+    rl = reinforce_in_chunks(
+        config,
+        encoder,
+        folder / "sl-policy.ckpt",
+        folder / "rl-policy.ckpt",
+        progress["iterations"],
+        on_chunk=chunk_done,
+        should_stop=stop,
+        game=game,
+    )
+    if rl is None:
+        return
     result = match(
         rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
         NetPolicy(sl, encoder),
         games=config.match_games,
-        seed=_seed(config.seed, 6),
+        seed=derive_seed(config.seed, 6),
         game=game,
         encoder=encoder,
     )
@@ -332,7 +306,7 @@ def _rl_stage(
         "score_vs_sl": round(result.score, 4),
         "wins_draws_losses_vs_sl": [result.wins, result.draws, result.losses],
     }
-    _write_json(folder / _RECORD, record)
+    write_json(folder / RECORD, record)
     say(f"rl: {result.score:.3f} against the SL policy ({config.match_games} games)")
 
 
@@ -348,11 +322,11 @@ def _value_stage(
         rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
     )
     states, targets = value_positions(
-        *policies, count=config.value_positions, seed=_seed(config.seed, 7),
+        *policies, count=config.value_positions, seed=derive_seed(config.seed, 7),
         max_ply=config.value_max_ply, game=game, encoder=encoder,
     )  # fmt: skip
     held, held_targets = value_positions(
-        *policies, count=max(50, config.value_positions // 10), seed=_seed(config.seed, 10),
+        *policies, count=max(50, config.value_positions // 10), seed=derive_seed(config.seed, 10),
         max_ply=config.value_max_ply, game=game, encoder=encoder,
     )  # fmt: skip
     say(f"value: {len(states)} self-play positions ({time.monotonic() - started:.0f} s)")
@@ -360,11 +334,11 @@ def _value_stage(
         encoder.shape,
         encoder.num_actions,
         NetworkConfig.from_dict(dict(config.network)),
-        seed=_seed(config.seed, 8),
+        seed=derive_seed(config.seed, 8),
     )
     losses = fit_value(
         net, encoder, states, targets, epochs=config.value_epochs,
-        learning_rate=config.value_learning_rate, seed=_seed(config.seed, 9),
+        learning_rate=config.value_learning_rate, seed=derive_seed(config.seed, 9),
     )  # fmt: skip
     save_checkpoint(folder / "value.ckpt", net, encoder, extra={"stage": "value"})
     guesses = values(net, encoder, held)
@@ -377,7 +351,7 @@ def _value_stage(
         "held_out_mse_of_the_mean": round(baseline, 5),
         "seconds": round(time.monotonic() - started, 1),
     }
-    _write_json(folder / _RECORD, record)
+    write_json(folder / RECORD, record)
     say(f"value: held-out squared error {error:.3f} (the mean result's: {baseline:.3f})")
 
 
@@ -424,8 +398,8 @@ def _sl_stage(
         torch.save(optimiser.state_dict(), buffer_path)
         os.replace(buffer_path, optimiser_file)
         progress["epochs"].append(entry)
-        _write_json(folder / _RECORD, record)
-        _write_json(folder / "progress.json", {"entries": progress["epochs"]})
+        write_json(folder / RECORD, record)
+        write_json(folder / "progress.json", {"entries": progress["epochs"]})
         draw_progress(folder / "progress.png", progress["epochs"], title="go: SL policy")
         say(
             f"sl: epoch {done}/{config.sl_epochs}, loss {loss:.3f}, held-out move accuracy "
@@ -449,7 +423,7 @@ def _sl_stage(
     if len(progress["epochs"]) >= config.sl_epochs:
         save_checkpoint(folder / "sl-policy.ckpt", net, encoder, extra={"stage": "sl"})
         record["stages"]["sl"] = progress["epochs"][-1]
-        _write_json(folder / _RECORD, record)
+        write_json(folder / RECORD, record)
 
 
 def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str, Any] | None,
@@ -464,11 +438,9 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     device = str(options.get("device") or "cpu")
     if not device.startswith("cpu"):
         raise InvalidParameterError(f"--device {device}: {_OWNER} runs on the CPU")
-    data = dict(overrides or {})
-    if isinstance(data.get("alphago"), Mapping):
-        data = {**data.pop("alphago"), **({"seed": data["seed"]} if "seed" in data else {})}
+    data, should_stop = run_options(overrides, options)
     folder = Path(out)
-    record = _read_record(folder) if folder.is_dir() else {}
+    record = read_record(folder, _OWNER, game="go") if folder.is_dir() else {}
     if record and not overrides:
         config = GoAlphaGoConfig.from_dict(record["config"])
     else:
@@ -477,14 +449,6 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
         raise InvalidParameterError(
             f"{_OWNER}: the config's size {config.size} is not the game's {game.size}"
         )
-    deadline = options.get("deadline")
-    asked = options.get("should_stop")
-
-    def should_stop() -> bool:
-        if deadline is not None and time.monotonic() >= deadline:
-            return True
-        return bool(asked is not None and asked())
-
     def say(message: str) -> None:
         print(f"alphago {message}", file=sys.stderr, flush=True)
 
@@ -499,13 +463,8 @@ def load_go_networks(
     """``(sl, rl, value, rollouts, encoder, stages)`` of a finished Go pipeline in
     ``directory``; one line when it is not one (a missing stage named)."""
     folder = Path(directory)
-    record = _read_record(folder) if folder.is_dir() else {}
-    missing = [stage for stage in STAGES if stage not in record.get("stages", {})]
-    if not record or missing:
-        raise InvalidParameterError(
-            f"{_OWNER}: {folder} is not a finished alphago run (missing: "
-            f"{', '.join(missing) if record else 'alphago.json'})"
-        )
+    record = read_record(folder, _OWNER, game="go") if folder.is_dir() else {}
+    finished_record(record, STAGES, folder, _OWNER)
     config = GoAlphaGoConfig.from_dict(record["config"])
     encoder = config.encoder()
     nets = [

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import json
 import os
 import re
 import time
@@ -76,11 +75,19 @@ from searchlab.learning.alphago.labelling import (
     label_chunks,
     merge_chunks,
 )
+from searchlab.learning.alphago.records import (
+    RECORD,
+    derive_seed,
+    finished_record,
+    read_record,
+    reinforce_in_chunks,
+    run_options,
+    write_json,
+)
 from searchlab.learning.alphago.rl import (
     RL_FORMS,
     NetPolicy,
     match,
-    reinforce,
     rl_policy,
     value_positions,
 )
@@ -104,7 +111,6 @@ __all__ = [
 STAGES = ("data", "sl", "rollout", "rl", "value")
 """The stages, in order; ``alphago.json`` records each one finished."""
 
-_RECORD = "alphago.json"
 _FILES = {
     "train": "expert-train.npz",
     "test": "expert/test.npz",
@@ -447,23 +453,6 @@ class AlphaGoPipeline:
         )
 
 
-def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    write_atomically(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
-
-
-def _read_record(directory: Path) -> dict[str, Any]:
-    path = directory / _RECORD
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise InvalidParameterError(f"alphago: {path} cannot be read ({error})") from None
-    if not isinstance(data, dict):
-        raise InvalidParameterError(f"alphago: {path} is not an alphago record")
-    return data
-
-
 def _recorded_config(record: Mapping[str, Any]) -> dict[str, Any] | None:
     """The record's config as :meth:`AlphaGoConfig.to_dict` writes it today (a key added
     since it was written takes its default), or None when it is no config."""
@@ -471,10 +460,6 @@ def _recorded_config(record: Mapping[str, Any]) -> dict[str, Any] | None:
         return AlphaGoConfig.from_dict(record.get("config") or {}).to_dict()
     except (InvalidParameterError, TypeError):
         return None
-
-
-def _seed(base: int, *parts: int) -> int:
-    return int(np.random.SeedSequence([base, *parts]).generate_state(1)[0])
 
 
 def run_alphago(
@@ -507,14 +492,14 @@ def run_alphago(
         raise InvalidParameterError(
             f"alphago: unknown stage {stop_after!r}; known: {', '.join(STAGES)}"
         )
-    record = _read_record(folder)
+    record = read_record(folder, "alphago")
     if record and _recorded_config(record) != config.to_dict():
         raise InvalidParameterError(
             f"alphago: {folder} holds a run of another config; use a new directory"
         )
     if not record:  # the config is fixed when the run starts
         record = {"game": "connect4", "config": config.to_dict(), "stages": {}}
-        _write_json(folder / _RECORD, record)
+        write_json(folder / RECORD, record)
     say = progress or (lambda message: None)
     encoder = config.encoder
     network = config.network_config
@@ -525,7 +510,7 @@ def run_alphago(
 
     def finish(stage: str, figures: dict[str, Any], started: float) -> None:
         stages[stage] = {**figures, "seconds": round(time.perf_counter() - started, 2)}
-        _write_json(folder / _RECORD, record)
+        write_json(folder / RECORD, record)
         say(f"{stage}: " + ", ".join(f"{k} {v}" for k, v in stages[stage].items()))
 
     if stopping():
@@ -544,7 +529,7 @@ def run_alphago(
 
         def chunk_done(job: ChunkJob, seconds: float) -> None:
             cpu_seconds[Path(job.path).stem] = round(seconds, 2)
-            _write_json(folder / _RECORD, record)
+            write_json(folder / RECORD, record)
             say(f"data: {Path(job.path).stem} done ({len(cpu_seconds)}/{len(jobs)}, "
                 f"{seconds:.0f} CPU s)")  # fmt: skip
 
@@ -601,7 +586,7 @@ def run_alphago(
                 load_checkpoint(config.sl_init, encoder=encoder, config=network).net
                 if config.sl_init
                 else PolicyValueNet(
-                    encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 3)
+                    encoder.shape, encoder.num_actions, network, seed=derive_seed(config.seed, 3)
                 )
             )
             optimiser_state = None
@@ -621,7 +606,7 @@ def run_alphago(
                 losses=[*sl_progress["losses"], round(loss, 4)],
                 cpu_seconds=round(cpu - float(stages["data"].get("cpu_seconds", 0.0)), 1),
             )
-            _write_json(folder / _RECORD, record)
+            write_json(folder / RECORD, record)
             (folder / _optimiser_file(epoch - 1)).unlink(missing_ok=True)
             accuracy = policy_accuracy(net, encoder, test)
             say(f"sl: epoch {epoch}/{config.sl_epochs}, loss {loss:.4f}, "
@@ -643,7 +628,7 @@ def run_alphago(
                 batch_size=config.sl_batch_size,
                 learning_rate=config.sl_learning_rate,
                 final_lr_fraction=config.sl_final_lr_fraction,
-                seed=_seed(config.seed, 4),
+                seed=derive_seed(config.seed, 4),
                 start_epoch=done,
                 optimiser_state=optimiser_state,
                 on_epoch=epoch_done,
@@ -703,40 +688,33 @@ def run_alphago(
     rl_done = stages.get("rl_progress", {}).get("iterations", 0) if "rl" not in stages else None
     if rl_done is not None:
         started = time.perf_counter()
-        if rl_done:
-            checkpoint = load_checkpoint(folder / _FILES["rl"], encoder=encoder)
-            rl, pool = checkpoint.net, list(checkpoint.extra["pool"])
-        else:
-            rl, pool = load_checkpoint(folder / _FILES["sl"], encoder=encoder).net, []
         means = list(stages.get("rl_progress", {}).get("mean_results", []))
-        while rl_done < config.rl_iterations:
-            if stopping():
-                return record
-            chunk = min(config.pool_every, config.rl_iterations - rl_done)
-            report = reinforce(
-                rl,
-                encoder,
-                iterations=chunk,
-                games_per_iteration=config.rl_games,
-                learning_rate=config.rl_learning_rate,
-                pool_every=config.pool_every,
-                pool=pool,
-                seed=_seed(config.seed, 5, rl_done),
-                form=config.rl_form,
-                temperature=config.rl_temperature,
-            )
-            pool = [dict(s) for s in report.pool]
-            rl_done += chunk
-            means += [round(m, 4) for m in report.mean_results]
-            save_checkpoint(folder / _FILES["rl"], rl, encoder, extra={"stage": "rl", "pool": pool})
-            stages["rl_progress"] = {"iterations": rl_done, "mean_results": means}
-            _write_json(folder / _RECORD, record)
-            say(f"rl: {rl_done}/{config.rl_iterations} iterations, pool {len(pool)}")
+
+        def rl_chunk_done(
+            done: int, chunk_means: list[float], pool: list[dict[str, Any]], _: float
+        ) -> None:
+            means.extend(chunk_means)
+            stages["rl_progress"] = {"iterations": done, "mean_results": means}
+            write_json(folder / RECORD, record)
+            say(f"rl: {done}/{config.rl_iterations} iterations, pool {len(pool)}")
+
+        improved = reinforce_in_chunks(
+            config,
+            encoder,
+            folder / _FILES["sl"],
+            folder / _FILES["rl"],
+            rl_done,
+            on_chunk=rl_chunk_done,
+            should_stop=stopping,
+        )
+        if improved is None:
+            return record
+        rl, rl_done = improved, config.rl_iterations
         result = match(
             rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
             NetPolicy(sl, encoder),
             games=config.match_games,
-            seed=_seed(config.seed, 6),
+            seed=derive_seed(config.seed, 6),
         )
         finish(
             "rl",
@@ -762,20 +740,20 @@ def run_alphago(
             NetPolicy(sl, encoder),
             rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
             count=config.value_positions,
-            seed=_seed(config.seed, 7),
+            seed=derive_seed(config.seed, 7),
         )
         held_states, held_outcomes = value_positions(
             NetPolicy(sl, encoder),
             rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
             count=config.test_positions,
-            seed=_seed(config.seed, 10),
+            seed=derive_seed(config.seed, 10),
         )
         held = _solved(held_states, config.node_budget)
         if config.value_labels == "solver":
             solved = _solved(states, config.node_budget)
             states, targets = solved.states(), solved.values()
         value_net = PolicyValueNet(
-            encoder.shape, encoder.num_actions, network, seed=_seed(config.seed, 8)
+            encoder.shape, encoder.num_actions, network, seed=derive_seed(config.seed, 8)
         )
         before = value_correlation(value_net, encoder, held)
         losses = fit_value(
@@ -785,7 +763,7 @@ def run_alphago(
             targets,
             epochs=config.value_epochs,
             learning_rate=config.value_learning_rate,
-            seed=_seed(config.seed, 9),
+            seed=derive_seed(config.seed, 9),
         )
         save_checkpoint(folder / _FILES["value"], value_net, encoder, extra={"stage": "value"})
         full_test = ExpertPositions.load(folder / _FILES["test"])
@@ -814,7 +792,7 @@ def _data_jobs(folder: Path, config: AlphaGoConfig) -> list[ChunkJob]:
     template = ChunkJob(
         -1,
         config.test_positions,
-        _seed(config.seed, 2),
+        derive_seed(config.seed, 2),
         str(folder / _FILES["test"]),
         min_ply=config.min_ply,
         node_budget=config.node_budget,
@@ -833,7 +811,7 @@ def _data_jobs(folder: Path, config: AlphaGoConfig) -> list[ChunkJob]:
         while left > 0:
             count = min(size, left)
             path = str(folder / "expert" / f"train-{index:04d}.npz")
-            seed = _seed(config.seed, 1, index)
+            seed = derive_seed(config.seed, 1, index)
             jobs.append(
                 dataclasses.replace(drawn_like, index=index, count=count, seed=seed, path=path)
             )
@@ -905,18 +883,13 @@ def load_alphago(directory: str | os.PathLike[str], *, device: str = "cpu") -> A
     folder = Path(directory)
     if not folder.is_dir():
         raise InvalidParameterError(f"alphago: {folder} is not a directory")
-    record = _read_record(folder)
+    record = read_record(folder, "alphago")
     if record.get("game") == "go":
         from searchlab.learning.alphago.go import load_go_networks
 
         sl, rl, value_net, rollouts, go_encoder, stages = load_go_networks(folder, device=device)
         return AlphaGoPipeline(folder, sl, rl, value_net, rollouts, go_encoder, stages)
-    missing = [stage for stage in STAGES if stage not in record.get("stages", {})]
-    if not record or missing:
-        raise InvalidParameterError(
-            f"alphago: {folder} is not a finished alphago run (missing: "
-            f"{', '.join(missing) if record else 'alphago.json'})"
-        )
+    finished_record(record, STAGES, folder, "alphago")
     game = Connect4()
     sl_checkpoint = load_checkpoint(folder / _FILES["sl"], game, device=device)
     sl, encoder = sl_checkpoint.net, sl_checkpoint.encoder
@@ -961,23 +934,13 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
             f"--device {device}: --algorithm alphago runs on the CPU (its cost is the solver's "
             "labelling); --algorithm alphazero trains and self-plays on a GPU"
         )
-    data = dict(overrides or {})
-    if isinstance(data.get("alphago"), Mapping):
-        data = {**data.pop("alphago"), **({"seed": data["seed"]} if "seed" in data else {})}
+    data, should_stop = run_options(overrides, options)
     folder = Path(out)
-    record = _read_record(folder) if folder.is_dir() else {}
+    record = read_record(folder, "alphago") if folder.is_dir() else {}
     if record and not overrides:
         config = AlphaGoConfig.from_dict(record["config"])
     else:
         config = AlphaGoConfig.from_dict(data)
-    deadline = options.get("deadline")
-    asked = options.get("should_stop")
-
-    def should_stop() -> bool:
-        if deadline is not None and time.monotonic() >= deadline:
-            return True
-        return bool(asked is not None and asked())
-
     def say(message: str) -> None:
         print(f"alphago {message}", file=sys.stderr, flush=True)
 
