@@ -72,13 +72,14 @@ from searchlab.learning.alphago.records import (
     finished_record,
     read_record,
     reinforce_in_chunks,
+    rl_against_sl,
     run_options,
+    say_on_stderr,
     write_json,
 )
 from searchlab.learning.alphago.rl import (
     RL_FORMS,
     NetPolicy,
-    match,
     rl_policy,
     value_positions,
 )
@@ -291,14 +292,7 @@ def _rl_stage(
     )
     if rl is None:
         return
-    result = match(
-        rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
-        NetPolicy(sl, encoder),
-        games=config.match_games,
-        seed=derive_seed(config.seed, 6),
-        game=game,
-        encoder=encoder,
-    )
+    result = rl_against_sl(config, rl, sl, encoder, game=game)
     record["stages"]["rl"] = {
         "form": config.rl_form,
         "iterations": progress["iterations"],
@@ -433,8 +427,6 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     and ``should_stop`` end the run after an epoch, resumable. A resumed run without a config
     takes the recorded one. The pipeline runs in this process, on the CPU. Returns the stages
     finished and why it stopped (``"finished"`` or ``"time"``)."""
-    import sys
-
     device = str(options.get("device") or "cpu")
     if not device.startswith("cpu"):
         raise InvalidParameterError(f"--device {device}: {_OWNER} runs on the CPU")
@@ -449,10 +441,7 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
         raise InvalidParameterError(
             f"{_OWNER}: the config's size {config.size} is not the game's {game.size}"
         )
-    def say(message: str) -> None:
-        print(f"alphago {message}", file=sys.stderr, flush=True)
-
-    record = run_go_alphago(folder, config, progress=say, should_stop=should_stop)
+    record = run_go_alphago(folder, config, progress=say_on_stderr, should_stop=should_stop)
     done = sum(stage in record["stages"] for stage in STAGES)
     return done, "finished" if done == len(STAGES) else "time"
 

@@ -81,13 +81,14 @@ from searchlab.learning.alphago.records import (
     finished_record,
     read_record,
     reinforce_in_chunks,
+    rl_against_sl,
     run_options,
+    say_on_stderr,
     write_json,
 )
 from searchlab.learning.alphago.rl import (
     RL_FORMS,
     NetPolicy,
-    match,
     rl_policy,
     value_positions,
 )
@@ -710,12 +711,7 @@ def run_alphago(
         if improved is None:
             return record
         rl, rl_done = improved, config.rl_iterations
-        result = match(
-            rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
-            NetPolicy(sl, encoder),
-            games=config.match_games,
-            seed=derive_seed(config.seed, 6),
-        )
+        result = rl_against_sl(config, rl, sl, encoder)
         finish(
             "rl",
             {
@@ -918,8 +914,6 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
     ``should_stop`` end the run between stages or RL chunks, resumable. The other options of
     the table (pool, on_event) are accepted; the pipeline runs in this process, on the CPU: a
     ``device`` other than the CPU is refused in one line before anything is written."""
-    import sys
-
     name = getattr(getattr(game, "info", None), "name", None)
     if name == "go":
         from searchlab.learning.alphago.go import run_training as run_go_training
@@ -941,11 +935,10 @@ def run_training(game: Any, out: str | os.PathLike[str], overrides: Mapping[str,
         config = AlphaGoConfig.from_dict(record["config"])
     else:
         config = AlphaGoConfig.from_dict(data)
-    def say(message: str) -> None:
-        print(f"alphago {message}", file=sys.stderr, flush=True)
-
     workers = options.get("workers") or 1
-    record = run_alphago(folder, config, progress=say, should_stop=should_stop, workers=workers)
+    record = run_alphago(
+        folder, config, progress=say_on_stderr, should_stop=should_stop, workers=workers
+    )
     stages = record["stages"]
     done = sum(stage in stages for stage in STAGES)
     games = stages.get("rl", stages.get("rl_progress", {})).get("iterations", 0) * config.rl_games

@@ -10,9 +10,10 @@ not finished every stage.
 :func:`reinforce_in_chunks` is the RL stage's resumable loop: REINFORCE (or another
 ``rl_form``) in chunks of ``pool_every`` iterations, each chunk's network and opponent pool
 saved to one checkpoint before the caller records it, so a stopped run goes on from the last
-finished chunk with the same seeds. :func:`run_options` turns the ``train`` command's options
-into the config's keys and a stop rule (deadline or Ctrl-C), as both pipelines' entries read
-them.
+finished chunk with the same seeds; :func:`rl_against_sl` is the stage's final match.
+:func:`run_options` turns the ``train`` command's options into the config's keys and a stop
+rule (deadline or Ctrl-C), as both pipelines' entries read them, and :func:`say_on_stderr` is
+how those entries report progress.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -32,6 +33,7 @@ of a Go pipeline
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -41,7 +43,8 @@ import numpy as np
 
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
-from searchlab.learning.alphago.rl import reinforce
+from searchlab.learning.alphago.rl import NetPolicy, match, reinforce, rl_policy
+from searchlab.learning.alphazero.evaluation import MatchResult
 from searchlab.learning.networks.checkpoint import load_checkpoint, save_checkpoint
 from searchlab.learning.networks.encoder import Encoder
 from searchlab.learning.networks.network import PolicyValueNet
@@ -53,7 +56,9 @@ __all__ = [
     "finished_record",
     "read_record",
     "reinforce_in_chunks",
+    "rl_against_sl",
     "run_options",
+    "say_on_stderr",
     "write_json",
 ]
 
@@ -123,6 +128,8 @@ class RLStageConfig(Protocol):
     def rl_form(self) -> str: ...
     @property
     def rl_temperature(self) -> float: ...
+    @property
+    def match_games(self) -> int: ...
 
 
 def reinforce_in_chunks(
@@ -176,6 +183,27 @@ def reinforce_in_chunks(
     return rl
 
 
+def rl_against_sl(
+    config: RLStageConfig,
+    rl: PolicyValueNet,
+    sl: PolicyValueNet,
+    encoder: Encoder,
+    *,
+    game: Any = None,
+) -> MatchResult:
+    """The RL stage's measure: ``config.match_games`` games of the RL policy (played as its
+    ``rl_form`` plays) against the SL policy it started from, colours alternating, seeded by
+    ``config.seed``. ``game`` None: Connect Four."""
+    return match(
+        rl_policy(rl, encoder, config.rl_form, config.rl_temperature),
+        NetPolicy(sl, encoder),
+        games=config.match_games,
+        seed=derive_seed(config.seed, 6),
+        game=game,
+        encoder=None if game is None else encoder,
+    )
+
+
 def run_options(
     overrides: Mapping[str, Any] | None, options: Mapping[str, Any]
 ) -> tuple[dict[str, Any], Callable[[], bool]]:
@@ -199,3 +227,8 @@ def run_options(
         return bool(asked is not None and asked())
 
     return data, should_stop
+
+
+def say_on_stderr(message: str) -> None:
+    """Print one progress line of a ``train --algorithm alphago`` run on stderr, flushed."""
+    print(f"alphago {message}", file=sys.stderr, flush=True)
