@@ -2,8 +2,8 @@
 
 AlphaGo valued a new leaf by ``(1 - lambda) * v + lambda * z``: its value network ``v`` and the
 result ``z`` of one fast rollout. This script trains (or reuses) a Connect Four pipeline
-(``searchlab.learning.alphago``), then for each lambda plays the ``alphago`` search against a
-fixed opponent, searchlab's compiled ``mcts``, **at the same time per move**, colours
+(``searchlab.learning.alphago.pipeline``), then for each lambda plays the ``alphago`` search against
+a fixed opponent, searchlab's compiled ``mcts``, **at the same time per move**, colours
 alternating, each pair of games from its own seeded two-ply opening. It prints the pipeline's
 stage figures and one row per lambda: wins, draws, losses, the score with its 95% interval
 (Wilson's) and the search's simulations per move.
@@ -31,8 +31,8 @@ from searchlab.agents.registry import make_agent
 from searchlab.agents.search import MCTSAgent
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
-from searchlab.learning.alphago import AlphaGoConfig, load_alphago, run_alphago
-from searchlab.learning.mistakes import wilson_interval
+from searchlab.learning.alphago.pipeline import AlphaGoConfig, load_alphago, run_alphago
+from searchlab.learning.alphazero.mistakes import wilson_interval
 
 PRESETS = {
     "tiny": AlphaGoConfig.tiny(),

@@ -2,7 +2,7 @@
 
 AlphaGo's RL stage improved its SL policy by policy gradient (REINFORCE); the course notes name
 two more forms of reinforcement learning: actor-critic and value-based.
-:func:`searchlab.learning.alphago_rl.reinforce` has all three (``form=``). This script starts
+:func:`searchlab.learning.alphago.rl.reinforce` has all three (``form=``). This script starts
 each form from **one** SL network, plays the same number of games against the pool of the
 learner's earlier versions (same seed, same learning rate, same pool schedule), and measures
 each result:
@@ -11,8 +11,8 @@ each result:
   alternating, ``--match-games`` games, Wilson's 95% interval);
 * **mistake rate of the network alone** (its most probable move, which is also the greedy move
   over the value form's action values) on Pons' test sets, judged by the exact solver
-  (:mod:`searchlab.learning.mistakes`, AlphaZero.jl's definition): ground truth no one here
-  wrote.
+  (:mod:`searchlab.learning.alphazero.mistakes`, AlphaZero.jl's definition): ground truth no one
+  here wrote.
 
 The SL network on Connect Four is the checkpoint shipped with searchlab by default, a network
 **taught by the exact solver's labels** (supervised, as AlphaGo's SL network was taught human
@@ -37,16 +37,16 @@ import numpy as np
 import torch
 
 from searchlab.domains.games.connect4 import Connect4
-from searchlab.learning.alphago_rl import RL_FORMS, NetPolicy, match, reinforce, rl_policy
-from searchlab.learning.checkpoint import load_checkpoint
-from searchlab.learning.encoders import Connect4Encoder
-from searchlab.learning.mistakes import (
+from searchlab.learning.alphago.rl import RL_FORMS, NetPolicy, match, reinforce, rl_policy
+from searchlab.learning.alphazero.mistakes import (
     PONS_SETS,
     MistakeJudge,
     OutcomeCache,
     mistake_rates,
     wilson_interval,
 )
+from searchlab.learning.networks.checkpoint import load_checkpoint
+from searchlab.learning.networks.encoders import Connect4Encoder
 from searchlab.learning.shipped import shipped_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
 from searchlab.core.errors import InvalidParameterError, SearchlabError
-from searchlab.learning.alphago_data import move_outcomes
-from searchlab.learning.mistakes import PONS_SETS, read_pons_file
+from searchlab.learning.alphago.data import move_outcomes
+from searchlab.learning.alphazero.mistakes import PONS_SETS, read_pons_file
 
 _DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4_pons"
 

@@ -10,7 +10,7 @@ A move is a **mistake** when another legal move has a strictly better game-theor
 move's value is below the best sign). The best outcome is the sign of the score in Pons' file;
 the chosen move's outcome comes from searchlab's exact solver, cached in ``--cache`` (a JSON
 file under ``benchmarks/results/``), so reruns and other agents choosing the same moves cost no
-solving (see :mod:`searchlab.learning.mistakes`).
+solving (see :mod:`searchlab.learning.alphazero.mistakes`).
 
 Agents are specs (``play``/``arena`` syntax), plus ``azjl-minimax:depth=D``, registered here:
 a replica of AlphaZero.jl's baseline ``MinMax.Player(depth=5, amplify_rewards=true, τ=0)``
@@ -43,9 +43,9 @@ from searchlab.agents.spec import Param
 from searchlab.core.errors import SearchlabError
 from searchlab.domains.games.connect4 import Connect4, parse_moves
 from searchlab.domains.games.connect4 import bits
-from searchlab.learning.alphago_data import ExpertPositions
-from searchlab.learning.alphago_labelling import position_keys
-from searchlab.learning.mistakes import (
+from searchlab.learning.alphago.data import ExpertPositions
+from searchlab.learning.alphago.labelling import position_keys
+from searchlab.learning.alphazero.mistakes import (
     AZJL_ALPHAZERO,
     AZJL_MINIMAX,
     PONS_SETS,
@@ -205,7 +205,7 @@ def _precompute(args: argparse.Namespace) -> int:
 
 def _curve(args: argparse.Namespace) -> int:
     """One row per SL epoch of an alphago run: CPU hours so far, the rate on each set."""
-    from searchlab.learning.checkpoint import load_checkpoint
+    from searchlab.learning.networks.checkpoint import load_checkpoint
 
     snapshots = sorted(args.curve.glob("sl-epoch-*.ckpt"))
     if not snapshots:

@@ -27,8 +27,8 @@ import numpy as np
 from searchlab.agents import make_agent
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.domains.games.connect4 import Connect4
-from searchlab.learning.alphago_labelling import merge_chunks
-from searchlab.learning.mistakes import chooser, wilson_interval
+from searchlab.learning.alphago.labelling import merge_chunks
+from searchlab.learning.alphazero.mistakes import chooser, wilson_interval
 
 
 def main(argv: list[str] | None = None) -> int:

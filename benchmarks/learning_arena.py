@@ -64,7 +64,7 @@ from searchlab.cli.main import main as searchlab
 from searchlab.core.errors import SearchlabError
 from searchlab.core.game import State
 from searchlab.games import make
-from searchlab.learning.mistakes import wilson_interval
+from searchlab.learning.alphazero.mistakes import wilson_interval
 
 GAME = "connect4"
 PLIES_PER_GAME = 36  # a typical Connect Four game between these agents, for the estimate

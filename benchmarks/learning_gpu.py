@@ -10,14 +10,14 @@ runs the code ``searchlab train`` runs:
   channels-last) on ready-made planes, at batches 64, 512 and 2,048: on the CPU with all its
   cores as torch threads, and on the GPU (synchronised before the clock is read);
 * **self-play, one process**: one chunk of ``--chunk-games`` games in lock step
-  (:func:`searchlab.learning.selfplay.self_play`, the config's Dirichlet noise, temperature and
-  evaluation cache), the evaluator on the CPU (one torch thread, as a ``searchlab train``
-  worker) and on the GPU: network positions per second and games per hour;
+  (:func:`searchlab.learning.alphazero.selfplay.self_play`, the config's Dirichlet noise,
+  temperature and evaluation cache), the evaluator on the CPU (one torch thread, as a ``searchlab
+  train`` worker) and on the GPU: network positions per second and games per hour;
 * **self-play, the machine**: ``--workers`` local worker processes
-  (:class:`searchlab.learning.workers.ProcessPool`, as ``searchlab train --workers K``), one
-  chunk each, warmed up first (torch imported, the compiled search loaded, the GPU's context
+  (:class:`searchlab.learning.alphazero.workers.ProcessPool`, as ``searchlab train --workers K``),
+  one chunk each, warmed up first (torch imported, the compiled search loaded, the GPU's context
   made): games per hour of the whole machine, on its CPUs alone and with the GPU;
-* **training**: :class:`searchlab.learning.trainer.Trainer` steps (Adam, symmetry
+* **training**: :class:`searchlab.learning.alphazero.trainer.Trainer` steps (Adam, symmetry
   augmentation, minibatches drawn from a replay window of the chunk's games) at batch 128 and
   1,024: samples per second on the CPU (all cores) and on the GPU.
 
@@ -41,14 +41,14 @@ import numpy as np
 import torch
 
 from searchlab.domains.games.registry import make as make_game
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.evaluator import NetworkEvaluator, check_device
-from searchlab.learning.network import NetworkConfig, PolicyValueNet
-from searchlab.learning.replay import ReplayWindow, block_from_records
-from searchlab.learning.selfplay import self_play
-from searchlab.learning.train_config import TrainConfig, config_for
-from searchlab.learning.trainer import Trainer
-from searchlab.learning.workers import ProcessPool, SelfPlayTask, play_chunk
+from searchlab.learning.alphazero.replay import ReplayWindow, block_from_records
+from searchlab.learning.alphazero.selfplay import self_play
+from searchlab.learning.alphazero.train_config import TrainConfig, config_for
+from searchlab.learning.alphazero.trainer import Trainer
+from searchlab.learning.alphazero.workers import ProcessPool, SelfPlayTask, play_chunk
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.evaluator import NetworkEvaluator, check_device
+from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet
 
 GAME = "connect4"
 NETWORKS: dict[str, tuple[NetworkConfig | None, int]] = {

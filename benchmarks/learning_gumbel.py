@@ -22,11 +22,11 @@ from pathlib import Path
 import torch
 
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.alphazero import train_alphazero
-from searchlab.learning.checkpoint import load_checkpoint
-from searchlab.learning.evaluation import exact_table, mistake_rate, policy_chooser
-from searchlab.learning.evaluator import NetworkEvaluator
-from searchlab.learning.train_config import config_for
+from searchlab.learning.alphazero.evaluation import exact_table, mistake_rate, policy_chooser
+from searchlab.learning.alphazero.pipeline import train_alphazero
+from searchlab.learning.alphazero.train_config import config_for
+from searchlab.learning.networks.checkpoint import load_checkpoint
+from searchlab.learning.networks.evaluator import NetworkEvaluator
 
 RULES = {
     "puct": {},

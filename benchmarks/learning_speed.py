@@ -15,14 +15,14 @@ side alike; the ratios are of the medians):
   search_batch``), and the evaluator's inference copy (batch normalisation folded,
   channels-last) at the full batch, at the mean batch self-play sent, and at batch 1. The best
   of the batched rows is **the limit**;
-* **lock-step self-play** (:func:`searchlab.learning.selfplay.self_play` over
+* **lock-step self-play** (:func:`searchlab.learning.alphazero.selfplay.self_play` over
   :mod:`searchlab.algorithms.mcts.puct`): one chunk of ``games_in_flight`` games, as
   ``searchlab train`` plays them (Dirichlet noise, temperature, one ``evaluate_batch`` per
   step: encoding, legal masks, masked softmax and the trees all counted), with the config's
   evaluation cache (``cache_size``, Connect Four's default: the evaluations of a chunk's last
-  131,072 positions, :mod:`searchlab.learning.evaluation_cache`); the positions the *network*
-  evaluated per CPU second (the cache's misses), and games per hour. With a cache, the same
-  chunk again **without** it, on its own row: the same games (the script checks it), so the
+  131,072 positions, :mod:`searchlab.learning.networks.evaluation_cache`); the positions the
+  *network* evaluated per CPU second (the cache's misses), and games per hour. With a cache, the
+  same chunk again **without** it, on its own row: the same games (the script checks it), so the
   cache's share of the speed is in plain view;
 * **one position at a time**: the first of those games (whole games, at least
   ``--baseline-moves`` moves) played again, move by move, each position searched with the same
@@ -66,12 +66,12 @@ from searchlab.algorithms.mcts import mcts
 from searchlab.algorithms.mcts.puct import search
 from searchlab.core.limits import Limits
 from searchlab.domains.games.registry import make as make_game
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.evaluation_cache import EvaluationCache
-from searchlab.learning.evaluator import NetworkEvaluator
-from searchlab.learning.network import PolicyValueNet
-from searchlab.learning.selfplay import GameRecord, SelfPlayConfig, self_play
-from searchlab.learning.train_config import TrainConfig, config_for
+from searchlab.learning.alphazero.selfplay import GameRecord, SelfPlayConfig, self_play
+from searchlab.learning.alphazero.train_config import TrainConfig, config_for
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.evaluation_cache import EvaluationCache
+from searchlab.learning.networks.evaluator import NetworkEvaluator
+from searchlab.learning.networks.network import PolicyValueNet
 
 POSITION_TARGET = 0.60  # lock-step positions per second / the forward limit
 GAMES_TARGET = 10.0  # lock-step games per hour / the reference PUCT's one at a time

@@ -34,8 +34,8 @@ from searchlab.algorithms.adversarial.solver import solve  # noqa: E402
 from searchlab.algorithms.mcts.options import MCTSOptions  # noqa: E402
 from searchlab.algorithms.mcts.puct import search  # noqa: E402
 from searchlab.domains.games.tictactoe import TicTacToe  # noqa: E402
-from searchlab.learning.checkpoint import load_checkpoint  # noqa: E402
-from searchlab.learning.evaluator import NetworkEvaluator  # noqa: E402
+from searchlab.learning.networks.checkpoint import load_checkpoint  # noqa: E402
+from searchlab.learning.networks.evaluator import NetworkEvaluator  # noqa: E402
 
 
 def positions(game: TicTacToe) -> list:

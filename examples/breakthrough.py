@@ -49,7 +49,7 @@ from numba import njit
 from searchlab.algorithms.mcts import CompiledGame, next_below, register_compiled_game
 from searchlab.core.errors import IllegalMoveError, InvalidParameterError
 from searchlab.core.game import GameInfo
-from searchlab.learning.encoder import BaseEncoder, Symmetry, identity_symmetry
+from searchlab.learning.networks.encoder import BaseEncoder, Symmetry, identity_symmetry
 
 __all__ = [
     "MAX_BRANCHING",

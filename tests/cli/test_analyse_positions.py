@@ -16,9 +16,9 @@ from searchlab.cli.analyse_positions import read_positions
 from searchlab.cli.main import main
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.checkpoint import save_checkpoint
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.network import PolicyValueNet
+from searchlab.learning.networks.checkpoint import save_checkpoint
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.network import PolicyValueNet
 
 torch.set_num_threads(1)
 

@@ -159,9 +159,9 @@ def test_a_network_agents_first_move_keeps_its_budget(tmp_path: Path, network_on
     from searchlab.agents.search import MCTSAgent
     from searchlab.core.limits import Limits
     from searchlab.domains.games.tictactoe import TicTacToe
-    from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluator import NetworkEvaluator
-    from searchlab.learning.network import PolicyValueNet
+    from searchlab.learning.networks.encoders import encoder_for
+    from searchlab.learning.networks.evaluator import NetworkEvaluator
+    from searchlab.learning.networks.network import PolicyValueNet
 
     game = TicTacToe()
     encoder = encoder_for(game)

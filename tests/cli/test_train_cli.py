@@ -131,7 +131,7 @@ def test_help_lists_the_config_keys(capsys) -> None:
 def test_the_alphago_help_covers_every_config_key() -> None:
     import dataclasses
 
-    from searchlab.learning.alphago import AlphaGoConfig
+    from searchlab.learning.alphago.pipeline import AlphaGoConfig
 
     documented = [key for keys, text in AlphaGoConfig.key_help() for key in keys if text]
     assert sorted(documented) == sorted(f.name for f in dataclasses.fields(AlphaGoConfig))

@@ -27,10 +27,10 @@ from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
 from searchlab.learning.agents import AZ_KIND, POLICY_KIND
-from searchlab.learning.checkpoint import CheckpointError, save_checkpoint
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.evaluator import NetworkEvaluator
-from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.networks.checkpoint import CheckpointError, save_checkpoint
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.evaluator import NetworkEvaluator
+from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet
 
 torch.set_num_threads(1)
 

@@ -33,9 +33,9 @@ from searchlab.domains.games.connect4 import Connect4
 from searchlab.domains.games.tictactoe import TicTacToe
 from searchlab.learning import shipped
 from searchlab.learning.agents import AZ_KIND, resolve_checkpoint
-from searchlab.learning.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.networks.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet
 
 torch.set_num_threads(1)
 

@@ -11,9 +11,9 @@ import torch
 from searchlab.agents import make_agent
 from searchlab.core.limits import Limits
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.checkpoint import save_checkpoint
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.network import NetworkConfig, PolicyValueNet
+from searchlab.learning.networks.checkpoint import save_checkpoint
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet
 from searchlab.web.jobs import search_job
 
 torch.set_num_threads(1)

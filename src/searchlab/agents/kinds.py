@@ -24,7 +24,7 @@ builds the default registry from them. Nothing registers itself on import.
 
 ``az``, ``policy`` and ``alphago`` are lazy kinds
 (:class:`~searchlab.agents.spec.LazyAgentKind`): their code lives in the learning layer
-(:mod:`searchlab.learning.agents`, :mod:`searchlab.learning.alphago_agent`), which is *above*
+(:mod:`searchlab.learning.agents`, :mod:`searchlab.learning.alphago.agent`), which is *above*
 this one and needs PyTorch (the ``learn`` extra), so the registry names them by
 ``"module:attribute"`` and imports them on first use; without PyTorch, using one says so in
 one line.
@@ -231,7 +231,7 @@ LAZY_KINDS: tuple[LazyAgentKind, ...] = (
     ),
     LazyAgentKind(
         "alphago",
-        "searchlab.learning.alphago_agent:ALPHAGO_KIND",
+        "searchlab.learning.alphago.agent:ALPHAGO_KIND",
         "AlphaGo's search: SL-policy priors, value network and rollouts mixed by lambda "
         "(checkpoint=DIR)",
         requires="torch",

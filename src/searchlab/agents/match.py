@@ -27,7 +27,7 @@ makes it one line, naming your file and line), since a bug in the rules would ot
 counted against the agent.
 
 The arena's workers (:mod:`searchlab.arena.worker`) and the training loop's evaluation games
-(:mod:`searchlab.learning.evaluation`) both play their games here. The loop keeps nothing
+(:mod:`searchlab.learning.alphazero.evaluation`) both play their games here. The loop keeps nothing
 between games and closes nothing: :func:`close_agent` stops what an agent runs (an external
 engine) when its owner is done with it.
 

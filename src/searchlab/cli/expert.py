@@ -11,7 +11,8 @@ malformed or foreign-size SGF there is one line naming it), and every SGF in it 
 --games: the same command run again goes on where it stopped, or does nothing when the folder
 is full. Ctrl-C (or SIGTERM) stops at once with one line (exit 130 / 143), keeping every whole
 game; a kill leaves whole files only. A GNU Go that is missing or dies is one line (exit 2), and
-what is stored stays. Read the folder with searchlab.learning.expert_games.load_expert_games.
+what is stored stays. Read the folder with
+searchlab.learning.alphago.expert_games.load_expert_games.
 """
 
 from __future__ import annotations
@@ -61,7 +62,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the options, then play the games the folder lacks (see the module docstring)."""
     from searchlab.arena.interrupts import StopSignals, exit_code, signal_name
-    from searchlab.learning.go_expert import ExpertOptions, ExpertReport, generate_expert_games
+    from searchlab.learning.alphago.go_expert import (
+        ExpertOptions,
+        ExpertReport,
+        generate_expert_games,
+    )
 
     extra = {} if args.workers is None else {"workers": args.workers}
     options = ExpertOptions(

@@ -30,12 +30,12 @@ from searchlab.core.text_file import read_text
 __all__ = ["ALGORITHMS", "parse_duration", "register"]
 
 ALGORITHMS: dict[str, str] = {
-    "alphazero": "searchlab.learning.alphazero:run_training",
-    "alphago": "searchlab.learning.alphago:run_training",
+    "alphazero": "searchlab.learning.alphazero.pipeline:run_training",
+    "alphago": "searchlab.learning.alphago.pipeline:run_training",
 }
 """Training algorithms by name: a ``"module:function"`` reference, imported when chosen. The
 function takes ``(game, out, overrides, *, game_name, game_params, deadline, device, pool,
-workers, on_event, should_stop)`` (see ``searchlab.learning.alphazero.run_training``) and
+workers, on_event, should_stop)`` (see ``searchlab.learning.alphazero.pipeline.run_training``) and
 returns a summary with ``generation``, ``games``, ``stopped`` and ``path``."""
 
 DESCRIPTION = """\
@@ -59,7 +59,7 @@ the exact solver, an SL policy-value network, a rollout policy, an RL policy and
 network, each stage resumable (its own keys below; docs/learning.md walks through it). On Go:
 the SL policy network from a folder of expert SGF games (expert = "DIR" in the config, e.g.
 made by searchlab expert go), resumable epoch by epoch (keys: see
-searchlab.learning.go_alphago.GoAlphaGoConfig).
+searchlab.learning.alphago.go.GoAlphaGoConfig).
 """
 
 EXAMPLES = """\
@@ -124,7 +124,7 @@ class _HelpWithKnobs(argparse.Action):
 def knob_table() -> str:
     """The config keys, their defaults (and the per-game ones) and what they do."""
     try:
-        from searchlab.learning.train_config import GAME_DEFAULTS, TrainConfig
+        from searchlab.learning.alphazero.train_config import GAME_DEFAULTS, TrainConfig
     except ImportError:
         return "config keys: install PyTorch to see them: pip install 'searchlab[learn]'\n"
     import dataclasses
@@ -146,7 +146,7 @@ def _alphago_keys() -> list[str]:
     ``AlphaGoConfig``'s own documentation), wrapped to the terminal's help width."""
     import textwrap
 
-    from searchlab.learning.alphago import AlphaGoConfig
+    from searchlab.learning.alphago.pipeline import AlphaGoConfig
 
     defaults = AlphaGoConfig()
     lines = ["config keys of --algorithm alphago (FILE.toml: key = value; default):"]
@@ -267,8 +267,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidParameterError(
             "'searchlab train' needs PyTorch: pip install 'searchlab[learn]'"
         ) from None
-    from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluator import check_device
+    from searchlab.learning.networks.encoders import encoder_for
+    from searchlab.learning.networks.evaluator import check_device
 
     encoder_for(game)  # a game without an encoder: one line, before anything is written
     try:
@@ -291,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
     # busy machine cost far more than they bring
     torch.set_num_threads(1)
 
-    from searchlab.learning.workers import make_pool
+    from searchlab.learning.alphazero.workers import make_pool
 
     address = None if args.ray in (None, "local") else args.ray
     pool = make_pool(args.workers, ray=args.ray is not None, address=address)
@@ -322,7 +322,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any] | None:
-    from searchlab.learning.train_config import parse_config_text
+    from searchlab.learning.alphazero.train_config import parse_config_text
 
     overrides: dict[str, Any] | None = None
     if args.config:
@@ -393,6 +393,6 @@ class _Display:
                 self.description = description
             self.progress.update(self.task, completed=info["played"])
         elif kind == "generation":
-            from searchlab.learning.alphazero import describe_entry
+            from searchlab.learning.alphazero.pipeline import describe_entry
 
             self._say(describe_entry(info))

@@ -4,7 +4,7 @@ The logistic Elo model (Bradley-Terry): an agent rated ``d`` Elo above its oppon
 to score ``1 / (1 + 10 ** (-d / 400))`` against it (a win 1, a draw 1/2, a loss 0), so a score
 ``s`` stands for a gap of ``400 log10(s / (1 - s))``. The arena's ratings and match scores
 (:mod:`searchlab.arena.elo`) and the training loop's Elo gain per generation
-(:mod:`searchlab.learning.alphazero`) both use these two functions.
+(:mod:`searchlab.learning.alphazero.pipeline`) both use these two functions.
 
 >>> expected_score(0.0), round(expected_score(400.0), 4)
 (0.5, 0.9091)

@@ -1,16 +1,17 @@
 """What an environment shows of a position: an encoder for every built-in game.
 
 The board games (tic-tac-toe, m,n,k, Connect Four, Othello, Gomoku, Go) have their networks'
-encoders (:mod:`searchlab.learning.encoders`); this module adds encoders of the same kind
-(:class:`~searchlab.learning.encoder.BaseEncoder`: ``float32 [C, H, W]`` planes seen from the
-player to move, the game's own action numbers as indices) for the rest:
+encoders (:mod:`searchlab.learning.networks.encoders`); this module adds encoders of the same kind
+(:class:`~searchlab.learning.networks.encoder.BaseEncoder`: ``float32 [C, H, W]`` planes seen from
+the player to move, the game's own action numbers as indices) for the rest:
 
 * Nim and the heap games (Kayles, Dawson's chess, Grundy's game): :class:`HeapsEncoder`, one row
   per heap, the heap's size one-hot;
 * Snake Go: :class:`SnakeGoEncoder`, planes of the board.
 
 :func:`observation_encoder` finds a game's encoder: one of these, else the game's own or
-registered one (:func:`~searchlab.learning.encoders.encoder_for`). Nothing here imports torch.
+registered one (:func:`~searchlab.learning.networks.encoders.encoder_for`). Nothing here imports
+torch.
 
 >>> from searchlab.games import make
 >>> encoder = observation_encoder(make("nim", piles=(1, 3)))
@@ -31,8 +32,8 @@ from searchlab.domains.games.heap_games import HeapGame
 from searchlab.domains.games.nim import Nim, NimState
 from searchlab.domains.games.snakego import SnakeGo
 from searchlab.domains.games.snakego.items import LENGTH
-from searchlab.learning.encoder import BaseEncoder, Encoder
-from searchlab.learning.encoders import encoder_for
+from searchlab.learning.networks.encoder import BaseEncoder, Encoder
+from searchlab.learning.networks.encoders import encoder_for
 
 __all__ = ["HeapsEncoder", "SnakeGoEncoder", "observation_encoder"]
 
@@ -117,7 +118,7 @@ class SnakeGoEncoder(BaseEncoder):
 def observation_encoder(game: Game) -> Encoder:
     """The encoder an environment shows ``game``'s positions with: :class:`HeapsEncoder` for
     Nim and the heap games, :class:`SnakeGoEncoder` for Snake Go, else
-    :func:`~searchlab.learning.encoders.encoder_for` (the board games; raises
+    :func:`~searchlab.learning.networks.encoders.encoder_for` (the board games; raises
     ``UnknownNameError`` for a game with no encoder)."""
     if isinstance(game, Nim | HeapGame):
         return HeapsEncoder(game)

@@ -80,7 +80,7 @@ class SearchlabEnv(pettingzoo.AECEnv):  # type: ignore[misc]  # imported by requ
 
     Raises:
         UnknownNameError: no such game, or no encoder for it (a game of your own needs one:
-            :mod:`searchlab.learning.encoder`).
+            :mod:`searchlab.learning.networks.encoder`).
         InvalidParameterError: a bad parameter or render mode.
 
     The searchlab state is :attr:`game_state`; :attr:`game` is the game.

@@ -4,18 +4,18 @@ A layer above the agents, beside the arena (it may import core, domains, algorit
 nothing below imports it). PyTorch is needed here and only here: install the extra
 ``searchlab[learn]``; ``import searchlab`` and the core never import torch.
 
-What lives where:
+What lives where, a package a concept, each importing only those above it in this list:
 
-* :mod:`~searchlab.learning.encoder`: the :class:`Encoder` protocol (a position as feature
-  planes from the mover's point of view, the actions as a fixed-size index, the board's
-  symmetries) and :class:`BaseEncoder` for a game of your own (numpy only, no torch);
-* :mod:`~searchlab.learning.encoders`: the built-in games' encoders and ``encoder_for(game)``;
-* :mod:`~searchlab.learning.network`: ``NetworkConfig`` and ``PolicyValueNet`` (residual tower
-  or a small MLP; masked policy logits, tanh value), masked softmax and the AlphaZero loss;
-* :mod:`~searchlab.learning.checkpoint`: atomic checkpoints that record game, encoder and
-  architecture, and refuse to load for anything else;
-* :mod:`~searchlab.learning.evaluator`: ``NetworkEvaluator``, the network behind PUCT's
-  evaluator interface (``evaluate`` and the batched ``evaluate_batch``), and ``check_device``.
+* :mod:`~searchlab.learning.networks`: encoders (a position as feature planes from the mover's
+  point of view, the actions as a fixed-size index, the board's symmetries), ``PolicyValueNet``,
+  checkpoints, ``NetworkEvaluator`` (the network behind the searches' evaluator interface);
+* :mod:`~searchlab.learning.alphazero`: self-play, the replay window, training, evaluation and
+  the resumable training loop;
+* :mod:`~searchlab.learning.alphago`: the AlphaGo pipeline (expert data, SL / rollout / RL
+  policies, value network, the lambda-mixing search) on Connect Four and Go;
+* :mod:`~searchlab.learning.agents` (the ``az`` and ``policy`` agent kinds) and
+  :mod:`~searchlab.learning.shipped` (the networks shipped as package data, ``checkpoints/``):
+  they sit on top, next to each other.
 
 The names below load their module on first use: ``import searchlab.learning`` itself imports
 neither torch nor any game.
@@ -49,20 +49,20 @@ __all__ = [
 ]
 
 _HOMES = {
-    "BaseEncoder": "encoder",
-    "Encoder": "encoder",
-    "Symmetry": "encoder",
-    "board_symmetries": "encoder",
-    "encoder_for": "encoders",
-    "register_encoder": "encoders",
-    "NetworkConfig": "network",
-    "PolicyValueNet": "network",
-    "Checkpoint": "checkpoint",
-    "CheckpointError": "checkpoint",
-    "load_checkpoint": "checkpoint",
-    "save_checkpoint": "checkpoint",
-    "NetworkEvaluator": "evaluator",
-    "check_device": "evaluator",
+    "BaseEncoder": "networks.encoder",
+    "Encoder": "networks.encoder",
+    "Symmetry": "networks.encoder",
+    "board_symmetries": "networks.encoder",
+    "encoder_for": "networks.encoders",
+    "register_encoder": "networks.encoders",
+    "NetworkConfig": "networks.network",
+    "PolicyValueNet": "networks.network",
+    "Checkpoint": "networks.checkpoint",
+    "CheckpointError": "networks.checkpoint",
+    "load_checkpoint": "networks.checkpoint",
+    "save_checkpoint": "networks.checkpoint",
+    "NetworkEvaluator": "networks.evaluator",
+    "check_device": "networks.evaluator",
 }
 
 

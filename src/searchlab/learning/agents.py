@@ -35,14 +35,14 @@ checkpoint must be for the game played (one clear line otherwise).
   (one batched forward pass), for the mover.
 
 ``symmetries=true`` (either agent) averages the network over the board's symmetries (see
-:class:`~searchlab.learning.evaluator.NetworkEvaluator`).
+:class:`~searchlab.learning.networks.evaluator.NetworkEvaluator`).
 
 >>> import pathlib, tempfile
 >>> from searchlab.agents import make_agent
 >>> from searchlab.domains.games.tictactoe import TicTacToe
->>> from searchlab.learning.checkpoint import save_checkpoint
->>> from searchlab.learning.encoders import encoder_for
->>> from searchlab.learning.network import PolicyValueNet
+>>> from searchlab.learning.networks.checkpoint import save_checkpoint
+>>> from searchlab.learning.networks.encoders import encoder_for
+>>> from searchlab.learning.networks.network import PolicyValueNet
 >>> encoder = encoder_for(TicTacToe())
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "net.ckpt"
 >>> _ = save_checkpoint(path, PolicyValueNet(encoder.shape, encoder.num_actions, seed=0), encoder)
@@ -66,8 +66,8 @@ from searchlab.algorithms.mcts.options import GUMBEL_OPTIONS
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game
 from searchlab.core.limits import Limits
-from searchlab.learning.checkpoint import Checkpoint, CheckpointError, load_checkpoint
-from searchlab.learning.evaluator import NetworkEvaluator
+from searchlab.learning.networks.checkpoint import Checkpoint, CheckpointError, load_checkpoint
+from searchlab.learning.networks.evaluator import NetworkEvaluator
 from searchlab.learning.shipped import missing_message, shipped_checkpoint
 
 __all__ = [
@@ -88,7 +88,7 @@ LATEST = "latest.pt"
 def resolve_checkpoint(path: str | Path | None, game: Game | None, agent: str) -> Path:
     """The checkpoint file that ``checkpoint=`` names: the file itself, a training directory's
     ``latest.pt``, or (``None``) the checkpoint shipped for ``game``. One
-    :class:`~searchlab.learning.checkpoint.CheckpointError` line when there is none."""
+    :class:`~searchlab.learning.networks.checkpoint.CheckpointError` line when there is none."""
     if path is None:
         name = getattr(getattr(game, "info", None), "name", None)
         shipped = None if name is None else shipped_checkpoint(name)

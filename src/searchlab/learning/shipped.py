@@ -7,8 +7,8 @@ searchlab itself). The ``az`` and ``policy`` agents use it when their spec gives
 
     searchlab play connect4 --second az
 
-A shipped checkpoint is an ordinary checkpoint (:mod:`~searchlab.learning.checkpoint`) whose
-``extra`` says how to make it again:
+A shipped checkpoint is an ordinary checkpoint (:mod:`~searchlab.learning.networks.checkpoint`)
+whose ``extra`` says how to make it again:
 
 * ``reproduce``: the exact command (or commands, one per line) that trained it;
 * ``seed``: the seed of that run;
@@ -21,9 +21,9 @@ It carries no optimiser state (the file is for playing, not for resuming a run).
 
 >>> import pathlib, tempfile
 >>> from searchlab.domains.games.tictactoe import TicTacToe
->>> from searchlab.learning.checkpoint import save_checkpoint
->>> from searchlab.learning.encoders import encoder_for
->>> from searchlab.learning.network import PolicyValueNet
+>>> from searchlab.learning.networks.checkpoint import save_checkpoint
+>>> from searchlab.learning.networks.encoders import encoder_for
+>>> from searchlab.learning.networks.network import PolicyValueNet
 >>> encoder = encoder_for(TicTacToe())
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> net = PolicyValueNet(encoder.shape, encoder.num_actions, seed=0)
@@ -121,10 +121,10 @@ def prepare_shipped(
     settings as text), ``generation`` (kept from the source), ``source`` (its
     file name) and ``notes`` when given; the optimiser's state is dropped. Raises
     ``InvalidParameterError`` for an empty ``reproduce`` or no seed to be found, and
-    :class:`~searchlab.learning.checkpoint.CheckpointError` for a source that is not a
+    :class:`~searchlab.learning.networks.checkpoint.CheckpointError` for a source that is not a
     readable checkpoint.
     """
-    from searchlab.learning.checkpoint import load_checkpoint, save_checkpoint
+    from searchlab.learning.networks.checkpoint import load_checkpoint, save_checkpoint
 
     if not reproduce.strip():
         raise InvalidParameterError("a shipped checkpoint needs the command that reproduces it")
@@ -159,7 +159,7 @@ def _run_config(path: Path) -> tuple[str | None, int | None]:
     AlphaZero run's ``config.toml`` or the ``config`` of an AlphaGo run's ``alphago.json``,
     beside ``path`` or one or two folders up (``DIR/latest.pt``,
     ``DIR/checkpoints/gen-0012.pt``); ``(None, None)`` when there is none."""
-    from searchlab.learning.train_config import parse_config_text
+    from searchlab.learning.alphazero.train_config import parse_config_text
 
     for folder in (path.parent, path.parent.parent, path.parent.parent.parent):
         toml_file, json_file = folder / _CONFIGS[0], folder / _CONFIGS[1]
@@ -184,8 +184,8 @@ def describe_shipped(path: str | os.PathLike[str]) -> str:
     """One line: the file, its network (and its input planes, when the encoder offers a
     choice and the network reads other than the first), generation and seed, and the command
     that made it."""
-    from searchlab.learning.checkpoint import load_checkpoint
-    from searchlab.learning.encoder import input_features
+    from searchlab.learning.networks.checkpoint import load_checkpoint
+    from searchlab.learning.networks.encoder import input_features
 
     checkpoint = load_checkpoint(path)
     extra = checkpoint.extra

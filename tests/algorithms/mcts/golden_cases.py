@@ -601,9 +601,9 @@ def _torch_ready() -> None:
 
 def _network_evaluator(game: Any, seed: int = 0) -> Any:
     """A small untrained residual network for ``game``'s encoder, built deterministically."""
-    from searchlab.learning.encoders import encoder_for
-    from searchlab.learning.evaluator import NetworkEvaluator
-    from searchlab.learning.network import NetworkConfig, PolicyValueNet
+    from searchlab.learning.networks.encoders import encoder_for
+    from searchlab.learning.networks.evaluator import NetworkEvaluator
+    from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet
 
     _torch_ready()
     encoder = encoder_for(game)
@@ -704,15 +704,15 @@ def _() -> Summary:
     return summarise(agent.last_result, state)
 
 
-# AlphaGo's value / rollout mix (learning/alphago_search.py)
+# AlphaGo's value / rollout mix (learning/alphago/search.py)
 
 
 def _alphago(lambda_: float, moves: str, simulations: int, seed: int) -> Summary:
     from searchlab.core.game import play
-    from searchlab.learning.alphago_search import AlphaGoSearch
-    from searchlab.learning.encoders import Connect4Encoder
-    from searchlab.learning.network import NetworkConfig, PolicyValueNet
-    from searchlab.learning.rollout_policy import RolloutPolicy
+    from searchlab.learning.alphago.rollout_policy import RolloutPolicy
+    from searchlab.learning.alphago.search import AlphaGoSearch
+    from searchlab.learning.networks.encoders import Connect4Encoder
+    from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet
 
     _torch_ready()
     encoder = Connect4Encoder()

@@ -11,9 +11,9 @@ import torch
 from searchlab.agents import make_agent
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.tictactoe import TicTacToe
-from searchlab.learning.checkpoint import save_checkpoint
-from searchlab.learning.encoders import encoder_for
-from searchlab.learning.network import PolicyValueNet
+from searchlab.learning.networks.checkpoint import save_checkpoint
+from searchlab.learning.networks.encoders import encoder_for
+from searchlab.learning.networks.network import PolicyValueNet
 
 
 @pytest.fixture(scope="module")

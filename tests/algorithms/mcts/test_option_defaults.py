@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from searchlab.algorithms.mcts import options
-from searchlab.learning.train_config import TrainConfig
+from searchlab.learning.alphazero.train_config import TrainConfig
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "searchlab"
 
@@ -85,7 +85,7 @@ def test_a_knobs_help_is_written_once(name: str) -> None:
 
 def test_the_network_agents_take_their_parameters_from_the_options() -> None:
     from searchlab.learning.agents import AZ_KIND
-    from searchlab.learning.alphago_agent import ALPHAGO_KIND
+    from searchlab.learning.alphago.agent import ALPHAGO_KIND
 
     for kind in (AZ_KIND, ALPHAGO_KIND):
         assert kind.params["c_puct"].default == options.DEFAULT_C_PUCT

@@ -6,7 +6,7 @@ network's.
 move, then eye-avoiding random moves; or ``"random"``) and scores it by area: +1 when the
 player to move in the position wins, -1 when they lose, 0 for a draw (komi an integer). It has
 the ``rollout_values(states, seed=)`` call that
-:class:`~searchlab.learning.alphago_search.AlphaGoEvaluator` asks of a rollout policy, so
+:class:`~searchlab.learning.alphago.search.AlphaGoEvaluator` asks of a rollout policy, so
 AlphaGo's search runs on Go with it. The same seed gives the same values.
 
 >>> from searchlab.domains.games.go import Go

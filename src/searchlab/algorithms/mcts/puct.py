@@ -41,7 +41,7 @@ The evaluator is any object with ``evaluate_batch(states) -> (priors, values)``:
 an array ``[B, num_actions]`` over the encoder's action indices, ``values`` an array ``[B]``
 in ``[-1, 1]`` for the player to move in each state; and an ``encoder`` whose
 ``action_to_index(state, action)`` says which column of ``priors`` an action is (the
-:class:`~searchlab.learning.evaluator.NetworkEvaluator` of a network, or a stand-in):
+:class:`~searchlab.learning.networks.evaluator.NetworkEvaluator` of a network, or a stand-in):
 
 >>> import numpy as np
 >>> from searchlab.domains.games.tictactoe import TicTacToe
@@ -245,7 +245,7 @@ class PUCTTree:
     ``search_batch`` leaves under virtual loss); the caller evaluates them (possibly with other
     trees' positions, in one ``evaluate_batch`` call) and hands the rows back, in the same
     order, to :meth:`backup`; until :attr:`done`. :func:`search` is that loop for one tree;
-    :func:`~searchlab.learning.selfplay.self_play` runs it for many games in lock step.
+    :func:`~searchlab.learning.alphazero.selfplay.self_play` runs it for many games in lock step.
 
     Args:
         state: the root position (not terminal).
