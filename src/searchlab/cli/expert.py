@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, then play the games the folder lacks (see the module docstring)."""
-    from searchlab.arena.interrupts import StopSignals, exit_code, signal_name
+    from searchlab.core.interrupts import StopSignals, exit_code, signal_name
     from searchlab.learning.go_expert import ExpertOptions, ExpertReport, generate_expert_games
 
     extra = {} if args.workers is None else {"workers": args.workers}
