@@ -33,6 +33,7 @@ from typing import Any
 
 from searchlab.cli._common import (
     add_param_argument,
+    add_ray_argument,
     positive_int,
     print_table,
     progress,
@@ -129,13 +130,9 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="games at a time: local processes, or Ray tasks with --ray (default 1)",
     )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as Ray tasks: alone, on a local Ray instance of --workers CPUs; "
+    add_ray_argument(
+        parser,
+        "play the games as Ray tasks: alone, on a local Ray instance of --workers CPUs; "
         "with ADDRESS (host:port, or auto), on that cluster; the results still go to --db "
         "from this process, so a stopped run resumes (needs pip install 'searchlab[ray]')",
     )

@@ -370,23 +370,20 @@ class ProcessPool(_Farm):
         handles: list[Any] = list(busy)
         if wake is not None:
             handles.append(wake)
-        failure: BaseException | None = None
-        for handle in wait(handles, timeout):
+        yield from _results(self._replies(busy, wait(handles, timeout)))
+
+    def _replies(self, busy: dict[Any, _Worker], ready: list[Any]) -> Iterator[tuple[str, Any]]:
+        for handle in ready:
             worker = busy.get(handle)
             if worker is None:  # the wake-up descriptor
                 continue
             try:
-                kind, payload = worker.connection.recv()
+                reply = worker.connection.recv()
             except (EOFError, OSError):
-                failure = failure or self._death(worker)
+                yield ("error", self._death(worker))
                 continue
             worker.task = _END
-            if kind == "result":
-                yield payload
-            else:
-                failure = failure or payload
-        if failure is not None:
-            raise failure
+            yield reply
 
     def _death(self, worker: _Worker) -> BaseException:
         task = worker.task
@@ -433,6 +430,19 @@ class ProcessPool(_Farm):
 
     def __repr__(self) -> str:
         return f"ProcessPool(size={self.size}, busy={self.busy}, pid={os.getpid()})"
+
+
+def _results(replies: Iterable[tuple[str, Any]]) -> Iterator[Any]:
+    """The payloads of the ``("result", value)`` replies; then the first ``("error",
+    exception)`` reply's exception is raised, once every result is yielded."""
+    failure: BaseException | None = None
+    for kind, payload in replies:
+        if kind == "result":
+            yield payload
+        else:
+            failure = failure or payload
+    if failure is not None:
+        raise failure
 
 
 def _doing(task: Any) -> str:
@@ -528,23 +538,17 @@ class RayPool(_Farm):
                 return
             if deadline is not None and time.monotonic() >= deadline:
                 return
-        failure: BaseException | None = None
+        yield from _results(self._replies(done))
+
+    def _replies(self, done: list[Any]) -> Iterator[tuple[str, Any]]:
         for reference in done:
             task = self._pending.pop(reference)
             try:
-                kind, payload = ray.get(reference)
-            except ray.exceptions.RayError as error:
+                yield self._ray.get(reference)
+            except self._ray.exceptions.RayError as error:
                 text = " ".join(str(error).split())[:200]
-                failure = failure or WorkerError(
-                    f"a Ray worker failed {_doing(task)} ({type(error).__name__}: {text})"
-                )
-                continue
-            if kind == "result":
-                yield payload
-            else:
-                failure = failure or payload
-        if failure is not None:
-            raise failure
+                failure = f"a Ray worker failed {_doing(task)} ({type(error).__name__}: {text})"
+                yield ("error", WorkerError(failure))
 
     def terminate(self) -> None:
         """Cancel the tasks in flight (their worker processes are killed)."""
