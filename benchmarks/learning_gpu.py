@@ -14,7 +14,7 @@ runs the code ``searchlab train`` runs:
   evaluation cache), the evaluator on the CPU (one torch thread, as a ``searchlab train``
   worker) and on the GPU: network positions per second and games per hour;
 * **self-play, the machine**: ``--workers`` local worker processes
-  (:class:`searchlab.learning.workers.ProcessPool`, as ``searchlab train --workers K``), one
+  (:class:`searchlab.core.workers.ProcessPool`, as ``searchlab train --workers K``), one
   chunk each, warmed up first (torch imported, the compiled search loaded, the GPU's context
   made): games per hour of the whole machine, on its CPUs alone and with the GPU;
 * **training**: :class:`searchlab.learning.trainer.Trainer` steps (Adam, symmetry
@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from searchlab.core.workers import ProcessPool
 from searchlab.domains.games.registry import make as make_game
 from searchlab.learning.encoders import encoder_for
 from searchlab.learning.evaluator import NetworkEvaluator, check_device
@@ -48,7 +49,7 @@ from searchlab.learning.replay import ReplayWindow, block_from_records
 from searchlab.learning.selfplay import self_play
 from searchlab.learning.train_config import TrainConfig, config_for
 from searchlab.learning.trainer import Trainer
-from searchlab.learning.workers import ProcessPool, SelfPlayTask, play_chunk
+from searchlab.learning.workers import SelfPlayTask, play_chunk
 
 GAME = "connect4"
 NETWORKS: dict[str, tuple[NetworkConfig | None, int]] = {

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +26,7 @@ from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord
 from searchlab.core.workers import RayPool, make_pool
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
 JOBS = round_robin("nim", ["random", "greedy", "alphabeta:depth=3"], 4, seed=11, openings=1)
 
 
@@ -105,3 +112,65 @@ def test_a_ray_address_where_nothing_answers_is_one_line(
     assert_one_line_error(code, err, "--ray 127.0.0.1:1: no Ray cluster answers there")
     with ArenaStore.open(db) as store:
         assert store.count() == 0
+
+
+def count_games(path: Path) -> int:
+    """Games in the file, read while another process may be writing it."""
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05) as raw:
+            return int(raw.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def session_processes(session: int) -> list[str]:
+    """The processes left in ``session`` (``ps``: pid and command)."""
+    table = subprocess.run(["ps", "-eo", "sid=,pid=,args="], capture_output=True, text=True)
+    return [line for line in table.stdout.splitlines() if line.split()[0] == str(session)]
+
+
+def test_ctrl_c_stops_an_arena_on_ray_cleanly_and_it_resumes(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C (Ray's own processes get it
+    too): exit 130, the one line, no process left behind; the same games resume locally."""
+    require_module("ray", "ray")
+    path = tmp_path / "arena.sqlite"
+    argv = ["arena", "tictactoe", "alphabeta:depth=9", "random", "--games", "40", "--seed", "3"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "searchlab", *argv, "--db", str(path), "--workers", "2", "--ray"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")},
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 240  # Ray's start takes a while on a busy machine
+    while count_games(path) < 3 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()[1]
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    ours = [line for line in err.splitlines() if line.startswith("searchlab")]
+    with ArenaStore.open(path) as store:
+        before = games(store)
+    assert ours == [
+        f"searchlab: interrupted (SIGINT): {len(before)} of 40 games stored in {path}; run the "
+        "same command again to resume"
+    ], err
+    assert 3 <= len(before) < 40, "the stop came too late to test resuming"
+    deadline = time.monotonic() + 30
+    while session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert session_processes(process.pid) == []
+    jobs = round_robin("tictactoe", ["alphabeta:depth=9", "random"], 40, seed=3)
+    with ArenaStore.open(path) as store:
+        again = run_tournament(jobs, store, workers=2)
+        after = games(store)
+    assert (again.skipped, again.played) == (len(before), 40 - len(before))
+    assert all(after[key] == game for key, game in before.items())
+    with ArenaStore.open(tmp_path / "whole.sqlite") as store:
+        run_tournament(jobs, store)
+        assert games(store) == after

@@ -155,9 +155,10 @@ def run_tournament(
         except SignalReceived as stopped:
             signals.received = signals.received or stopped.signal_number
         except WorkerError as error:
-            raise ArenaWorkerError(
-                f"{error}; every finished game is stored: run the same command again to resume"
-            ) from None
+            if signals.received is None:  # else a Ctrl-C to the process group ended the worker
+                raise ArenaWorkerError(
+                    f"{error}; every finished game is stored: run the same command again to resume"
+                ) from None
     if signals.received is not None:
         raise TournamentInterrupted(signals.received, summary())
     return summary()

@@ -292,11 +292,12 @@ class ProcessPool(_Farm):
         return self
 
     def start(self) -> None:
-        """Start the worker processes (once; again after :meth:`terminate`)."""
-        if self._workers:
+        """Start the worker processes that are missing: all of them at first and after
+        :meth:`terminate`, one in place of each that died."""
+        if len(self._workers) == self.size:
             return
         try:
-            for _ in range(self.size):
+            while len(self._workers) < self.size:
                 self._start_one()
         except BaseException:
             self.terminate()
@@ -330,10 +331,8 @@ class ProcessPool(_Farm):
 
     @property
     def idle(self) -> int:
-        """Workers without a task (all of them before the start)."""
-        if not self._workers:
-            return self.size
-        return sum(worker.task is _END for worker in self._workers)
+        """Workers without a task (counting those not started yet)."""
+        return self.size - self.busy
 
     @property
     def busy(self) -> int:
@@ -386,9 +385,15 @@ class ProcessPool(_Farm):
             yield reply
 
     def _death(self, worker: _Worker) -> BaseException:
+        """The error for ``worker``, which died: it leaves the pool (the next :meth:`submit`
+        starts another)."""
         task = worker.task
-        worker.task = _END
+        self._workers.remove(worker)
         worker.process.join(_JOIN_SECONDS)
+        if worker.process.exitcode is None:
+            worker.process.kill()
+            worker.process.join()
+        worker.connection.close()
         code = worker.process.exitcode
         if code is not None and -code in STOP_SIGNALS:
             return SignalReceived(-code)
