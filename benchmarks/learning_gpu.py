@@ -14,7 +14,7 @@ runs the code ``searchlab train`` runs:
   temperature and evaluation cache), the evaluator on the CPU (one torch thread, as a ``searchlab
   train`` worker) and on the GPU: network positions per second and games per hour;
 * **self-play, the machine**: ``--workers`` local worker processes
-  (:class:`searchlab.learning.alphazero.workers.ProcessPool`, as ``searchlab train --workers K``),
+  (:class:`searchlab.core.workers.ProcessPool`, as ``searchlab train --workers K``),
   one chunk each, warmed up first (torch imported, the compiled search loaded, the GPU's context
   made): games per hour of the whole machine, on its CPUs alone and with the GPU;
 * **training**: :class:`searchlab.learning.alphazero.trainer.Trainer` steps (Adam, symmetry
@@ -40,12 +40,13 @@ from typing import Any
 import numpy as np
 import torch
 
+from searchlab.core.workers import ProcessPool
 from searchlab.domains.games.registry import make as make_game
 from searchlab.learning.alphazero.replay import ReplayWindow, block_from_records
 from searchlab.learning.alphazero.selfplay import self_play
 from searchlab.learning.alphazero.train_config import TrainConfig, config_for
 from searchlab.learning.alphazero.trainer import Trainer
-from searchlab.learning.alphazero.workers import ProcessPool, SelfPlayTask, play_chunk
+from searchlab.learning.alphazero.workers import SelfPlayTask, play_chunk
 from searchlab.learning.networks.encoders import encoder_for
 from searchlab.learning.networks.evaluator import NetworkEvaluator, check_device
 from searchlab.learning.networks.network import NetworkConfig, PolicyValueNet

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.arena.pool import ArenaWorkerError
-from searchlab.arena.runner import TournamentInterrupted, run_tournament
+from searchlab.arena.runner import ArenaWorkerError, TournamentInterrupted, run_tournament
 from searchlab.arena.schedule import round_robin
 from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord

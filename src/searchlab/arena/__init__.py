@@ -2,8 +2,7 @@
 
 One concept per module: :mod:`~searchlab.arena.schedule` (the games to play, as data, with
 their random openings), :mod:`~searchlab.arena.worker` (play one game: the unit a worker
-process, or a Ray task, runs), :mod:`~searchlab.arena.pool` (local worker processes),
-:mod:`~searchlab.arena.interrupts` (SIGINT and SIGTERM as a clean stop),
+process, or a Ray task, runs; the pools are :mod:`searchlab.core.workers`),
 :mod:`~searchlab.arena.store` (the SQLite file every finished game goes to),
 :mod:`~searchlab.arena.runner` (hand the jobs to workers, store results, resume, stop),
 :mod:`~searchlab.arena.repeats` (games that repeat move for move),
@@ -23,9 +22,13 @@ halves, sides swapped, decided by a game's own rule: Snake Go),
 
 from searchlab.arena.elo import EloRatings, MatchScore, elo_ratings, match_score
 from searchlab.arena.matches import MatchRecord, decide_records, match_as_game, match_tallies
-from searchlab.arena.pool import ArenaWorkerError, WorkerPool
 from searchlab.arena.repeats import Repetition, repetitions
-from searchlab.arena.runner import TournamentInterrupted, TournamentSummary, run_tournament
+from searchlab.arena.runner import (
+    ArenaWorkerError,
+    TournamentInterrupted,
+    TournamentSummary,
+    run_tournament,
+)
 from searchlab.arena.schedule import GameJob, round_robin
 from searchlab.arena.sprt import SPRT, SPRTResult
 from searchlab.arena.standings import Standing, standings
@@ -47,7 +50,6 @@ __all__ = [
     "Standing",
     "TournamentInterrupted",
     "TournamentSummary",
-    "WorkerPool",
     "decide_records",
     "elo_ratings",
     "match_as_game",

@@ -71,17 +71,9 @@ def decide_records(first: GameRecord, second: GameRecord) -> MatchRecord:
             f"not the two halves of one match: {first.key!r} and {second.key!r}"
         )
     winner, reason, halves, totals = rule_of(first.game).decide(first.final, second.final)
+    players, halves_keys = (first.first, first.second), (first.key, second.key)
     return MatchRecord(
-        key=first.match_key,
-        game=first.game,
-        first=first.first,
-        second=first.second,
-        first_half=first.key,
-        second_half=second.key,
-        winner=(first.first, first.second)[winner],
-        reason=reason,
-        halves_won=halves,
-        total_scores=totals,
+        first.match_key, first.game, *players, *halves_keys, players[winner], reason, halves, totals
     )
 
 

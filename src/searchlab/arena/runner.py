@@ -6,17 +6,18 @@ same tournament again after a kill plays only the missing games, and never store
 Where the games run:
 
 * ``workers=1``: in this process, one after another.
-* ``workers=K > 1``: ``K`` local processes (:class:`~searchlab.arena.pool.WorkerPool`); the
-  parent keeps ``K`` games in flight and alone writes to the store.
-* ``executor=...``: any ``concurrent.futures.Executor`` whose ``submit(play_game, job)``
-  returns a future, e.g. a few lines around Ray (``ray.remote(play_game).remote(job)
-  .future()``) to spread the games over a cluster; :func:`play_game` and the jobs are plain
-  picklable values, so nothing else changes.
+* ``workers=K > 1``: ``K`` local processes (:class:`~searchlab.core.workers.ProcessPool`);
+  the parent keeps ``K`` games in flight and alone writes to the store.
+* ``pool=...``: a pool of :mod:`searchlab.core.workers` that the caller made and closes, e.g.
+  ``make_pool(K, ray=True)`` for the games as Ray tasks on a local Ray instance or a
+  cluster (``searchlab arena --ray``); the parent keeps ``pool.size`` games in flight and
+  alone writes to the store, so a stopped or killed run resumes the same way.
 
 **Stopping.** While it runs (in the main thread), SIGINT (Ctrl-C) and SIGTERM stop the
-tournament cleanly, every time (:class:`~searchlab.arena.interrupts.StopSignals`): no new game
-starts, games in progress are abandoned (worker processes are terminated and joined; a game
-played in this process is interrupted at once), every finished game is already committed, and
+tournament cleanly, every time (:class:`~searchlab.core.interrupts.StopSignals`): no new game
+starts, games in progress are abandoned (worker processes are terminated and joined, Ray tasks
+cancelled; a game played in this process is interrupted at once), every finished game is
+already committed, and
 :class:`TournamentInterrupted` (a ``KeyboardInterrupt``) is raised with the signal and what
 was done. Running the same tournament again plays exactly the missing games.
 
@@ -47,19 +48,22 @@ the workers import is imported.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 
-from searchlab.arena.interrupts import SignalReceived, StopSignals, signal_name
-from searchlab.arena.pool import WorkerPool
 from searchlab.arena.schedule import GameJob
 from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord, play_game
 from searchlab.core.errors import InvalidParameterError
+from searchlab.core.interrupts import SignalReceived, StopSignals, signal_name
+from searchlab.core.workers import InlinePool, ProcessPool, TaskPool, WorkerError
 
-__all__ = ["TournamentInterrupted", "TournamentSummary", "run_tournament"]
+__all__ = ["ArenaWorkerError", "TournamentInterrupted", "TournamentSummary", "run_tournament"]
 
-_POLL_SECONDS = 0.1  # how often a foreign executor's games are checked for a stop signal
+
+class ArenaWorkerError(WorkerError):
+    """A worker process (or Ray worker) died while playing a game (not by an agent's error:
+    those lose the game). The games finished before are stored; running the tournament again
+    resumes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +105,7 @@ def run_tournament(
     store: ArenaStore,
     *,
     workers: int = 1,
-    executor: Executor | None = None,
+    pool: TaskPool | None = None,
     on_record: Callable[[GameRecord], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> TournamentSummary:
@@ -111,6 +115,7 @@ def run_tournament(
     ``should_stop()`` is asked before each new game is started: once it answers ``True`` no
     more games start, and those already running are finished and stored. SIGINT and SIGTERM
     stop the run at once and raise :class:`TournamentInterrupted` (see the module docstring).
+    ``pool`` (the caller's, left open) plays the games instead of ``workers`` local processes.
     """
     if workers < 1:
         raise InvalidParameterError(f"workers must be >= 1, got {workers}")
@@ -139,14 +144,21 @@ def run_tournament(
 
     with StopSignals() as signals:
         try:
-            if executor is not None:
-                _run_executor(executor, pending, workers, keep, stop, signals)
-            elif workers == 1 or len(pending) <= 1:
+            if pool is not None and not isinstance(pool, InlinePool):
+                _run_pool(pool, pending, keep, stop, signals)
+            elif pool is not None or workers == 1 or len(pending) <= 1:
                 _run_here(pending, keep, stop, signals)
             elif pending:
-                _run_pool(min(workers, len(pending)), pending, keep, stop, signals)
+                size = min(workers, len(pending))
+                with ProcessPool(size, start_method=None, name="arena") as processes:
+                    _run_pool(processes, pending, keep, stop, signals)
         except SignalReceived as stopped:
             signals.received = signals.received or stopped.signal_number
+        except WorkerError as error:
+            if signals.received is None:  # else a Ctrl-C to the process group ended the worker
+                raise ArenaWorkerError(
+                    f"{error}; every finished game is stored: run the same command again to resume"
+                ) from None
     if signals.received is not None:
         raise TournamentInterrupted(signals.received, summary())
     return summary()
@@ -168,21 +180,22 @@ def _run_here(
 
 
 def _run_pool(
-    capacity: int,
+    pool: TaskPool,
     pending: list[GameJob],
     keep: Callable[[GameRecord], None],
     stop: Callable[[], bool],
     signals: StopSignals,
 ) -> None:
-    """Keep ``capacity`` games in flight on worker processes; store each as it finishes."""
+    """Keep the pool's workers busy with games; store each as it finishes; on a stop signal,
+    keep the games that ended with it and end the others at once."""
     queue = iter(pending)
-    with WorkerPool(capacity) as pool:
+    try:
         while True:
             while pool.idle and signals.received is None and not stop():
                 job = next(queue, None)
                 if job is None:
                     break
-                pool.submit(job)
+                pool.submit(play_game, job)
             if not pool.busy or signals.received is not None:
                 break
             for record in pool.finished(wake=signals.fileno()):
@@ -190,34 +203,6 @@ def _run_pool(
         if signals.received is not None:
             for record in pool.finished(timeout=0):  # games that ended with the signal
                 keep(record)
-            pool.terminate()
-
-
-def _run_executor(
-    executor: Executor,
-    pending: list[GameJob],
-    capacity: int,
-    keep: Callable[[GameRecord], None],
-    stop: Callable[[], bool],
-    signals: StopSignals,
-) -> None:
-    """Keep ``capacity`` games in flight on a caller's executor (it stays the caller's: on a
-    stop signal the games not yet started are cancelled, the others are left to it)."""
-    queue = iter(pending)
-    in_flight: dict[Future[GameRecord], GameJob] = {}
-    try:
-        while True:
-            while len(in_flight) < capacity and signals.received is None and not stop():
-                job = next(queue, None)
-                if job is None:
-                    break
-                in_flight[executor.submit(play_game, job)] = job
-            if not in_flight or signals.received is not None:
-                return
-            done, _ = wait(in_flight, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in done:
-                del in_flight[future]
-                keep(future.result())
     finally:
-        for future in in_flight:
-            future.cancel()
+        if pool.busy:  # a stop signal, or a failure: the games in progress are abandoned
+            pool.terminate()

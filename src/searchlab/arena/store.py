@@ -299,7 +299,7 @@ class ArenaStore(Closing):
             return [self._match(row) for row in rows]
 
     def _match(self, row: tuple) -> MatchRecord:
-        key, game, first, second, first_half, second_half, winner, reason, halves, scores = row
+        key, halves, scores = row[0], row[8], row[9]
         try:
             halves_won = tuple(int(n) for n in json.loads(halves))
             total_scores = tuple(int(n) for n in json.loads(scores))
@@ -309,18 +309,8 @@ class ArenaStore(Closing):
             raise ArenaDatabaseError(
                 f"arena database {self.path}: match {key!r} is damaged ({problem})"
             ) from None
-        return MatchRecord(
-            key=key,
-            game=game,
-            first=first,
-            second=second,
-            first_half=first_half,
-            second_half=second_half,
-            winner=winner,
-            reason=reason,
-            halves_won=(halves_won[0], halves_won[1]),
-            total_scores=(total_scores[0], total_scores[1]),
-        )
+        pairs = (halves_won[0], halves_won[1]), (total_scores[0], total_scores[1])
+        return MatchRecord(*row[:8] + pairs)  # the columns are its fields, in order
 
     @contextmanager
     def _damage_reported(self) -> Iterator[None]:

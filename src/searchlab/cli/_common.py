@@ -375,3 +375,19 @@ def print_table(
 def emit_json(obj: dict[str, Any]) -> None:
     """Print one JSON object on one line of stdout."""
     sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+
+
+def add_ray_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """Add ``--ray [ADDRESS]`` to ``parser``: absent ``None``, alone ``"local"`` (a local Ray
+    instance), else the address of a cluster (``HOST:PORT`` or ``auto``), as
+    :func:`searchlab.core.workers.make_pool` takes it.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_ray_argument(parser, "run on Ray")
+    >>> [parser.parse_args(argv).ray for argv in ([], ["--ray"], ["--ray", "auto"])]
+    [None, 'local', 'auto']
+    """
+    parser.add_argument(
+        "--ray", nargs="?", const="local", default=None, metavar="ADDRESS", help=help
+    )

@@ -12,6 +12,7 @@ kept and not played again.
   searchlab arena othello mcts:time=1 alphabeta:time=1 --games 200 --workers 2 --time 3600
   searchlab arena snakego mcts:time=0.2 greedy --matches 20 -p size=10 -p rounds=60
   searchlab arena go mcts:time=1 random --games 10 -p size=9 --sgf games/
+  searchlab arena connect4 mcts:time=0.5 alphabeta:time=0.5 --games 500 --workers 32 --ray HOST:PORT
 
 Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new game starts, the games in progress are
 abandoned (worker processes are terminated), one line says how many games are stored, and the
@@ -21,15 +22,18 @@ exit code is 130 (SIGINT) or 143 (SIGTERM). Run the same command again to play t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from searchlab.cli._common import (
     add_param_argument,
+    add_ray_argument,
     positive_int,
     print_table,
     progress,
@@ -91,6 +95,9 @@ examples:
       20 Snake Go matches (40 halves); match j has the items of seed j
   searchlab arena go mcts:time=1 random --games 10 -p size=9 --sgf games/
       Go games, each also written to games/ as an SGF file when it ends
+  searchlab arena connect4 mcts:time=0.5 greedy --games 100 --workers 4 --ray
+      the games as Ray tasks on a local Ray instance of 4 CPUs (--ray HOST:PORT or --ray auto:
+      on that cluster, --workers games at a time); this process stores them, so it resumes
 
 The same seed plays the same games (agents with a time budget vary with the machine's speed).
 """
@@ -117,7 +124,17 @@ def register(subparsers: Any) -> None:
         "game with a match rule (snakego)",
     )
     parser.add_argument(
-        "--workers", type=worker_count, default=1, metavar="K", help="processes (default 1)"
+        "--workers",
+        type=worker_count,
+        default=1,
+        metavar="K",
+        help="games at a time: local processes, or Ray tasks with --ray (default 1)",
+    )
+    add_ray_argument(
+        parser,
+        "play the games as Ray tasks: alone, on a local Ray instance of --workers CPUs; "
+        "with ADDRESS (host:port, or auto), on that cluster; the results still go to --db "
+        "from this process, so a stopped run resumes (needs pip install 'searchlab[ray]')",
     )
     parser.add_argument(
         "--db",
@@ -166,11 +183,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check everything, then play the missing games and print the standings.
 
-    SIGTERM raises :class:`~searchlab.arena.interrupts.SignalReceived` while this runs (the
-    tournament itself handles it, and SIGINT, without raising; see ``arena/interrupts.py``),
+    SIGTERM raises :class:`~searchlab.core.interrupts.SignalReceived` while this runs (the
+    tournament itself handles it, and SIGINT, without raising; see ``core/interrupts.py``),
     so that every stop is one line and exit code 128 + the signal.
     """
-    from searchlab.arena.interrupts import SignalReceived, StopSignals, exit_code
+    from searchlab.core.interrupts import SignalReceived, StopSignals, exit_code
 
     try:
         with StopSignals((signal.SIGTERM,)) as sigterm, sigterm.raising():
@@ -182,10 +199,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from searchlab.arena import ArenaStore, round_robin, run_tournament, standings
-    from searchlab.arena.interrupts import exit_code, signal_name
     from searchlab.arena.repeats import repetitions
     from searchlab.arena.runner import TournamentInterrupted
     from searchlab.arena.sprt import SPRT, SPRTMonitor
+    from searchlab.core.interrupts import exit_code, signal_name
 
     game_params, specs = _check_agents(args)
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
@@ -229,27 +246,33 @@ def _run(args: argparse.Namespace) -> int:
                 return True
             return deadline is not None and time.monotonic() >= deadline
 
-        try:
-            with progress(todo, f"arena {game_id}") as advance:
+        with _ray_pool(args, todo) as pool:
+            try:
+                with progress(todo, f"arena {game_id}") as advance:
 
-                def on_record(record: Any) -> None:
-                    advance()
-                    if save_sgf is not None:
-                        save_sgf(record)
-                    if monitor is not None:
-                        monitor.add(record)
+                    def on_record(record: Any) -> None:
+                        advance()
+                        if save_sgf is not None:
+                            save_sgf(record)
+                        if monitor is not None:
+                            monitor.add(record)
 
-                summary = run_tournament(
-                    jobs, store, workers=args.workers, on_record=on_record, should_stop=should_stop
+                    summary = run_tournament(
+                        jobs,
+                        store,
+                        workers=args.workers,
+                        pool=pool,
+                        on_record=on_record,
+                        should_stop=should_stop,
+                    )
+            except TournamentInterrupted as stopped:
+                done = len(store.keys() & keys)
+                print(
+                    f"searchlab: interrupted ({signal_name(stopped.signal_number)}): {done} of "
+                    f"{len(jobs)} games stored in {args.db}; run the same command again to resume",
+                    file=sys.stderr,
                 )
-        except TournamentInterrupted as stopped:
-            done = len(store.keys() & keys)
-            print(
-                f"searchlab: interrupted ({signal_name(stopped.signal_number)}): {done} of "
-                f"{len(jobs)} games stored in {args.db}; run the same command again to resume",
-                file=sys.stderr,
-            )
-            return exit_code(stopped.signal_number)
+                return exit_code(stopped.signal_number)
         records = store.records(game=game_id)
         table = standings(records)
         total = store.count(game=game_id)
@@ -296,6 +319,23 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{monitor.agent} vs {monitor.opponent}: +{wins} ={draws} -{losses}")
         print(monitor.result.describe(monitor.test))
     return 0
+
+
+@contextlib.contextmanager
+def _ray_pool(args: argparse.Namespace, todo: int) -> Iterator[Any]:
+    """The Ray pool of ``--ray`` (``None`` without it, or with no game left to play), shut
+    down on the way out; an address where no cluster answers is one line."""
+    if args.ray is None or not todo:
+        yield None
+        return
+    from searchlab.core.workers import RayPool
+
+    address = None if args.ray == "local" else args.ray
+    pool = RayPool(address, args.workers)
+    try:
+        yield pool
+    finally:
+        pool.close()
 
 
 def _report_matches(

@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, then play the games the folder lacks (see the module docstring)."""
-    from searchlab.arena.interrupts import StopSignals, exit_code, signal_name
+    from searchlab.core.interrupts import StopSignals, exit_code, signal_name
     from searchlab.learning.alphago.go_expert import (
         ExpertOptions,
         ExpertReport,

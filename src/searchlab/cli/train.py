@@ -23,7 +23,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, has_module, worker_count
+from searchlab.cli._common import (
+    add_param_argument,
+    add_ray_argument,
+    has_module,
+    worker_count,
+)
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.text_file import read_text
 
@@ -215,13 +220,9 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="self-play worker processes (default 1: in this process)",
     )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        default=None,
-        metavar="ADDRESS",
-        help="run the self-play workers on Ray: alone, a local Ray instance; with ADDRESS "
+    add_ray_argument(
+        parser,
+        "run the self-play workers on Ray: alone, a local Ray instance; with ADDRESS "
         "(host:port), that cluster (needs pip install 'searchlab[ray]')",
     )
     parser.add_argument(
