@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 from searchlab.cli._common import (
+    add_game_argument,
     add_param_argument,
     emit_json,
     picture_file,
@@ -59,12 +60,7 @@ def register(subparsers: Any) -> None:
         "        policy:checkpoint=FILE|DIR (the network alone)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "game",
-        nargs="?",
-        help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
-        "FILE.py:CLASS or MODULE:CLASS (with --load: the record's, may be left out)",
-    )
+    add_game_argument(parser)
     parser.add_argument(
         "moves",
         nargs="?",
