@@ -152,9 +152,9 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents.spec import parse_spec
     from searchlab.cli._analysis import children_rows, result_json
     from searchlab.cli._common import parse_params
-    from searchlab.cli._position import position_from_moves
     from searchlab.core.game import line_notation
     from searchlab.domains.games import make
+    from searchlab.domains.games.move_list import position_from_moves
 
     picture = picture_file(args.png, "--png", "analyse") if args.png is not None else None
     tree_picture = None

@@ -227,9 +227,9 @@ def run(args: argparse.Namespace) -> int:
 def _start(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, list[str], Any]:
     """The game, the position to play from, the moves before it in notation, and the record
     of ``--load`` (or ``None``)."""
-    from searchlab.cli._position import moves_in_notation, position_from_moves
     from searchlab.cli._record import load_game
     from searchlab.domains.games import make
+    from searchlab.domains.games.move_list import moves_in_notation, position_from_moves
 
     if args.load is not None:
         if args.moves:

@@ -228,7 +228,7 @@ def _solve_and_report(
 ) -> int:
     """Solve the position after ``args.moves`` and print it; 0, or 1 when a limit stopped
     the solve."""
-    from searchlab.cli._position import position_from_moves
+    from searchlab.domains.games.move_list import position_from_moves
 
     moves = " ".join(args.moves)
     state = position_from_moves(game, moves)
