@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 from dataclasses import dataclass
 from functools import partial
@@ -66,17 +65,6 @@ def _thread_count(text: str) -> int:
     return value
 
 
-def default_threads() -> int:
-    """Every core this process may run on (at least 1, at most the solver's limit)."""
-    from searchlab.algorithms.adversarial.othello_endgame import MAX_THREADS
-
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_THREADS))
-
-
 @dataclass(slots=True)
 class _Row:
     source: str
@@ -93,7 +81,7 @@ class _Row:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver
+    from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver, default_threads
     from searchlab.core.limits import Limits
     from searchlab.domains.games.obf import parse_obf_line, read_obf
 
