@@ -178,18 +178,16 @@ def _plies(score: int, state: Connect4State) -> int | None:
 def _run_positions(
     solver: Any, positions: list[Connect4Position], limits: Limits | None, as_json: bool
 ) -> int:
+    from searchlab.algorithms.adversarial.expected_scores import score_verdict
+
     mismatches = stopped = total_nodes = 0
     total_time = 0.0
     with progress(len(positions), "connect4") as advance:
         for position in positions:
             result = _solve(solver, position.state, limits, find_move=False)
             score = result.score
-            if result.stopped_by:
-                stopped += 1
-                low, high = _bounds(result)
-                ok = None if low <= position.expected <= high else False
-            else:
-                ok = score == position.expected
+            stopped += bool(result.stopped_by)
+            ok = score_verdict(position.expected, result)
             mismatches += ok is False
             total_nodes += result.nodes
             total_time += result.elapsed

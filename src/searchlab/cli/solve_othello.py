@@ -132,18 +132,12 @@ def _warm_up(solver: Any) -> None:
 
 
 def _row(position: Any, state: Any, result: Any) -> _Row:
+    from searchlab.algorithms.adversarial.expected_scores import endgame_status, proved_bounds
+
     name = state.action_to_string
     expected = position.best_score
     expected_moves = [name(a).upper() for a in position.best_moves]
     best = name(result.action).upper() if result.action is not None else None
-    if result.stopped_by:
-        status = "stopped"
-    elif expected is None:
-        status = "unchecked"
-    elif result.score == expected and (not expected_moves or best in expected_moves):
-        status = "ok"
-    else:
-        status = "mismatch"
     scores = result.stats.get("move_scores")
     return _Row(
         source=position.source,
@@ -154,15 +148,10 @@ def _row(position: Any, state: Any, result: Any) -> _Row:
         expected_moves=expected_moves,
         nodes=result.nodes,
         ms=result.elapsed * 1000,
-        status=status,
+        status=endgame_status(position, result),
         move_scores=None if scores is None else {name(a).upper(): s for a, s in scores.items()},
-        bounds=_bounds(result) if result.stopped_by else None,
+        bounds=proved_bounds(result) if result.stopped_by else None,
     )
-
-
-def _bounds(result: Any) -> tuple[int, int] | None:
-    bounds = result.stats.get("bounds")
-    return None if bounds is None else (int(bounds[0]), int(bounds[1]))
 
 
 def _as_json(row: _Row) -> dict[str, Any]:
