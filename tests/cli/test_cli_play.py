@@ -8,9 +8,9 @@ import json
 import pytest
 from cli_support import assert_one_line_error, run_main
 
-from searchlab.cli._position import position_from_moves
 from searchlab.core.game import play
 from searchlab.domains.games.connect4 import parse_moves
+from searchlab.domains.games.move_list import position_from_moves
 from searchlab.games import make
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cli_support import assert_one_line_error, run_main
 
-from searchlab.cli.solve_othello import default_threads
+from searchlab.algorithms.adversarial.othello_endgame import default_threads
 from searchlab.domains.games.othello.obf import read_obf
 
 

@@ -230,9 +230,9 @@ def _pons_seeds() -> list[str]:
 
 
 def _run_pons(text: str, workdir: Path) -> None:
-    from searchlab.cli.solve_connect4 import read_positions
+    from searchlab.domains.games.position_files import read_pons_positions
 
-    positions = read_positions(_write(workdir, "pons.txt", text))
+    positions = read_pons_positions(_write(workdir, "pons.txt", text))
     for position in positions:
         _expect(position.state.moves == position.moves, f"moves {position.moves!r}")
         _expect(not position.state.is_terminal(), "a finished game accepted")
@@ -497,7 +497,7 @@ def _movelist_seeds() -> list[str]:
 
 
 def _run_movelist(text: str, workdir: Path) -> None:
-    from searchlab.cli._position import position_from_moves
+    from searchlab.domains.games.move_list import position_from_moves
     from searchlab.games import game_names
 
     cli_game = _movelist_game(text)

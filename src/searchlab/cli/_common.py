@@ -177,6 +177,17 @@ def add_command(
     return parser
 
 
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """Add the optional positional ``game`` of the commands that can load a record instead
+    (``play``, ``analyse``)."""
+    parser.add_argument(
+        "game",
+        nargs="?",
+        help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
+        "FILE.py:CLASS or MODULE:CLASS (with --load: the record's, may be left out)",
+    )
+
+
 def add_param_argument(parser: argparse.ArgumentParser, example: str = "piles=3,4,5") -> None:
     """Add the game-parameter option ``-p NAME=VALUE`` (repeatable) that every command taking a
     game shares; ``example`` shows a parameter of the games that command is used with."""
@@ -283,6 +294,31 @@ def stderr_console() -> Any:
     return Console(stderr=True)
 
 
+def progress_bar(*, remaining: bool) -> Any:
+    """A rich progress display on stderr (description, bar, done/total, time elapsed and, with
+    ``remaining``, time left), hidden when stderr is not a terminal; needs rich (the ``cli``
+    extra). Use it as a context manager."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = stderr_console()
+    columns: list[Any] = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
+    if remaining:
+        columns.append(TimeRemainingColumn())
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
 @contextmanager
 def progress(total: int, description: str) -> Iterator[Any]:
     """A progress bar on stderr; yields a callable ``advance(n=1)``. Hidden when not a TTY,
@@ -294,26 +330,7 @@ def progress(total: int, description: str) -> Iterator[Any]:
 
         yield ignore
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = stderr_console()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    ) as bar:
+    with progress_bar(remaining=True) as bar:
         task = bar.add_task(description, total=total)
 
         def advance(n: int = 1) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from searchlab.core.atomic_file import write_atomically
 from searchlab.core.errors import InvalidParameterError
-from searchlab.domains.games.go import Go
+from searchlab.domains.games.go import SUPERKO_RULES, Go
 from searchlab.domains.games.go.sgf import SgfGame, load_sgf
 
 __all__ = ["is_go", "load_record", "save_text", "sgf_folder"]
@@ -37,10 +37,9 @@ def load_record(path: str, params: Mapping[str, Any], option: str) -> SgfGame:
             + " (only -p superko=... applies)"
         )
     superko = params.get("superko", "positional")
-    if superko not in ("positional", "situational", "simple"):
-        raise InvalidParameterError(
-            f"go: superko must be one of 'positional', 'situational', 'simple', got {superko!r}"
-        )
+    if superko not in SUPERKO_RULES:  # the rule names are the game's
+        quoted = ", ".join(repr(rule) for rule in SUPERKO_RULES)
+        raise InvalidParameterError(f"go: superko must be one of {quoted}, got {superko!r}")
     return load_sgf(path, superko=superko)
 
 

@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 from searchlab.cli._common import (
+    add_game_argument,
     add_param_argument,
     emit_json,
     picture_file,
@@ -59,12 +60,7 @@ def register(subparsers: Any) -> None:
         "        policy:checkpoint=FILE|DIR (the network alone)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "game",
-        nargs="?",
-        help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
-        "FILE.py:CLASS or MODULE:CLASS (with --load: the record's, may be left out)",
-    )
+    add_game_argument(parser)
     parser.add_argument(
         "moves",
         nargs="?",
@@ -156,9 +152,9 @@ def run(args: argparse.Namespace) -> int:
     from searchlab.agents.spec import parse_spec
     from searchlab.cli._analysis import children_rows, result_json
     from searchlab.cli._common import parse_params
-    from searchlab.cli._position import position_from_moves
     from searchlab.core.game import line_notation
     from searchlab.domains.games import make
+    from searchlab.domains.games.move_list import position_from_moves
 
     picture = picture_file(args.png, "--png", "analyse") if args.png is not None else None
     tree_picture = None

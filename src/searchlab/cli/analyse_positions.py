@@ -22,20 +22,18 @@ Without ``--json``, one line of text per position.
 from __future__ import annotations
 
 import argparse
-import re
 import time
 from pathlib import Path
 from typing import Any
 
 from searchlab.cli._common import emit_json
-from searchlab.core.errors import InvalidParameterError, InvalidStateError, SearchlabError
+from searchlab.core.errors import InvalidParameterError
 from searchlab.core.game import Game, State
 from searchlab.core.text_file import read_text
+from searchlab.domains.games.position_files import POSITION_FORMATS, parse_positions
 
 __all__ = ["add_positions_arguments", "read_positions", "run_positions"]
 
-FORMATS = ("auto", "pons", "moves")
-_SCORE = re.compile(r"[+-]?\d+")
 
 
 def add_positions_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,35 +45,18 @@ def add_positions_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--positions-format",
-        choices=FORMATS,
+        choices=POSITION_FORMATS,
         default="auto",
         help="how --positions lines read (default: %(default)s)",
     )
 
 
-def _position(game: Game, moves: str) -> State:
-    from searchlab.cli._position import position_from_moves
-
-    return position_from_moves(game, moves)
-
-
 def read_positions(
     game: Game, path: str | Path, form: str = "auto"
 ) -> list[tuple[int, str, int | None, State]]:
-    """``(line number, moves, score or None, state)`` for every position line of ``path``;
-    one ``SearchlabError`` line naming ``FILE:LINE`` for a bad move or a finished game.
-
-    >>> import pathlib, tempfile
-    >>> from searchlab.domains.games.connect4 import Connect4
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "positions.txt"
-    >>> _ = path.write_text("4455 18\\n# a comment\\n4453\\n")
-    >>> [(line, moves, score) for line, moves, score, _ in read_positions(Connect4(), path)]
-    [(1, '4455', 18), (3, '4453', None)]
-    """
-    if form not in FORMATS:
-        raise InvalidParameterError(
-            f"--positions-format must be one of {', '.join(FORMATS)}, got {form!r}"
-        )
+    """The positions of ``--positions FILE``
+    (:func:`~searchlab.domains.games.position_files.parse_positions`); an unreadable file or
+    one without positions is one line naming ``--positions`` and the file."""
     source = Path(path)
     try:
         text = read_text(source)
@@ -85,32 +66,7 @@ def read_positions(
         raise InvalidParameterError(
             f"--positions {source}: {error.strerror or type(error).__name__}"
         ) from None
-    positions: list[tuple[int, str, int | None, State]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        where = f"{source}:{number}"
-        words = line.split()
-        pons = len(words) == 2 and _SCORE.fullmatch(words[1]) is not None
-        if form == "pons" and not pons:
-            raise InvalidParameterError(f"{where}: expected 'MOVES SCORE', got {line!r}")
-        score: int | None = None
-        state: State | None = None
-        try:
-            if pons and form != "moves":
-                try:
-                    moves, score, state = words[0], int(words[1]), _position(game, words[0])
-                except SearchlabError:
-                    if form == "pons":
-                        raise
-            if state is None:
-                moves, score, state = line, None, _position(game, line)
-        except SearchlabError as error:
-            raise type(error)(f"{where}: {error}") from None
-        if state.is_terminal():
-            raise InvalidStateError(f"{where}: the game is already over after {moves!r}")
-        positions.append((number, moves, score, state))
+    positions = parse_positions(game, text, str(source), form)
     if not positions:
         raise InvalidParameterError(f"--positions {source}: no positions in the file")
     return positions

@@ -20,6 +20,7 @@ from searchlab.algorithms.path.registry import (
     PathAlgorithm,
     path_algorithm,
 )
+from searchlab.algorithms.path.scenario_check import TOLERANCE, ScenarioTally
 from searchlab.cli._common import add_command, emit_json, parse_xy, picture_file, progress
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
@@ -29,7 +30,6 @@ from searchlab.domains.path.movingai import Scenario, check_scenarios, load_map,
 
 __all__ = ["register", "run"]
 
-TOLERANCE = 0.01
 EXIT_FAILED = 1
 
 _WEIGHTED = tuple(name for name, a in PATH_ALGORITHMS.items() if "weight" in a.options)
@@ -261,9 +261,8 @@ def _run_scenarios(
     limits: Limits,
 ) -> int:
     algorithm, weight = solve.algorithm, options["weight"]
-    comparable = options["connectivity"] == 8  # the file's lengths are 8-connected optima
-    unsolved = mismatches = expanded = 0
-    worst_ratio, ratio_sum, search_seconds = 1.0, 0.0, 0.0
+    # the file's lengths are 8-connected optima
+    tally = ScenarioTally(algorithm.optimal, weight, comparable=options["connectivity"] == 8)
     began = time.perf_counter()
     with progress(len(scenarios), f"{grid.name} {algorithm.name}") as advance:
         for scenario in scenarios:
@@ -271,20 +270,7 @@ def _run_scenarios(
                 grid, scenario.start, scenario.goal, connectivity=options["connectivity"]
             )
             result = solve(problem, limits=limits)
-            expanded += result.expanded
-            search_seconds += result.elapsed
-            if not result.is_solved:
-                unsolved += 1
-            elif comparable:
-                assert result.cost is not None
-                ratio = result.cost / scenario.optimal_length if scenario.optimal_length else 1.0
-                ratio_sum += ratio
-                worst_ratio = max(worst_ratio, ratio)
-                if algorithm.optimal:
-                    mismatches += abs(result.cost - scenario.optimal_length) > TOLERANCE
-                elif weight is not None:
-                    bound = weight * scenario.optimal_length + TOLERANCE
-                    mismatches += result.cost > bound
+            tally.add(scenario, result)
             if args.json:
                 emit_json(
                     {
@@ -301,28 +287,28 @@ def _run_scenarios(
                 )
             advance()
     wall = time.perf_counter() - began
-    solved = len(scenarios) - unsolved
+    solved, unsolved, mismatches = tally.solved, tally.unsolved, tally.mismatches
     lines = [f"{grid.name}: {algorithm.name}, {solved}/{len(scenarios)} solved"]
     if unsolved:
         lines.append(f"  {unsolved} not solved (unreachable goal or --max-expansions reached)")
-    if not comparable:
+    if not tally.comparable:
         lines.append("  costs not compared: the scenario lengths assume 8-connectivity")
     elif algorithm.optimal:
         lines.append(f"  cost mismatches vs optimal (tolerance {TOLERANCE}): {mismatches}")
     elif weight is not None:
         lines.append(
-            f"  worst cost/optimal {worst_ratio:.4f} (bound W = {weight:g}); "
+            f"  worst cost/optimal {tally.worst_ratio:.4f} (bound W = {weight:g}); "
             f"over the bound: {mismatches}"
         )
     elif solved:
         lines.append(
-            f"  suboptimality: mean cost/optimal {ratio_sum / solved:.4f}, worst {worst_ratio:.4f}"
+            f"  suboptimality: mean cost/optimal {tally.mean_ratio:.4f}, "
+            f"worst {tally.worst_ratio:.4f}"
         )
-    rate = expanded / search_seconds if search_seconds > 0 else 0.0
     what = "jump points" if algorithm.name == "jps" else "nodes"
     lines.append(
-        f"  expanded {expanded:,} {what}, {rate / 1e6:.2f} M/s; "
-        f"search {search_seconds:.3f} s, total {wall:.3f} s"
+        f"  expanded {tally.expanded:,} {what}, {tally.rate / 1e6:.2f} M/s; "
+        f"search {tally.search_seconds:.3f} s, total {wall:.3f} s"
     )
     print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
-    return 0 if unsolved == 0 and mismatches == 0 else EXIT_FAILED
+    return 0 if tally.is_clean else EXIT_FAILED

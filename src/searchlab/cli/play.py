@@ -57,7 +57,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, emit_json
+from searchlab.cli._common import add_game_argument, add_param_argument, emit_json
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.domains.games.players import players
 
@@ -96,12 +96,7 @@ def register(subparsers: Any) -> None:
         "        Connect Four network shipped in searchlab, learning/checkpoints/connect4.ckpt)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "game",
-        nargs="?",
-        help="a registered game (connect4, othello, tictactoe, nim, ...) or your own as "
-        "FILE.py:CLASS or MODULE:CLASS (with --load: the record's, may be left out)",
-    )
+    add_game_argument(parser)
     parser.add_argument(
         "--first",
         help="agent moving first (default: the record's with --load, else human)",
@@ -232,9 +227,9 @@ def run(args: argparse.Namespace) -> int:
 def _start(args: argparse.Namespace, params: dict[str, Any]) -> tuple[Any, Any, list[str], Any]:
     """The game, the position to play from, the moves before it in notation, and the record
     of ``--load`` (or ``None``)."""
-    from searchlab.cli._position import moves_in_notation, position_from_moves
     from searchlab.cli._record import load_game
     from searchlab.domains.games import make
+    from searchlab.domains.games.move_list import moves_in_notation, position_from_moves
 
     if args.load is not None:
         if args.moves:
@@ -542,9 +537,20 @@ class _Session:
             if points is not None:
                 print(f"scores: {self.label(0)} {points[0]}, {self.label(1)} {points[1]}")
             self.say_saved()
+        extra = {} if points is None else {"scores": list(points)}
+        return self.game_over(extra, winner, returns, resigned, text)
+
+    def game_over(
+        self,
+        extra: dict[str, Any],
+        winner: int | None,
+        returns: list[float],
+        resigned: int | None,
+        text: str,
+    ) -> dict[str, Any]:
+        """Print the move list (unless ``--quiet``); the game's JSON summary, ``extra`` first."""
         if not self.quiet:
             print(f"moves: {' '.join(self.move_list())}")
-        extra = {} if points is None else {"scores": list(points)}
         return {
             **extra,
             "earlier_moves": list(self.earlier),
@@ -600,16 +606,4 @@ class _Session:
                 print(line)
             print(f"game over after {self.plies()} moves: {text}")
             self.say_saved()
-        if not self.quiet:
-            print(f"moves: {' '.join(self.move_list())}")
-        return {
-            **extra,
-            "earlier_moves": list(self.earlier),
-            "moves": [notation for _, notation, _ in self.moves],
-            "seconds": [round(seconds, 4) for _, _, seconds in self.moves],
-            "winner": winner,
-            "returns": returns,
-            "resigned": resigned,
-            "result": text,
-            "sgf_result": result,
-        }
+        return {**self.game_over(extra, winner, returns, resigned, text), "sgf_result": result}

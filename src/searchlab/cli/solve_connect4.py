@@ -25,85 +25,26 @@ import argparse
 import math
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from searchlab.cli._common import emit_json, positive_int, progress, worker_count
 from searchlab.cli.solve_command import GameCommand, run_stoppable
-from searchlab.core.errors import InvalidParameterError, SearchlabError
-from searchlab.core.text_file import read_text, require_entries
+from searchlab.core.errors import InvalidParameterError
+from searchlab.domains.games.position_files import (
+    Connect4Position,
+    connect4_game_over,
+    read_pons_positions,
+)
 
 if TYPE_CHECKING:
     from searchlab.core.limits import Limits
     from searchlab.core.search_result import SearchResult
     from searchlab.domains.games.connect4 import Connect4State
 
-__all__ = ["COMMAND", "Connect4Position", "read_positions"]
+__all__ = ["COMMAND"]
 
 HELP = "Connect Four 7x6: exact score (Pons) and best move; --positions for Pons' test files"
-
-
-@dataclass(frozen=True, slots=True)
-class Connect4Position:
-    """One line of a positions file: where it came from, the moves, the parsed state and the
-    expected score."""
-
-    where: str
-    moves: str
-    state: Connect4State
-    expected: int
-
-
-def read_positions(path: Path, limit: int | None = None) -> list[Connect4Position]:
-    """Read and check Pons' ``<moves> <score>`` lines (all of them, or the first ``limit``;
-    blank lines are skipped). Raises ``IllegalMoveError``/``InvalidParameterError``/
-    ``InvalidStateError`` quoting ``FILE:LINE`` and the line.
-
-    >>> import tempfile, os
-    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-    ...     _ = handle.write("4455 18\\n44455554221 -15\\n")
-    >>> [(p.moves, p.expected) for p in read_positions(Path(handle.name))]
-    [('4455', 18), ('44455554221', -15)]
-    >>> os.unlink(handle.name)
-    """
-    from searchlab.domains.games.connect4 import parse_moves
-
-    positions: list[Connect4Position] = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if limit is not None and len(positions) >= limit:
-            break
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        fields = line.split()
-        if len(fields) != 2:
-            raise InvalidParameterError(f"{where}: expected '<moves> <score>', got {line!r}")
-        moves, score_text = fields
-        try:
-            expected = int(score_text)
-        except ValueError:
-            raise InvalidParameterError(
-                f"{where}: the score {score_text!r} is not an integer in {line!r}"
-            ) from None
-        try:
-            state = parse_moves(moves)
-        except SearchlabError as error:
-            raise type(error)(f"{where}: {error}") from None
-        if state.is_terminal():
-            raise _game_over(state, where)
-        positions.append(Connect4Position(where, moves, state, expected))
-    require_entries(positions, path, "positions")
-    return positions
-
-
-def _game_over(state: Connect4State, where: str) -> SearchlabError:
-    from searchlab.core.errors import InvalidStateError
-
-    outcome = "a draw" if not state.is_won else f"{'XO'[1 - state.current_player()]} won"
-    return InvalidStateError(
-        f"{where}: position {state.moves!r}: the game is already over ({outcome})"
-    )
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
@@ -161,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
     solver = Connect4Solver(table_log2=args.table_log2, threads=threads, book=book)
     _ = solver.book  # a corrupt or foreign book file: one line before any work
     if args.positions is not None:
-        positions = read_positions(args.positions, args.limit)
+        positions = read_pons_positions(args.positions, args.limit)
         warm_up()  # compile (or load) the kernels outside the timings
         return _run_positions(solver, positions, limits, args.json)
     return _run_single(solver, args.moves, limits, args.json)
@@ -183,7 +124,7 @@ def _run_single(solver: Any, moves: str, limits: Limits | None, as_json: bool) -
 
     state = parse_moves(moves)
     if state.is_terminal():
-        raise _game_over(state, "solve connect4")
+        raise connect4_game_over(state, "solve connect4")
     warm_up()
     result = _solve(solver, state, limits)
     score = result.score
@@ -237,18 +178,16 @@ def _plies(score: int, state: Connect4State) -> int | None:
 def _run_positions(
     solver: Any, positions: list[Connect4Position], limits: Limits | None, as_json: bool
 ) -> int:
+    from searchlab.algorithms.adversarial.expected_scores import score_verdict
+
     mismatches = stopped = total_nodes = 0
     total_time = 0.0
     with progress(len(positions), "connect4") as advance:
         for position in positions:
             result = _solve(solver, position.state, limits, find_move=False)
             score = result.score
-            if result.stopped_by:
-                stopped += 1
-                low, high = _bounds(result)
-                ok = None if low <= position.expected <= high else False
-            else:
-                ok = score == position.expected
+            stopped += bool(result.stopped_by)
+            ok = score_verdict(position.expected, result)
             mismatches += ok is False
             total_nodes += result.nodes
             total_time += result.elapsed

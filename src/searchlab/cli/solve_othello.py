@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 from dataclasses import dataclass
 from functools import partial
@@ -66,17 +65,6 @@ def _thread_count(text: str) -> int:
     return value
 
 
-def default_threads() -> int:
-    """Every core this process may run on (at least 1, at most the solver's limit)."""
-    from searchlab.algorithms.adversarial.othello_endgame import MAX_THREADS
-
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_THREADS))
-
-
 @dataclass(slots=True)
 class _Row:
     source: str
@@ -93,7 +81,7 @@ class _Row:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver
+    from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver, default_threads
     from searchlab.core.limits import Limits
     from searchlab.domains.games.othello.obf import parse_obf_line, read_obf
 
@@ -144,18 +132,12 @@ def _warm_up(solver: Any) -> None:
 
 
 def _row(position: Any, state: Any, result: Any) -> _Row:
+    from searchlab.algorithms.adversarial.expected_scores import endgame_status, proved_bounds
+
     name = state.action_to_string
     expected = position.best_score
     expected_moves = [name(a).upper() for a in position.best_moves]
     best = name(result.action).upper() if result.action is not None else None
-    if result.stopped_by:
-        status = "stopped"
-    elif expected is None:
-        status = "unchecked"
-    elif result.score == expected and (not expected_moves or best in expected_moves):
-        status = "ok"
-    else:
-        status = "mismatch"
     scores = result.stats.get("move_scores")
     return _Row(
         source=position.source,
@@ -166,15 +148,10 @@ def _row(position: Any, state: Any, result: Any) -> _Row:
         expected_moves=expected_moves,
         nodes=result.nodes,
         ms=result.elapsed * 1000,
-        status=status,
+        status=endgame_status(position, result),
         move_scores=None if scores is None else {name(a).upper(): s for a, s in scores.items()},
-        bounds=_bounds(result) if result.stopped_by else None,
+        bounds=proved_bounds(result) if result.stopped_by else None,
     )
-
-
-def _bounds(result: Any) -> tuple[int, int] | None:
-    bounds = result.stats.get("bounds")
-    return None if bounds is None else (int(bounds[0]), int(bounds[1]))
 
 
 def _as_json(row: _Row) -> dict[str, Any]:

@@ -29,16 +29,15 @@ import argparse
 import inspect
 import math
 import sys
-import time
-from dataclasses import dataclass
 from typing import Any
 
-from searchlab.algorithms.adversarial.solver import Solver
+from searchlab.algorithms.adversarial.solver import solve_within
 from searchlab.cli._common import add_param_argument, emit_json, positive_int
 from searchlab.cli.solve_command import GameCommand
-from searchlab.core.errors import InvalidParameterError, SearchlabError, SearchStopped
+from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.core.game import Game, State
 from searchlab.core.limits import Limits
+from searchlab.core.search_result import SearchResult
 from searchlab.domains.games.own_game import is_own_game, own_game_failure
 
 __all__ = ["ANY_GAME", "MNK", "TICTACTOE", "any_game_description"]
@@ -140,51 +139,12 @@ ANY_GAME = GameCommand(
 """``solve NAME`` for every game without a command of its own (``args.game`` names it)."""
 
 
-# -- solving under limits -----------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Solution:
-    """What the command reports: ``value`` for the player to move (``None`` when stopped),
-    ``plies`` to the end under best play, a best ``action``, each move's value, the distinct
-    ``positions`` solved (or entered, when stopped)."""
-
-    value: float | None
-    plies: int | None
-    action: int | None
-    action_values: dict[int, float]
-    positions: int
-    seconds: float
-    stopped_by: str | None
-
-
-def _solve(game: Game, state: State, seconds: float | None, nodes: int | None) -> _Solution:
-    """Solve ``state`` with the reference :class:`Solver`, under ``seconds`` / ``nodes``."""
-    start = time.perf_counter()
-    limited = seconds is not None or nodes is not None
-    solver = Solver(game, Limits(time=seconds, nodes=nodes) if limited else None)
-    try:
-        value, plies, action = solver.value(state)
-    except SearchStopped as stop:
-        elapsed = time.perf_counter() - start
-        return _Solution(None, None, None, {}, solver.nodes, elapsed, stop.limit)
-    solver.limits = None  # every position below the root is solved now
-    values = {}
-    if not state.is_terminal():
-        values = {a: v for a, (v, _) in solver.action_values(state).items()}
-    return _Solution(
-        value=value,
-        plies=plies,
-        action=action,
-        action_values=values,
-        positions=solver.nodes,
-        seconds=time.perf_counter() - start,
-        stopped_by=None,
-    )
-
-
+# -- solving under limits --------------------------------------------------------------------------
 def _checked_solve(
     game: Game, state: State, args: argparse.Namespace, name: str | None
-) -> _Solution:
-    """:func:`_solve`, with a too-deep game, and any error raised by a game of your own,
+) -> SearchResult:
+    """:func:`~searchlab.algorithms.adversarial.solver.solve_within` under ``--time`` and
+    ``--nodes``, with a too-deep game, and any error raised by a game of your own,
     turned into one line."""
     where = f"solve {name or game.info.name}"
     if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
@@ -192,7 +152,10 @@ def _checked_solve(
             f"{where}: --time must be > 0 seconds (a finite number), got {args.time}"
         )
     try:
-        return _solve(game, state, args.time, args.nodes)
+        limited = args.time is not None or args.nodes is not None
+        return solve_within(
+            game, state, Limits(time=args.time, nodes=args.nodes) if limited else None
+        )
     except RecursionError:
         raise InvalidParameterError(
             f"{where}: the game is too long for the plain-Python solver (its search went "
@@ -228,42 +191,44 @@ def _solve_and_report(
 ) -> int:
     """Solve the position after ``args.moves`` and print it; 0, or 1 when a limit stopped
     the solve."""
-    from searchlab.cli._position import position_from_moves
+    from searchlab.domains.games.move_list import position_from_moves
 
     moves = " ".join(args.moves)
     state = position_from_moves(game, moves)
-    solution = _checked_solve(game, state, args, name)
+    result = _checked_solve(game, state, args, name)
     player = state.current_player()
     mover = sides[player] if sides else f"player {player}"
-    best = state.action_to_string(solution.action) if solution.action is not None else None
+    best = state.action_to_string(result.action) if result.action is not None else None
     values = {
-        state.action_to_string(action): value for action, value in solution.action_values.items()
+        state.action_to_string(action): value
+        for action, value in result.stats["action_values"].items()
     }
-    outcome = _outcome(solution.value)
-    plies = solution.plies if solution.value else None  # a draw has no plies to the end
+    value = None if result.stopped_by else result.value
+    outcome = _outcome(value)
+    plies = result.plies_to_end if value else None  # a draw has no plies to the end
     if args.json:
         report: dict[str, Any] = {
             "game": name or game.info.name,
             "moves": moves,
             "to_move": mover,
             "player": player,
-            "value": None if solution.value is None else _number(solution.value),
+            "value": None if value is None else _number(value),
             "outcome": outcome,
             "move": best,
             "plies_to_end": plies,
             "move_values": {move: _number(value) for move, value in values.items()},
-            "positions": solution.positions,
-            "ms": round(solution.seconds * 1000, 3),
+            "positions": result.nodes,
+            "ms": round(result.elapsed * 1000, 3),
         }
-        if solution.stopped_by:
-            report["stopped_by"] = solution.stopped_by
+        if result.stopped_by:
+            report["stopped_by"] = result.stopped_by
         emit_json(report)
-        return 1 if solution.stopped_by else 0
+        return 1 if result.stopped_by else 0
     print(state)
-    if solution.stopped_by:
+    if result.stopped_by:
         print(
-            f"{mover} to move: not solved (stopped by --{solution.stopped_by} after "
-            f"{solution.positions} positions, {solution.seconds:.1f} s)"
+            f"{mover} to move: not solved (stopped by --{result.stopped_by} after "
+            f"{result.nodes} positions, {result.elapsed:.1f} s)"
         )
         return 1
     if state.is_terminal():
@@ -272,5 +237,5 @@ def _solve_and_report(
     ending = f" in {plies} plies" if plies is not None else ""
     print(f"{mover} to move: {outcome}{ending}; best move {best}")
     print("move values: " + " ".join(f"{m}={_signed(v)}" for m, v in values.items()))
-    print(f"{solution.positions} positions solved, {solution.seconds * 1000:.1f} ms")
+    print(f"{result.nodes} positions solved, {result.elapsed * 1000:.1f} ms")
     return 0

@@ -346,26 +346,9 @@ class _Display:
 
     def __enter__(self) -> _Display:
         if has_module("rich"):
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
+            from searchlab.cli._common import progress_bar
 
-            from searchlab.cli._common import stderr_console
-
-            console = stderr_console()
-            self.progress = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-                disable=not console.is_terminal,
-            )
+            self.progress = progress_bar(remaining=False)
             self.progress.__enter__()
         return self
 

@@ -65,6 +65,7 @@ whose ``value`` is in the units of the state's ``returns()`` (the same disc diff
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -101,6 +102,7 @@ __all__ = [
     "SHALLOW_EMPTIES",
     "TABLE_EMPTIES",
     "EndgameSolver",
+    "default_threads",
     "solve_as_reference",
     "solve_endgame",
     "warm_up",
@@ -112,6 +114,20 @@ _CHUNK_SECONDS = 0.1  # a time-limited search reads the clock about this often
 _BUSY_SLOTS = 1 << 16  # hash slots of the positions the threads are searching now
 MAX_THREADS = 256
 """The most threads a solver takes (more is a typo)."""
+
+
+def default_threads() -> int:
+    """Every core this process may run on (at least 1, at most :data:`MAX_THREADS`): the
+    threads ``searchlab solve othello`` uses unless told.
+
+    >>> 1 <= default_threads() <= MAX_THREADS
+    True
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_THREADS))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
 from searchlab.core.tier import Tier, check_tier, describe
 
-__all__ = ["Solver", "solve"]
+__all__ = ["Solver", "solve", "solve_within"]
 
 
 class Solver:
@@ -171,7 +171,7 @@ def solve(game: Game, state: State | None = None, *, tier: Tier = "auto") -> Sea
         "solve",
         game,
         tier,
-        reference=lambda: _reference_solve(game, root),
+        reference=lambda: solve_within(game, root),
         why_not=(
             f"no compiled tier for this position of {describe(game)} (compiled solvers: the "
             'built-in Connect4 and Othello, with scoring="discs", on their own states)'
@@ -180,15 +180,42 @@ def solve(game: Game, state: State | None = None, *, tier: Tier = "auto") -> Sea
     )
 
 
-def _reference_solve(game: Game, root: State) -> SearchResult:
-    """The plain-Python tier of :func:`solve`."""
+def solve_within(game: Game, state: State, limits: Limits | None = None) -> SearchResult:
+    """The plain-Python tier of :func:`solve` (:class:`Solver`), under ``limits`` (``time``:
+    seconds; ``nodes``: distinct positions entered).
+
+    Solved, the result is :func:`solve`'s: proven, ``stats["action_values"]`` the value of
+    every move. When a limit stops it first, nothing is known: ``action`` ``None``, value 0,
+    not proven, ``stopped_by`` the limit, ``nodes`` the positions entered.
+
+    >>> from searchlab.domains.games.tictactoe import TicTacToe
+    >>> game = TicTacToe()
+    >>> stopped = solve_within(game, game.initial_state(), Limits(nodes=100))
+    >>> stopped.stopped_by, stopped.action, stopped.nodes, stopped.is_proven
+    ('nodes', None, 100, False)
+    >>> solve_within(game, game.initial_state()).nodes
+    5478
+    """
     start = time.perf_counter()
-    if root.is_terminal():
+    if state.is_terminal():
         return SearchResult.for_terminal(
-            root, algorithm="solve", start=start, positions=1, action_values={}
+            state, algorithm="solve", start=start, positions=1, action_values={}
         )
-    solver = Solver(game)
-    value, plies, action = solver.value(root)
+    solver = Solver(game, limits)
+    try:
+        value, plies, action = solver.value(state)
+    except SearchStopped as stop:
+        return SearchResult(
+            action=None,
+            value=0.0,
+            nodes=solver.nodes,
+            elapsed=time.perf_counter() - start,
+            stopped_by=stop.limit,
+            algorithm="solve",
+            stats={"positions": len(solver.table), "action_values": {}},
+        )
+    solver.limits = None  # every position below the root is solved now
+    root = state
     action_values = {a: v for a, (v, _) in solver.action_values(root).items()}
     line = solver.principal_variation(root)
     return SearchResult(

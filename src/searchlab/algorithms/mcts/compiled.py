@@ -284,29 +284,17 @@ class _Search:
         """The :class:`SearchResult` of the reference tier's shape for root child ``chosen``
         (-1: none, when a node limit stopped the search before its first simulation)."""
         tree = self.tree
-        solver = self.solver
-        root_value = -float(tree.proven[0]) if solver and tree.is_proven[0] else None
-        is_made = 0 <= chosen < int(tree.first[0]) + int(tree.n_expanded[0])
-        if root_value is not None:
-            value = root_value
-        elif is_made and solver and tree.is_proven[chosen]:
-            value = float(tree.proven[chosen])
-        elif is_made:
-            value = float(tree.value[chosen]) / int(tree.visits[chosen])
-        else:
-            value = 0.0
-        return SearchResult(
-            action=int(tree.action[chosen]) if chosen >= 0 else None,
-            value=value,
-            principal_variation=self._principal_variation(chosen) if chosen >= 0 else (),
-            nodes=int(tree.counters[L.C_NODES]),
-            depth=int(tree.counters[L.C_MAX_DEPTH]),
-            elapsed=time.perf_counter() - began,
-            is_proven=root_value is not None,
-            stopped_by=None if stopped_by in ("proven", "robust") else stopped_by,
-            algorithm="mcts",
-            tier="compiled",
-            stats={
+        return _root_result(
+            tree,
+            chosen,
+            0 <= chosen < int(tree.first[0]) + int(tree.n_expanded[0]),
+            self.solver,
+            self._principal_variation(chosen) if chosen >= 0 else (),
+            int(tree.counters[L.C_NODES]),
+            int(tree.counters[L.C_MAX_DEPTH]),
+            began,
+            stopped_by,
+            {
                 "simulations": self.simulations,
                 "children": self._children(legal_actions),
                 "reused_visits": reused_visits,
@@ -675,17 +663,6 @@ class CompiledSearcher:
         sums, ``depth`` the deepest, the principal variation below the chosen move that of
         the tree where it has the most visits; ``stats["threads"]`` the threads."""
         head = searches[0]
-        solver = self.options.solver
-        root_value = -float(merged.proven[0]) if solver and merged.is_proven[0] else None
-        is_made = 1 <= chosen < 1 + int(merged.n_expanded[0])
-        if root_value is not None:
-            value = root_value
-        elif is_made and solver and merged.is_proven[chosen]:
-            value = float(merged.proven[chosen])
-        elif is_made and merged.visits[chosen]:
-            value = float(merged.value[chosen]) / int(merged.visits[chosen])
-        else:
-            value = 0.0
         if chosen < 0:
             line: tuple[int, ...] = ()
         elif chosen in merged.owner:
@@ -693,18 +670,17 @@ class CompiledSearcher:
             line = searches[index]._principal_variation(node)
         else:
             line = (int(merged.action[chosen]),)
-        return SearchResult(
-            action=int(merged.action[chosen]) if chosen >= 0 else None,
-            value=value,
-            principal_variation=line,
-            nodes=sum(int(search.tree.counters[L.C_NODES]) for search in searches),
-            depth=max(int(search.tree.counters[L.C_MAX_DEPTH]) for search in searches),
-            elapsed=time.perf_counter() - began,
-            is_proven=root_value is not None,
-            stopped_by=None if stopped_by in ("proven", "robust") else stopped_by,
-            algorithm="mcts",
-            tier="compiled",
-            stats={
+        return _root_result(
+            merged,
+            chosen,
+            1 <= chosen < 1 + int(merged.n_expanded[0]),
+            self.options.solver,
+            line,
+            sum(int(search.tree.counters[L.C_NODES]) for search in searches),
+            max(int(search.tree.counters[L.C_MAX_DEPTH]) for search in searches),
+            began,
+            stopped_by,
+            {
                 "simulations": sum(search.simulations for search in searches),
                 "children": head._children(legal_actions, merged),
                 "reused_visits": reused_visits,
@@ -713,6 +689,45 @@ class CompiledSearcher:
                 "threads": len(searches),
             },
         )
+
+
+def _root_result(
+    tree: Any,
+    chosen: int,
+    is_made: bool,
+    solver: bool,
+    line: tuple[int, ...],
+    nodes: int,
+    depth: int,
+    began: float,
+    stopped_by: str,
+    stats: dict[str, Any],
+) -> SearchResult:
+    """The :class:`SearchResult` for root child ``chosen`` of ``tree`` (a search's tree or the
+    merged root of several; -1: none). Its value: the root's proof (``solver``), else the
+    chosen child's proof, else its mean, 0 for a child not made (``is_made``) or unvisited."""
+    root_value = -float(tree.proven[0]) if solver and tree.is_proven[0] else None
+    if root_value is not None:
+        value = root_value
+    elif is_made and solver and tree.is_proven[chosen]:
+        value = float(tree.proven[chosen])
+    elif is_made and tree.visits[chosen]:
+        value = float(tree.value[chosen]) / int(tree.visits[chosen])
+    else:
+        value = 0.0
+    return SearchResult(
+        action=int(tree.action[chosen]) if chosen >= 0 else None,
+        value=value,
+        principal_variation=line,
+        nodes=nodes,
+        depth=depth,
+        elapsed=time.perf_counter() - began,
+        is_proven=root_value is not None,
+        stopped_by=None if stopped_by in ("proven", "robust") else stopped_by,
+        algorithm="mcts",
+        tier="compiled",
+        stats=stats,
+    )
 
 
 def _thread_limits(limits: Limits, threads: int) -> list[Limits]:

@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from searchlab.algorithms.mcts.selection import proof_mean
 from searchlab.algorithms.mcts.tree import Node
 
 __all__ = ["rave_beta", "select_rave", "update_amaf"]
@@ -81,18 +82,14 @@ def select_rave(node: Node, c: float, k: float, use_proofs: bool) -> int:
             score = amaf_sums[index] / amaf + explore
         else:
             assert child is not None
-            if use_proofs and child.proven is not None:
-                proven = child.proven
-                if proven > 0:
-                    return index
-                if proven < 0:
-                    continue
-                mean = 0.0
-            else:
-                mean = child.value_sum / visits
-                if amaf:
-                    beta = math.sqrt(k / (3.0 * visits + k))
-                    mean = (1.0 - beta) * mean + beta * amaf_sums[index] / amaf
+            mean = proof_mean(child, use_proofs)
+            if mean == _INFINITY:
+                return index
+            if mean == -_INFINITY:
+                continue
+            if amaf and (not use_proofs or child.proven is None):
+                beta = math.sqrt(k / (3.0 * visits + k))
+                mean = (1.0 - beta) * mean + beta * amaf_sums[index] / amaf
             score = mean + explore / math.sqrt(visits)
         if score > best_score:
             best_index, best_score = index, score

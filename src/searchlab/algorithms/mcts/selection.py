@@ -36,9 +36,30 @@ import math
 
 from searchlab.algorithms.mcts.tree import Node
 
-__all__ = ["prove", "proven_value_for_player", "select_puct", "select_uct"]
+__all__ = ["proof_mean", "prove", "proven_value_for_player", "select_puct", "select_uct"]
 
 _INFINITY = math.inf
+
+
+def proof_mean(child: Node, use_proofs: bool) -> float:
+    """The mean a tree policy reads for the visited ``child``: ``W/N``; with ``use_proofs`` and
+    a proven child, ``inf`` for a proven win for the chooser (take it at once), ``-inf`` for a
+    proven loss (never select it) and ``0.0`` for a proven draw.
+
+    >>> from searchlab.algorithms.mcts.tree import Node
+    >>> from searchlab.domains.games.nim import Nim
+    >>> child = Node(Nim((2,)).initial_state(), mover=0)
+    >>> child.visits, child.value_sum = 4, 1.0
+    >>> proof_mean(child, True)
+    0.25
+    >>> child.proven = -1.0
+    >>> proof_mean(child, True), proof_mean(child, False)
+    (-inf, 0.25)
+    """
+    proven = child.proven
+    if use_proofs and proven is not None:
+        return _INFINITY if proven > 0 else -_INFINITY if proven < 0 else 0.0
+    return child.value_sum / child.visits
 
 
 def select_uct(node: Node, c: float, use_proofs: bool) -> int:
@@ -52,15 +73,11 @@ def select_uct(node: Node, c: float, use_proofs: bool) -> int:
         visits = child.visits
         if visits == 0:
             return index
-        if use_proofs and child.proven is not None:
-            proven = child.proven
-            if proven > 0:
-                return index
-            if proven < 0:
-                continue
-            mean = 0.0
-        else:
-            mean = child.value_sum / visits
+        mean = proof_mean(child, use_proofs)
+        if mean == _INFINITY:
+            return index
+        if mean == -_INFINITY:
+            continue
         score = mean + explore / math.sqrt(visits)
         if score > best_score:
             best_index, best_score = index, score
@@ -75,15 +92,11 @@ def select_puct(node: Node, c_puct: float, priors: list[float], use_proofs: bool
         if child is None or child.visits == 0:
             score = scale * priors[index]
         else:
-            if use_proofs and child.proven is not None:
-                proven = child.proven
-                if proven > 0:
-                    return index
-                if proven < 0:
-                    continue
-                mean = 0.0
-            else:
-                mean = child.value_sum / child.visits
+            mean = proof_mean(child, use_proofs)
+            if mean == _INFINITY:
+                return index
+            if mean == -_INFINITY:
+                continue
             score = mean + scale * priors[index] / (1 + child.visits)
         if score > best_score:
             best_index, best_score = index, score

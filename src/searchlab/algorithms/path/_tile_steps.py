@@ -1,17 +1,36 @@
 """The steps of the compiled tile IDA* that both of its kernels take (Manhattan distance or
 linear conflicts in :mod:`~searchlab.algorithms.path.tile_idastar`, the pattern database in
 :mod:`~searchlab.algorithms.path.tile_idastar_pdb`): the control array a search resumes from,
-and a move's making and unmaking, each written once (numba inlines them into both kernels)."""
+and a move's making and unmaking, each written once (numba inlines them into both kernels);
+and the table of neighbouring cells both read."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from searchlab.domains.path.sliding_tile import DIRECTIONS
+
 # Slots of the control array shared by Python and the kernel.
 _DEPTH, _BOUND, _NEXT_BOUND, _EXPANDED, _GENERATED, _STATUS = range(6)
 _RUNNING, _FOUND, _EXHAUSTED = 0, 1, 2
 _INFINITY = np.iinfo(np.int64).max
+
+
+def neighbour_table(size: int) -> np.ndarray:
+    """``table[cell * 4 + d]``: the cell next to ``cell`` of a ``size`` x ``size`` board in
+    direction ``d`` (U, D, L, R as in ``SlidingTilePuzzle.successors``), or -1 off the board.
+
+    >>> neighbour_table(2).reshape(4, 4).tolist()  # cells 0 1 / 2 3
+    [[-1, 2, -1, 1], [-1, 3, 0, -1], [0, -1, -1, 3], [1, -1, 2, -1]]
+    """
+    table = np.full(size * size * 4, -1, dtype=np.int64)
+    for cell in range(size * size):
+        row, column = divmod(cell, size)
+        for direction, (_, dr, dc) in enumerate(DIRECTIONS):
+            if 0 <= row + dr < size and 0 <= column + dc < size:
+                table[cell * 4 + direction] = (row + dr) * size + column + dc
+    return table
 
 
 @njit(cache=True, inline="always")

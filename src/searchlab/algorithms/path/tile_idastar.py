@@ -48,11 +48,11 @@ from searchlab.algorithms.path._tile_steps import (
     _slide_back,
     _store_control,
     _target,
+    neighbour_table,
 )
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
 from searchlab.domains.path.sliding_tile import (
-    DIRECTIONS,
     SlidingTilePuzzle,
     goal_tiles,
     line_conflict_removals,
@@ -211,12 +211,7 @@ def _tables(size: int, goal: str, heuristic: str) -> dict[str, np.ndarray]:
                 row_contribution[at] = (goal_column + 1) * (size + 1) ** column
             if column == goal_column:
                 column_contribution[at] = (goal_row + 1) * (size + 1) ** row
-    neighbour = np.full(cells * 4, -1, dtype=np.int64)
-    for cell in range(cells):
-        row, column = divmod(cell, size)
-        for direction, (_, dr, dc) in enumerate(DIRECTIONS):
-            if 0 <= row + dr < size and 0 <= column + dc < size:
-                neighbour[cell * 4 + direction] = (row + dr) * size + column + dc
+    neighbour = neighbour_table(size)
     use_conflicts = heuristic == "linear_conflict" and size <= LINEAR_CONFLICT_MAX_SIZE
     tables = {
         "tile_cost": tile_cost,

@@ -23,6 +23,7 @@ from searchlab.algorithms.path._tile_steps import (
     _slide_back,
     _store_control,
     _target,
+    neighbour_table,
 )
 from searchlab.domains.path.sliding_tile import SlidingTilePuzzle
 from searchlab.domains.path.sliding_tile_pdb import pattern_database
@@ -107,12 +108,7 @@ def _flat_tables(goal: str) -> tuple[np.ndarray, ...]:
         sizes = [table.size for table in database.tables]
         offset = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         tables = np.concatenate(database.tables)
-        neighbour = np.full(64, -1, dtype=np.int64)
-        for cell in range(16):
-            row, column = divmod(cell, 4)
-            for direction, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-                if 0 <= row + dr < 4 and 0 <= column + dc < 4:
-                    neighbour[cell * 4 + direction] = (row + dr) * 4 + column + dc
+        neighbour = neighbour_table(4)
         arrays = (group_of, shift_of, offset, tables, neighbour)
         for array in arrays:
             array.setflags(write=False)

@@ -1,4 +1,5 @@
-"""Positions from a move list on the command line, in each game's notation.
+"""Positions from a move list written in each game's notation (what ``searchlab play``,
+``analyse`` and ``solve`` take on the command line, and position files hold).
 
 Moves are separated by spaces or commas (``"b2 a1"``, ``"1:3,2:1"``). Two compact forms are
 accepted too: a digit string for Connect Four (Pons' notation, columns 1..7: ``"4453"``) and
