@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Literal
 
 from searchlab.core.search_result import SearchResult
-from searchlab.domains.games.obf import ObfPosition
+from searchlab.domains.games.othello.obf import ObfPosition
 
 __all__ = ["EndgameStatus", "endgame_status", "proved_bounds", "score_verdict"]
 
