@@ -7,12 +7,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from searchlab.domains.games.othello.obf import read_obf
-
 from searchlab.algorithms.adversarial.expected_scores import endgame_status, score_verdict
 from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver
 from searchlab.core.limits import Limits
 from searchlab.core.search_result import SearchResult
+from searchlab.domains.games.othello.obf import read_obf
 from searchlab.domains.games.position_files import read_pons_positions
 
 
