@@ -6,6 +6,7 @@ as it runs.
   searchlab serve --port 9000 --open   (and open it in the web browser)
   searchlab serve --host 0.0.0.0       (every network interface: prints a warning)
   searchlab serve --max-time 30        (searches may run up to 30 s)
+  searchlab serve --game notakto.py:Notakto   (a game of your own in the Play lab too)
 
 Serves the Play, Path, Trees and Monte Carlo labs (FastAPI on uvicorn, from the ``web``
 extra). Every search runs in one of ``--workers`` processes, which warm up in the background
@@ -58,6 +59,13 @@ def register(subparsers: Any) -> None:
         help="address to listen on (default %(default)s: this machine only)",
     )
     parser.add_argument("--open", action="store_true", help="open the lab in the web browser")
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="[NAME=]FILE.py:CLASS",
+        help="a game of your own in the labs (repeatable; NAME defaults to its info.name)",
+    )
     parser.add_argument(
         "--workers",
         type=worker_count,
@@ -166,11 +174,13 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from searchlab.web.app import create_app
+        from searchlab.web.own_games import parse_game_option
     except ImportError as error:
         module = (error.name or "fastapi").split(".")[0]
         raise SearchlabError(
             f"'searchlab serve' needs the web extra ({module} is not installed): {WEB_HINT}"
         ) from None
+    games = dict(parse_game_option(text) for text in getattr(args, "game", []))
     host = args.host
     sock = _bind(host, port)
     port = sock.getsockname()[1]
@@ -182,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
             "machine can use the lab and run searches on it",
             file=sys.stderr,
         )
-    app = create_app(caps, workers=workers)
+    app = create_app(caps, workers=workers, games=games)
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from searchlab.web.caps import ServerCaps
 from searchlab.web.lab import LabState
 from searchlab.web.maps import default_map_dirs, find_maps
 from searchlab.web.models import PATH_HEURISTICS, one_line
+from searchlab.web.own_games import register_own_games
 from searchlab.web.routers import ROUTERS
 from searchlab.web.search_socket import router as search_socket
 from searchlab.web.workers import JobError, WorkerPool
@@ -69,18 +70,22 @@ def create_app(
     *,
     workers: int | None = None,
     map_dirs: list[tuple[str, Path]] | None = None,
+    games: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The lab's application: ``caps`` (default :class:`ServerCaps`), ``workers`` search
     processes (default: the number of cores), maps from ``map_dirs`` (default
-    :func:`~searchlab.web.maps.default_map_dirs`). The pools start and stop with the app's
+    :func:`~searchlab.web.maps.default_map_dirs`), games of your own ``games``
+    (``name -> "FILE.py:CLASS"``, as :func:`~searchlab.web.own_games.parse_game_option` checks
+    them: registered here and in every worker). The pools start and stop with the app's
     lifespan (uvicorn, or ``with TestClient(app)``)."""
     caps = caps or ServerCaps()
     size = workers if workers is not None else max(1, os.cpu_count() or 1)
+    register_own_games(games or {})
     lab = LabState(
         caps=caps,
-        searches=WorkerPool(size, caps),
+        searches=WorkerPool(size, caps, games=games),
         # views and exercises need no compiled kernel
-        quick=WorkerPool(1, caps, name="quick", warm=False),
+        quick=WorkerPool(1, caps, name="quick", warm=False, games=games),
         map_dirs=map_dirs,
     )
 

@@ -44,7 +44,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -208,7 +208,11 @@ def _one_line(error: BaseException) -> str:
 
 
 def _worker_main(
-    connection: Connection, cancel: Any, memory_mb: int, warm: bool
+    connection: Connection,
+    cancel: Any,
+    memory_mb: int,
+    warm: bool,
+    games: dict[str, str] | None = None,
 ) -> None:  # pragma: no cover
     """A worker's life (in the child process): set signals and limits, then run jobs."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -219,7 +223,9 @@ def _worker_main(
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from searchlab.web.jobs import JOBS, warm_up
+    from searchlab.web.own_games import register_own_games
 
+    register_own_games(games or {})  # the server checked them: they load
     if warm:
         warm_up()
     try:
@@ -295,16 +301,25 @@ class WorkerPool:
     """``size`` worker processes fed from one queue, under the server's ``caps``: at most
     ``caps.queue`` jobs wait, each worker's address space is ``caps.memory_mb``, and a job
     ``caps.grace`` seconds over its time is killed with its worker. With ``warm`` each worker
-    warms up (:func:`searchlab.web.jobs.warm_up`) before its first job.
+    warms up (:func:`searchlab.web.jobs.warm_up`) before its first job; each registers the
+    games of your own in ``games`` (``name -> "FILE.py:CLASS"``,
+    :func:`searchlab.web.own_games.register_own_games`) first.
 
     Use :meth:`start` and :meth:`close` from the event loop (the app's lifespan does).
     :meth:`submit` queues a job; :meth:`cancel` stops one; :meth:`run` is submit and wait.
     """
 
     def __init__(
-        self, size: int, caps: ServerCaps, *, name: str = "search", warm: bool = True
+        self,
+        size: int,
+        caps: ServerCaps,
+        *,
+        name: str = "search",
+        warm: bool = True,
+        games: Mapping[str, str] | None = None,
     ) -> None:
         self.size = size
+        self.games = dict(games or {})
         self.caps = caps
         self.name = name
         self.warm = warm
@@ -334,7 +349,7 @@ class WorkerPool:
         cancel = self._context.Value("q", 0, lock=False)
         process = self._context.Process(
             target=_worker_main,
-            args=(theirs, cancel, self.caps.memory_mb, self.warm),
+            args=(theirs, cancel, self.caps.memory_mb, self.warm, self.games),
             name=f"searchlab-web-{self.name}",
             daemon=True,
         )
