@@ -24,7 +24,7 @@ from searchlab.arena.schedule import round_robin
 from searchlab.arena.standings import standings
 from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord
-from searchlab.core.workers import RayPool, make_pool
+from searchlab.core.workers import RayPool, WorkerError, make_pool
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 JOBS = round_robin("nim", ["random", "greedy", "alphabeta:depth=3"], 4, seed=11, openings=1)
@@ -74,6 +74,11 @@ def test_ray_tasks_store_the_games_of_local_processes_and_resume(tmp_path: Path)
             second = run_tournament(JOBS, store, pool=pool)
             assert (second.skipped, second.played) == (first.played, len(JOBS) - first.played)
             on_ray, ray_table = games(store), table(store)
+        with pytest.raises(ValueError, match="invalid literal"):  # a task's own error
+            list(pool.run(["7", "x"], int))
+        with pytest.raises(WorkerError, match=r"^a Ray worker failed while running a int task"):
+            list(pool.run([3], os._exit))  # the task's process dies
+        assert sorted(pool.run(["2", "1"], int)) == [1, 2]  # and the pool works on
     finally:
         pool.close()
     assert all(on_ray[key] == game for key, game in part.items())  # none changed on resuming
