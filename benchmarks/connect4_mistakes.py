@@ -41,8 +41,7 @@ from searchlab.agents import make_agent, register_agent
 from searchlab.agents.base import AgentBase
 from searchlab.agents.spec import Param
 from searchlab.core.errors import SearchlabError
-from searchlab.domains.games.connect4 import Connect4, parse_moves
-from searchlab.domains.games.connect4 import bits
+from searchlab.domains.games.connect4 import Connect4, bits, parse_moves
 from searchlab.learning.alphago_data import ExpertPositions
 from searchlab.learning.alphago_labelling import position_keys
 from searchlab.learning.mistakes import (
