@@ -1,4 +1,5 @@
-"""Parallel MCTS (``threads=2``, root parallelism) against one thread, side by side in one run:
+"""Parallel MCTS (``threads=2``; ``--parallel tree``, the default, or ``root``) against one
+thread, side by side in one run:
 simulations a second of wall-clock time, and an arena at equal time per move (issue 32: on 2
 cores at least 1.8x the simulations a second of one core, and the parallel search scoring at
 least 0.5 over at least 100 games).
@@ -41,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _speed(rounds: int, quick: bool) -> None:
+def _speed(rounds: int, quick: bool, parallel: str) -> None:
     from searchlab.algorithms.mcts import mcts
     from searchlab.core.limits import Limits
     from searchlab.games import make
@@ -53,6 +54,7 @@ def _speed(rounds: int, quick: bool) -> None:
     }
     print(f"cores: {os.cpu_count()}, usable here: {len(os.sched_getaffinity(0))}")
     print(f"rounds: {rounds}, wall-clock seconds (perf_counter), simulations from the start")
+    print(f"two threads: parallel={parallel} (Go 9x9's priors: root parallelism whatever is asked)")
     print(
         "simulations a wall-clock second (best and median of the rounds); 'cores' is the\n"
         "median CPU seconds over wall seconds of a search (2.0: both cores its own all the\n"
@@ -67,7 +69,10 @@ def _speed(rounds: int, quick: bool) -> None:
     for name, (game, budget) in cases.items():
         state = game.initial_state()
         for threads in (1, 2):  # load (or compile) the kernels first
-            mcts(game, state, limits=Limits(simulations=2_000), seed=0, c=1.0, threads=threads)
+            mcts(
+                game, state, limits=Limits(simulations=2_000), seed=0, c=1.0, threads=threads,
+                parallel=parallel,
+            )  # fmt: skip
         rates: dict[int, list[float]] = {1: [], 2: []}
         cores: dict[int, list[float]] = {1: [], 2: []}
         per_cpu: dict[int, list[float]] = {1: [], 2: []}
@@ -77,7 +82,7 @@ def _speed(rounds: int, quick: bool) -> None:
                 began, cpu = time.perf_counter(), time.process_time()
                 result = mcts(
                     game, state, limits=Limits(simulations=budget), seed=round_ + 1, c=1.0,
-                    threads=threads, tier="compiled",
+                    threads=threads, tier="compiled", parallel=parallel,
                 )  # fmt: skip
                 seconds = time.perf_counter() - began
                 cpu = time.process_time() - cpu
@@ -98,9 +103,15 @@ def _speed(rounds: int, quick: bool) -> None:
 
 
 def _arena(
-    game: str, games: int, budget: str, parallel_budget: str, db: str, seconds: float | None
+    game: str,
+    games: int,
+    budget: str,
+    parallel_budget: str,
+    db: str,
+    seconds: float | None,
+    form: str,
 ) -> int:
-    parallel = f"mcts:{parallel_budget or budget},threads=2"
+    parallel = f"mcts:{parallel_budget or budget},threads=2,parallel={form}"
     single = f"mcts:{budget}"
     command = [
         sys.executable, "-m", "searchlab", "arena", game, parallel, single,
@@ -145,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     speed.add_argument("--rounds", type=int, default=15)
     speed.add_argument("--quick", action="store_true", help="small budgets (a smoke test)")
     arena = parts.add_parser("arena", help="threads=2 against threads=1 at equal time")
+    for part in (speed, arena):
+        part.add_argument("--parallel", choices=("tree", "root"), default="tree")
     arena.add_argument("--game", default="connect4")
     arena.add_argument("--games", type=int, default=100)
     arena.add_argument(
@@ -160,9 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--time", type=float, default=None, help="start no game after S seconds")
     args = parser.parse_args(argv)
     if args.part == "speed":
-        _speed(args.rounds, args.quick)
+        _speed(args.rounds, args.quick, args.parallel)
         return 0
-    return _arena(args.game, args.games, args.budget, args.parallel_budget, args.db, args.time)
+    return _arena(
+        args.game, args.games, args.budget, args.parallel_budget, args.db, args.time, args.parallel
+    )
 
 
 if __name__ == "__main__":

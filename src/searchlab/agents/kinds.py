@@ -127,6 +127,7 @@ def _mcts(
     tier: str,
     scale: ValueScale,
     threads: int,
+    parallel: str,
 ) -> Agent:
     limits = _simulation_budget(name, simulations, time)
     options: dict[str, Any] = {
@@ -139,6 +140,7 @@ def _mcts(
         "tier": tier,
         "value_scale": scale,
         "threads": threads,
+        "parallel": parallel,
     }
     if c is not None:
         options["c"] = c
@@ -202,6 +204,7 @@ BUILTIN_KINDS: tuple[AgentKind, ...] = (
             "tier": option_param("tier"),
             "scale": option_param("value_scale"),
             "threads": option_param("threads", positive=True),
+            "parallel": option_param("parallel"),
         },
         "Monte Carlo tree search (UCT, RAVE, MCTS-Solver), compiled for every game with "
         "compiled rules",

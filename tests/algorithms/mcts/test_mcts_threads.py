@@ -1,4 +1,5 @@
-"""Parallel MCTS (``MCTSOptions.threads``, root parallelism in the compiled tier): ``threads=1``
+"""Parallel MCTS (``MCTSOptions.threads``, root parallelism, ``parallel="root"``, in the
+compiled tier; tree parallelism: ``test_mcts_tree_parallel.py``): ``threads=1``
 is the search recorded before threads existed (``golden/compiled_threads1_golden.json``,
 written from main's code before the change), a seeded parallel search under a simulation
 budget is reproducible, runs exactly its budget, merges the trees' root visits, stops on time,
@@ -94,7 +95,8 @@ def test_parallel_search_is_reproducible_and_runs_its_budget(
     game = make(name)
     root = play(game.initial_state(), state) if state else game.initial_state()
     runs = [
-        mcts(game, root, limits=Limits(simulations=budget), seed=21, threads=2) for _ in range(2)
+        mcts(game, root, limits=Limits(simulations=budget), seed=21, threads=2, parallel="root")
+        for _ in range(2)
     ]
     first, again = runs
     assert first.stats == again.stats
@@ -105,13 +107,15 @@ def test_parallel_search_is_reproducible_and_runs_its_budget(
     # every simulation passes through one root child
     assert sum(child["visits"] for child in first.stats["children"]) == budget
     # another seed: another search (the result depends on the seed, not only the budget)
-    other = mcts(game, root, limits=Limits(simulations=budget), seed=22, threads=2)
+    other = mcts(
+        game, root, limits=Limits(simulations=budget), seed=22, threads=2, parallel="root"
+    )
     assert other.stats["children"] != first.stats["children"]
 
 
 def test_merged_root_is_the_sum_of_the_trees() -> None:
     game = make("connect4")
-    searcher = compiled_searcher(game, MCTSOptions(threads=3), 5)
+    searcher = compiled_searcher(game, MCTSOptions(threads=3, parallel="root"), 5)
     result = searcher.search(game.initial_state(), Limits(simulations=9000))
     trees = [searcher._search.tree, *(helper.tree for helper in searcher._helpers)]
     assert len(trees) == 3
@@ -146,13 +150,16 @@ def test_budget_split_adds_up() -> None:
                 max(p for p in parts if p is not None) - min(p for p in parts if p is not None) <= 1
             )
     # fewer simulations than threads: as many trees as simulations
-    result = mcts(make("connect4"), limits=Limits(simulations=3), seed=1, threads=8)
-    assert result.stats["simulations"] == 3 and result.stats["threads"] == 3
+    for parallel in ("root", "tree"):
+        result = mcts(
+            make("connect4"), limits=Limits(simulations=3), seed=1, threads=8, parallel=parallel
+        )
+        assert result.stats["simulations"] == 3 and result.stats["threads"] == 3
 
 
 def test_time_limited_parallel_search_stops() -> None:
     game = make("othello")
-    searcher = compiled_searcher(game, MCTSOptions(threads=2), 3)
+    searcher = compiled_searcher(game, MCTSOptions(threads=2, parallel="root"), 3)
     result = searcher.search(game.initial_state(), Limits(time=0.2))
     assert result.stopped_by == "time"
     assert result.action in game.initial_state().legal_actions()
@@ -175,7 +182,7 @@ def test_a_proof_on_one_thread_stops_them_all() -> None:
 
 def test_tree_reuse_with_threads() -> None:
     game = make("connect4")
-    searcher = compiled_searcher(game, MCTSOptions(threads=2), 4)
+    searcher = compiled_searcher(game, MCTSOptions(threads=2, parallel="root"), 4)
     searcher.search(game.initial_state(), Limits(simulations=4000))
     second = searcher.search(play(game.initial_state(), "4 4"), Limits(simulations=2000))
     assert second.stats["reused_visits"] > 0
@@ -184,8 +191,8 @@ def test_tree_reuse_with_threads() -> None:
 
 @pytest.mark.parametrize("game", [Go(size=7), make("snakego", size=8, rounds=20)])
 def test_go_and_snake_go_search_on_threads(game: Any) -> None:
-    result = mcts(game, limits=Limits(simulations=1001), seed=3, threads=2)
-    again = mcts(game, limits=Limits(simulations=1001), seed=3, threads=2)
+    result = mcts(game, limits=Limits(simulations=1001), seed=3, threads=2, parallel="root")
+    again = mcts(game, limits=Limits(simulations=1001), seed=3, threads=2, parallel="root")
     assert result.stats["simulations"] == 1001
     assert result.action in game.initial_state().legal_actions()
     assert result.stats == again.stats

@@ -141,8 +141,9 @@ DONE, GROW, ROOT_PROVEN, NODE_LIMIT, ROBUST, BAD_VALUE = 0, 1, 2, 3, 4, 5
 """Why :func:`simulate` returned: the simulation budget is spent; the arrays need room; the
 root is proven (solver only); the node limit is reached; the robust-max child exists; a
 game function gave a value outside ``[-1, 1]`` (the simulation is not counted)."""
-C_SIMULATIONS, C_USED, C_NODES, C_MAX_DEPTH = 0, 1, 2, 3
-"""Slots of the ``counters`` array."""
+C_SIMULATIONS, C_USED, C_NODES, C_MAX_DEPTH, C_END = 0, 1, 2, 3, 4
+"""Slots of the ``counters`` array; ``C_END`` (0: the arrays' end) is where the slots this
+call may take end (tree parallelism: each thread reserves blocks in its own region)."""
 ILLEGAL = 4
 """A child's ``status`` when its move repeats an earlier position (``repeats``: superko):
 never selected again (PUCT's statuses are 0 to 3)."""
@@ -165,6 +166,8 @@ def _select(
     for i in range(n):
         child = f + i
         nv = visits[child]
+        if nv == 0:  # made by another thread, not yet counted (tree parallelism)
+            return child
         mean = value[child] / nv
         if solver and is_proven[child]:
             p = proven[child]
@@ -384,9 +387,9 @@ def _reserve(
         for i in range(n):
             amaf_visits[used + i] = 0
             amaf_value[used + i] = 0.0
-    first[node] = used
     n_children[node] = n
     n_expanded[node] = 0
+    first[node] = used  # last: another thread sees a block only once it is whole
     return used + n, rng
 
 
@@ -504,9 +507,9 @@ def simulate(  # pragma: no cover - compiled
     ) = tree  # fmt: skip
     (
         c, max_simulations, max_nodes, solver, robust, rave, max_plies, num_actions,
-        pass_action, max_branching, expand, amaf_first, can_grow,
+        pass_action, max_branching, expand, amaf_first, can_grow, virtual_loss,
     ) = settings  # fmt: skip
-    capacity = parent.shape[0]
+    capacity = parent.shape[0] if counters[C_END] <= 0 else counters[C_END]
     buffer = np.empty(max_branching, dtype=np.int16)
     on_rave = rave > 0.0
     room = 2 * max_branching if on_rave and priors_fn is None else max_branching
@@ -562,6 +565,9 @@ def simulate(  # pragma: no cover - compiled
         if repeats_fn is not None:
             repeats_fn(a, b, config, path_key, 0, False)
         restart = False
+        if virtual_loss:  # a simulation in flight counts as a loss until it is backed up
+            visits[0] += 1
+            value[0] -= 1.0
         if priors_fn is not None:
             # Children made a block at a time, with priors: descend to a node without a
             # block (the root's is made at once, another's once it has ``expand`` visits) or
@@ -637,9 +643,9 @@ def simulate(  # pragma: no cover - compiled
                         node, first, n_children, visits, value, is_proven, proven, c, solver
                     )
                 if chosen == -2:
-                    # Step 2. Expansion: create the next untried child.
+                    # Step 2. Expansion: create the next untried child (written whole before
+                    # it is counted in ``n_expanded``, for the other threads).
                     child = f + k
-                    n_expanded[node] = k + 1
                     _new_node(
                         child, node, player, parent, first, n_children, n_expanded, mover,
                         visits, value,
@@ -653,6 +659,10 @@ def simulate(  # pragma: no cover - compiled
                         break
                     is_proven[child] = is_over
                     proven[child] = result if player == mover[child] else -result
+                    if virtual_loss:
+                        visits[child] = 1
+                        value[child] = -1.0
+                    n_expanded[node] = k + 1
                     nodes += 1
                     node = child
                     depth += 1
@@ -671,6 +681,9 @@ def simulate(  # pragma: no cover - compiled
                 if chosen < 0:
                     break  # every child proven lost: cannot happen (the node would be proven)
                 node = chosen
+                if virtual_loss:
+                    visits[node] += 1
+                    value[node] -= 1.0
                 a, b = play_fn(a, b, action[node])
                 player = next_player_fn(a, b, player)
                 depth += 1
@@ -725,8 +738,11 @@ def simulate(  # pragma: no cover - compiled
             if mover[node] != last:
                 reward = -reward
                 last = mover[node]
-            visits[node] += 1
-            value[node] += reward
+            if virtual_loss:  # the visit was counted on the way down, as a loss
+                value[node] += reward + 1.0
+            else:
+                visits[node] += 1
+                value[node] += reward
             if solver and below >= 0 and is_proven[below] and not is_proven[node]:
                 done, v = _prove(node, first, n_expanded, n_children, mover, is_proven, proven)
                 if done:
@@ -810,16 +826,19 @@ def settings(
     expand: int = 1,
     amaf_first: bool = False,
     can_grow: bool = True,
-) -> tuple[float, int, int, bool, bool, float, int, int, int, int, int, bool, bool]:
+    virtual_loss: bool = False,
+) -> tuple[float, int, int, bool, bool, float, int, int, int, int, int, bool, bool, bool]:
     """The ``settings`` tuple :func:`simulate` takes, typed as it compiles them:
     ``max_branching`` the most actions a node holds; ``expand`` the visits a node needs
     before its block is made (games with ``priors`` only); ``amaf_first`` RAVE's
     first-play-only rule; ``can_grow`` off when the arrays may not grow any more (then
-    blocks stop being made instead)."""
+    blocks stop being made instead); ``virtual_loss`` (tree parallelism, plain UCT only:
+    several threads simulate in one tree) counts each simulation on its way down, as a loss
+    for every node's mover, and replaces the loss by its return on the way up."""
     return (
         float(c), int(max_simulations), int(max_nodes), bool(solver), bool(robust), float(rave),
         int(max_plies), int(num_actions), int(pass_action), int(max_branching), int(expand),
-        bool(amaf_first), bool(can_grow),
+        bool(amaf_first), bool(can_grow), bool(virtual_loss),
     )  # fmt: skip
 
 
@@ -887,7 +906,7 @@ class Tree:
         self.root_a: Any = None
         self.root_b: Any = None
         self.scratch: Any = None
-        self.counters = np.zeros(4, dtype=np.int64)
+        self.counters = np.zeros(5, dtype=np.int64)
         self.rng_state = np.zeros(1, dtype=np.uint64)
 
     def arrays(self) -> tuple[Any, ...]:
@@ -947,7 +966,7 @@ class Tree:
         else:
             self.is_proven[0] = False
         self._set_position(a, b)
-        self.counters[:] = (0, used, used if blocks else 0, 0)
+        self.counters[:] = (0, used, used if blocks else 0, 0, 0)
         return int(self.visits[0])
 
     def _set_position(self, a: Any, b: Any) -> None:
@@ -982,7 +1001,7 @@ class Tree:
         self.player[0] = player
         self.status[0] = 0
         self._set_position(a, b)
-        self.counters[:] = (0, 1, 1, 0)
+        self.counters[:] = (0, 1, 1, 0, 0)
         self.rng_state[0] = np.uint64(seed_word)
 
 

@@ -27,10 +27,13 @@ the same seed gives the same result within a tier. Both value a finished game on
 64; Snake Go's: +1 / -1 for ``win_loss``; for ``score_difference`` the sign of the score
 difference, or the difference over ``size * size``).
 
-Threads. With ``options.threads > 1`` the search runs on that many threads at once, root
-parallelism (:mod:`~searchlab.algorithms.mcts.root_parallel`): a tree a thread, each with its
-own seed, the budget split, the root children merged for the final move; the kernel releases
-the GIL. ``threads=1`` is the single-threaded search, draw for draw.
+Threads. With ``options.threads > 1`` the search runs on that many threads at once (the kernel
+releases the GIL), the budget split: tree parallelism by default
+(:mod:`~searchlab.algorithms.mcts.tree_parallel`: one tree, virtual loss), or root parallelism
+(``parallel="root"``, and always with RAVE or Go's priors;
+:mod:`~searchlab.algorithms.mcts.root_parallel`: a tree a thread, each with its own seed, the
+root children merged for the final move). ``threads=1`` is the single-threaded search, draw
+for draw.
 
 Budgets. Numba cannot read the clock: the kernel runs in slices and the clock is read between
 them (:mod:`~searchlab.algorithms.mcts.slices`, shared with Go's searcher); the tree stays in
@@ -82,6 +85,7 @@ from searchlab.algorithms.mcts.root_parallel import (
     thread_seed,
 )
 from searchlab.algorithms.mcts.slices import AGAIN, NO_LIMIT, run_in_slices
+from searchlab.algorithms.mcts.tree_parallel import Lane, run_shared
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.compiled_game import CompiledGame, CompiledGameError
 from searchlab.core.compiled_rng import seed_state
@@ -213,18 +217,44 @@ class _Search:
         """May the arrays grow (with blocks, up to :data:`_MAX_BLOCK_SLOTS`)?"""
         return not self.kernel.blocks or self.tree.parent.shape[0] < _MAX_BLOCK_SLOTS
 
+    def settings(
+        self, max_simulations: int, robust: bool, virtual_loss: bool = False
+    ) -> tuple[Any, ...]:
+        """The kernel's settings for a run up to ``max_simulations``."""
+        kernel = self.kernel
+        return L.settings(
+            self.c, max_simulations, self.max_nodes, self.solver, robust, self.rave,
+            kernel.max_plies, kernel.num_actions, kernel.pass_action, kernel.max_branching,
+            kernel.expand, kernel.amaf_first, self.can_grow, virtual_loss,
+        )  # fmt: skip
+
     def _call(self, max_simulations: int, robust: bool) -> int:
         tree, kernel = self.tree, self.kernel
         return int(
             kernel.search(
-                kernel.config, *tree.arrays(), tree.counters, tree.rng_state,
-                L.settings(
-                    self.c, max_simulations, self.max_nodes, self.solver, robust, self.rave,
-                    kernel.max_plies, kernel.num_actions, kernel.pass_action,
-                    kernel.max_branching, kernel.expand, kernel.amaf_first, self.can_grow,
-                ),
+                kernel.config,
+                *tree.arrays(),
+                tree.counters,
+                tree.rng_state,
+                self.settings(max_simulations, robust),
             )
-        )  # fmt: skip
+        )
+
+    def check(self, code: int) -> str | None:
+        """The reason a kernel's return ``code`` stands for (``None``: the slice ran);
+        :class:`CompiledGameError` on a bad value."""
+        if code == L.BAD_VALUE:
+            raise CompiledGameError(
+                f"{self.kernel.name}: compiled game: status or rollout gave a value "
+                "outside [-1, 1] (or a uniform playout did not end within the game's "
+                "max_game_length plies)"
+            )
+        return _STOPS.get(code)
+
+    def grow(self) -> None:
+        """Double the arrays (with blocks, up to :data:`_MAX_BLOCK_SLOTS`)."""
+        capacity = 2 * self.tree.parent.shape[0]
+        self.tree.grow(min(capacity, _MAX_BLOCK_SLOTS) if self.kernel.blocks else capacity)
 
     def run(
         self,
@@ -244,16 +274,9 @@ class _Search:
         def step(budget: int) -> str | None:
             code = self._call(budget, robust)
             if code == L.GROW:
-                capacity = 2 * self.tree.parent.shape[0]
-                self.tree.grow(min(capacity, _MAX_BLOCK_SLOTS) if self.kernel.blocks else capacity)
+                self.grow()
                 return AGAIN
-            if code == L.BAD_VALUE:
-                raise CompiledGameError(
-                    f"{self.kernel.name}: compiled game: status or rollout gave a value "
-                    "outside [-1, 1] (or a uniform playout did not end within the game's "
-                    "max_game_length plies)"
-                )
-            return _STOPS.get(code)
+            return self.check(code)
 
         return run_in_slices(
             step,
@@ -562,6 +585,8 @@ class CompiledSearcher:
             )
         _make_ready(kernel, self.game, state, options, self._rules)
         began = time.perf_counter()  # the clock starts with the kernel loaded (or compiled)
+        if options.threads > 1 and _shares_a_tree(kernel, options):
+            return self._search_shared(state, kernel, limits, began)
         if options.threads > 1:
             return self._search_threads(state, kernel, limits, began)
         node = self._find_reusable(state)
@@ -588,6 +613,64 @@ class CompiledSearcher:
         if chosen < 0:
             chosen = search.final_choice(MOST_VISITS)
         return search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
+
+    def _search_shared(
+        self, state: State, kernel: _Kernel, limits: Limits, began: float
+    ) -> SearchResult:
+        """Tree parallelism (:mod:`~searchlab.algorithms.mcts.tree_parallel`): the threads
+        simulate in one tree (kept from the previous search where it holds ``state``), each
+        with its own copy of the position and its own random stream, the budget split."""
+        options = self.options
+        shares = _thread_limits(limits, options.threads)
+        node = self._find_reusable(state)
+        if node >= 0 and self._search is not None:
+            search = self._search
+            reused = search.reroot(node, kernel, limits)
+        else:
+            seed = self._seed if self._first else self._seeds.getrandbits(63)
+            search = _Search(kernel, limits, options, seed, self.report_rave)
+            reused = 0
+        self._first = False
+        self._search, self._helpers, self._root = search, [], state
+        lanes = []
+        for index in range(len(shares)):
+            own = kernel if index == 0 else _kernel_for(self.game, state, options, self._rules)
+            assert own is not None  # as for ``kernel``
+            word = int(search.tree.rng_state[0]) if index == 0 else self._seeds.getrandbits(63)
+            lanes.append(Lane.make(own.config, own.a, own.b, word if index == 0 else
+                                   int(seed_state(word))))  # fmt: skip
+        lanes[0].counters[:] = search.tree.counters  # the root made, the nodes kept
+        room = 2 * kernel.max_branching
+
+        def run(parts: Sequence[int | None], deadline: float | None, robust: bool) -> str:
+            return run_shared(
+                search.tree, kernel.search, lanes, parts, deadline,
+                lambda budget: search.settings(budget, robust, virtual_loss=True), room,
+                search.grow, search.check,
+            )  # fmt: skip
+
+        deadline = None if limits.time is None else began + limits.time
+        stopped_by = run([share.simulations for share in shares], deadline, False)
+        rule = RULES[options.final_move]
+        chosen = search.final_choice(rule)
+        if chosen < 0 and options.final_move == "robust" and stopped_by != "proven":
+            extra = None if limits.simulations is None else max(1, limits.simulations // 2)
+            end = None if limits.time is None else time.perf_counter() + limits.time / 2
+            stopped_by = run(split_budget(extra, len(lanes)), end, True)
+            chosen = search.final_choice(rule)
+        if chosen < 0:
+            chosen = search.final_choice(MOST_VISITS)
+        search.tree.rng_state[0] = lanes[0].rng_state[0]
+        result = search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
+        return dataclasses.replace(
+            result,
+            stats={
+                **result.stats,
+                "threads": len(lanes),
+                "parallel": "tree",
+                "thread_simulations": [lane.simulations for lane in lanes],
+            },
+        )
 
     def _search_threads(
         self, state: State, kernel: _Kernel, limits: Limits, began: float
@@ -687,6 +770,7 @@ class CompiledSearcher:
                 "c": head.c,
                 **head.extra_stats,
                 "threads": len(searches),
+                "parallel": "root",
             },
         )
 
@@ -728,6 +812,13 @@ def _root_result(
         tier="compiled",
         stats=stats,
     )
+
+
+def _shares_a_tree(kernel: _Kernel, options: MCTSOptions) -> bool:
+    """Do the threads search in one tree (tree parallelism)? When ``options.parallel`` asks
+    for it and the search is plain UCT, with or without the solver: RAVE's and the priors'
+    block updates are not written to be shared (root parallelism there)."""
+    return options.parallel == "tree" and not kernel.blocks and not options.rave
 
 
 def _thread_limits(limits: Limits, threads: int) -> list[Limits]:

@@ -114,6 +114,10 @@ RootRule = Literal["puct", "gumbel"]
 ROOT_RULES: tuple[str, ...] = get_args(RootRule)
 
 FINAL_MOVES = ("best_value", "most_visits", "robust")
+PARALLEL_FORMS = ("tree", "root")
+"""How threads share a search: ``tree`` (one tree, virtual loss:
+:mod:`~searchlab.algorithms.mcts.tree_parallel`) or ``root`` (a tree a thread, merged:
+:mod:`~searchlab.algorithms.mcts.root_parallel`)."""
 """How the move is chosen once the budget is spent (docs/algorithms/mcts.md)."""
 
 _ALGORITHM = "mcts"
@@ -187,15 +191,19 @@ class MCTSOptions:
             0 draw, -1 loss, whatever the game's returns) or ``"normalised"`` (the returns over
             the game's ``GameInfo.max_utility``: play for the score). Every value the search
             reports is on this scale, in ``[-1, 1]``.
-        threads: how many threads search at once (an integer >= 1; default 1): root
-            parallelism in the compiled tier (:mod:`~searchlab.algorithms.mcts.root_parallel`):
-            each thread grows its own tree from the root with its own seed (thread 0 the
-            search's seed, the others seeds derived from it and their index), a simulation
-            budget is split between them (``simulations=N`` runs ``N`` in all), and the root
-            children's visits and values are merged for the final move. With a fixed seed
-            and a simulation budget the result is the same on every run; ``threads=1`` is
-            the single-threaded search. Only the compiled tier runs ``threads > 1``
-            (:meth:`why_not_threads`).
+        threads: how many threads search at once (an integer >= 1; default 1), in the
+            compiled tier only (:meth:`why_not_threads`); a simulation budget is split
+            between them (``simulations=N`` runs ``N`` in all). ``threads=1`` is the
+            single-threaded search.
+        parallel: how the threads share the search (``threads > 1``): ``"tree"`` (default)
+            simulate in one tree, each simulation a virtual loss on its way down
+            (:mod:`~searchlab.algorithms.mcts.tree_parallel`; plain UCT, with or without the
+            solver; not reproducible simulation by simulation), or ``"root"``: each thread
+            grows its own tree with its own seed (thread 0 the search's seed), the root
+            children's visits and values merged for the final move
+            (:mod:`~searchlab.algorithms.mcts.root_parallel`; with a fixed seed and a
+            simulation budget the same result on every run). RAVE and Go's priors search on
+            ``"root"`` whatever is asked (the result's ``stats["parallel"]`` says which ran).
         tier: ``"auto"`` runs a compiled kernel when the game has one and the options are
             plain for it (:meth:`why_not_plain`: uniform rollouts, or a rollout policy the
             game's kernel compiles, such as Snake Go's ``"informed"``), else the reference
@@ -275,7 +283,11 @@ class MCTSOptions:
     )
     threads: int = field(
         default=1,
-        metadata=_about("threads searching at once (root parallelism, compiled tier; 1: one)"),
+        metadata=_about("threads searching at once (compiled tier; 1: one)"),
+    )
+    parallel: str = field(
+        default="tree",
+        metadata=_about("threads share one tree (virtual loss) or a tree each", PARALLEL_FORMS),
     )
     tier: Tier = field(default="auto", metadata=_about("compiled or reference tier", TIERS))
     observer: Observer | None = None
@@ -344,6 +356,11 @@ class MCTSOptions:
         _number(self.c_scale, "c_scale", low=0.0)
         check_value_scale(self.value_scale, _ALGORITHM)
         check_integer(self.threads, "threads", owner=_ALGORITHM, low=1)
+        if self.parallel not in PARALLEL_FORMS:
+            raise UnknownNameError(
+                f"{_ALGORITHM}: unknown parallel {self.parallel!r}; known: "
+                f"{', '.join(PARALLEL_FORMS)}"
+            )
         check_tier(self.tier, _ALGORITHM)
         if self.observer is not None and not callable(self.observer):
             raise InvalidParameterError(
@@ -447,8 +464,8 @@ class MCTSOptions:
         >>> MCTSOptions(threads=2).why_not_threads(Connect4()) is None
         True
         >>> print(MCTSOptions(threads=2).why_not_threads(TicTacToe()))
-        mcts: threads=2 runs in the compiled tier only (root parallelism), and tictactoe has no \
-compiled MCTS kernel; use threads=1
+        mcts: threads=2 runs in the compiled tier only, and tictactoe has no compiled MCTS kernel; \
+use threads=1
         """
         if self.threads == 1:
             return None
@@ -462,8 +479,8 @@ compiled MCTS kernel; use threads=1
         else:
             return None
         return (
-            f"{_ALGORITHM}: threads={self.threads} runs in the compiled tier only (root "
-            f"parallelism), and {why}; use threads=1"
+            f"{_ALGORITHM}: threads={self.threads} runs in the compiled tier only, and {why}; "
+            "use threads=1"
         )
 
     @property
