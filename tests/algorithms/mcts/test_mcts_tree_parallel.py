@@ -108,6 +108,25 @@ def test_proofs_on_two_threads_are_exact(shared_data: Path) -> None:
     assert proven >= 6
 
 
+def test_a_proven_move_is_a_winning_move_whatever_the_interleaving() -> None:
+    # X to move after 4 4 3 3 wins only by 2 or 5 (columns 1 and 4 from 0): an open three on
+    # the bottom row (the exact solver says so; test_connect4_solver checks it on Pons' sets).
+    # Two threads reach the root's children at the same instant in the first simulations: the
+    # block published by one thread only, the move chosen from the children the proof saw.
+    game = make("connect4")
+    state = play(game.initial_state(), "4 4 3 3")
+    for seed in range(16):
+        result = mcts(
+            game, state, limits=Limits(simulations=200_000), seed=seed, threads=2, solver=True
+        )
+        assert result.is_proven and result.value == 1.0
+        assert result.action in (1, 4), seed
+        for child in result.stats["children"]:
+            assert -1.0 <= child["value"] <= 1.0
+            if child["proven"] == "win":
+                assert child["action"] in (1, 4)
+
+
 def test_the_kept_subtree_is_searched_on() -> None:
     game = make("connect4")
     searcher = compiled_searcher(game, MCTSOptions(threads=2), 4)

@@ -116,6 +116,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.mcts._atomics import compare_and_swap
 from searchlab.algorithms.mcts._kernel_final import ROBUST_CHILD, final_choice
 from searchlab.core.compiled_rng import next_below
 
@@ -394,6 +395,30 @@ def _reserve(
 
 
 @njit(cache=True, inline="always")
+def _reserve_shared(
+    actions_fn, tree_actions_fn, a, b, node, first, n_children, n_expanded, action, visits,
+    value, used, rng,
+):  # fmt: skip  # pragma: no cover - compiled
+    """:func:`_reserve` for threads sharing the tree: the block's slots made ready (no
+    children, no visits) in this thread's region before it is published, and published by
+    one thread only (compare-and-swap of ``first[node]``): a thread that finds another's
+    block there keeps its slots free and goes on in that block. ``(slots used, rng)``."""
+    n = _tree_actions(actions_fn, tree_actions_fn, a, b, action, used)
+    rng = _shuffle(action, used, n, rng)
+    for i in range(n):
+        slot = used + i
+        first[slot] = -1
+        n_children[slot] = 0
+        n_expanded[slot] = 0
+        visits[slot] = 0
+        value[slot] = 0.0
+    n_children[node] = n  # the same count whichever thread writes it
+    if compare_and_swap(first, node, -1, used) != -1:
+        return used, rng
+    return used + n, rng
+
+
+@njit(cache=True, inline="always")
 def _new_node(  # pragma: no cover - compiled
     child, node, player, parent, first, n_children, n_expanded, mover, visits, value
 ):  # fmt: skip
@@ -612,7 +637,13 @@ def simulate(  # pragma: no cover - compiled
         else:
             while not is_proven[node]:  # a terminal node is proven; others only by the solver
                 f = first[node]
-                if f < 0:  # first pass through this node: reserve its child block
+                if f < 0 and virtual_loss:  # threads share the tree: one block wins
+                    used, rng = _reserve_shared(
+                        actions_fn, tree_actions_fn, a, b, node, first, n_children,
+                        n_expanded, action, visits, value, used, rng,
+                    )  # fmt: skip
+                    f = first[node]
+                elif f < 0:  # first pass through this node: reserve its child block
                     used, rng = _reserve(
                         actions_fn, tree_actions_fn, a, b, node, first, n_children,
                         n_expanded, action, amaf_visits, amaf_value, used, rng, rave,
@@ -646,10 +677,14 @@ def simulate(  # pragma: no cover - compiled
                     # Step 2. Expansion: create the next untried child (written whole before
                     # it is counted in ``n_expanded``, for the other threads).
                     child = f + k
-                    _new_node(
-                        child, node, player, parent, first, n_children, n_expanded, mover,
-                        visits, value,
-                    )  # fmt: skip
+                    if virtual_loss:  # made ready with its block: two threads may make it
+                        parent[child] = node  # at once, writing the same, each a visit
+                        mover[child] = player
+                    else:
+                        _new_node(
+                            child, node, player, parent, first, n_children, n_expanded, mover,
+                            visits, value,
+                        )  # fmt: skip
                     a, b = play_fn(a, b, action[child])
                     player = next_player_fn(a, b, player)
                     # (inline, not _settle: measured 3-5% faster on Connect Four)
@@ -660,8 +695,8 @@ def simulate(  # pragma: no cover - compiled
                     is_proven[child] = is_over
                     proven[child] = result if player == mover[child] else -result
                     if virtual_loss:
-                        visits[child] = 1
-                        value[child] = -1.0
+                        visits[child] += 1
+                        value[child] -= 1.0
                     n_expanded[node] = k + 1
                     nodes += 1
                     node = child
@@ -1009,7 +1044,8 @@ class Tree:
 def compact(tree, new_tree, root):  # pragma: no cover - compiled
     """Copy the subtree of node ``root`` into the empty arrays ``new_tree`` (same layout,
     enough slots), ``root`` becoming node 0, breadth first, every child block whole (the
-    actions and AMAF statistics of its children not made yet included); return ``(slots
+    actions and AMAF statistics of its children not made yet included, those children with
+    no children and no visits, as :func:`_reserve_shared` leaves them); return ``(slots
     used, nodes made)``."""
     (
         _, first, n_children, n_expanded, action, mover, visits, value, is_proven, proven,
@@ -1059,6 +1095,12 @@ def compact(tree, new_tree, root):  # pragma: no cover - compiled
             if i < n_expanded[old]:
                 old_of[used + i] = f + i
                 new_parent[used + i] = slot
+            else:  # ready to be made by threads sharing the tree (_reserve_shared's state)
+                new_first[used + i] = -1
+                new_n_children[used + i] = 0
+                new_n_expanded[used + i] = 0
+                new_visits[used + i] = 0
+                new_value[used + i] = 0.0
         used += n_children[old]
     return used, made
 
