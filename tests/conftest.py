@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -55,3 +55,21 @@ def _load_benchmark(name: str) -> ModuleType:
 def load_benchmark() -> Callable[[str], ModuleType]:
     """A loader of benchmark scripts by name: ``load_benchmark("connect4_hardness").main(argv)``."""
     return _load_benchmark
+
+
+@pytest.fixture
+def gtp_registered() -> Iterator[None]:
+    """The ``gtp`` agent kind in the default registry (the arena builds agents from it),
+    removed again after the test."""
+    from searchlab.agents import AGENT_KINDS
+    from searchlab.agents.gtp_agent import GTP_KIND
+
+    before = AGENT_KINDS.get("gtp")
+    AGENT_KINDS["gtp"] = GTP_KIND
+    try:
+        yield
+    finally:
+        if before is None:
+            del AGENT_KINDS["gtp"]
+        else:
+            AGENT_KINDS["gtp"] = before

@@ -261,6 +261,35 @@ class Lab:
         self.page.wait_for_selector("[data-testid=status]", state="attached")
         return self.page
 
+    def new_game(self, game: str, second: str, first: str = "human") -> tuple[Any, list[Any]]:
+        """Open the Play lab and start ``game`` between the agents ``first`` and ``second``
+        (specs; ``human`` is the person); returns the page and the list that collects every
+        websocket frame the page receives from then on (decoded JSON)."""
+        frames: list[Any] = []
+
+        def on_socket(socket: Any) -> None:
+            socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+        page = self.open("/play")
+        page.on("websocket", on_socket)
+        page.wait_for_selector(f"[data-testid=game] option[value={game}]", state="attached")
+        self.testid("game").select_option(game)
+        self.testid("agent-first").fill(first)
+        self.testid("agent-second").fill(second)
+        self.testid("agent-second").press("Tab")  # commits the spec (change event)
+        self.testid("new-game").click()
+        return page, frames
+
+    def wait_for_sim_count(self, simulations: int, timeout: float | None = None) -> None:
+        """Wait until the MCTS lab's simulation counter shows ``simulations`` (``timeout`` in
+        milliseconds, else the page's default)."""
+        self.page.wait_for_function(
+            "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === "
+            "String(n)",
+            arg=simulations,
+            timeout=timeout,
+        )
+
     def testid(self, name: str) -> Any:
         """The locator of the element with ``data-testid=name``."""
         return self.page.get_by_test_id(name)

@@ -69,6 +69,17 @@ def error_of(response: Any, status: int = 400) -> str:
     return body["error"]
 
 
+def start_slow_search(ws: Any, *, analysis: bool = True) -> None:
+    """Start a search that is still running when the test looks (see ``CAPS``): Othello,
+    reference MCTS for 2 s; it is queued, then (with ``analysis``) sends its first analysis."""
+    ws.send_text(
+        json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
+    )
+    assert json.loads(ws.receive_text())["type"] == "queued"
+    if analysis:
+        assert json.loads(ws.receive_text())["type"] == "analysis"
+
+
 def until_final(ws: Any) -> list[dict[str, Any]]:
     messages = []
     while True:
@@ -243,11 +254,7 @@ def test_searches_keep_the_caps(client: Any) -> None:
 def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
     status = wait_idle(client, 1.5)  # stopped by its cancel flag, well before its 2 s
     assert status["busy"] == 0 and status["restarts"] == restarts
     assert search(client, game="tictactoe", agent="mcts:simulations=200")["type"] == "result"
@@ -255,10 +262,7 @@ def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
 
 def test_cancel_stops_the_search_and_the_connection_goes_on(client: Any) -> None:
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
+        start_slow_search(ws, analysis=False)
         ws.send_text(json.dumps({"type": "cancel"}))
         messages = until_final(ws)
         assert messages[-1]["type"] == "cancelled"
@@ -273,11 +277,7 @@ def test_a_frozen_worker_is_killed_and_replaced(client: Any) -> None:
     worker takes its place."""
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
         busy = [w for w in lab(client).searches.workers if w.job is not None]
         assert len(busy) == 1
         os.kill(busy[0].process.pid, signal.SIGSTOP)
@@ -294,11 +294,7 @@ def test_a_frozen_worker_is_killed_and_replaced(client: Any) -> None:
 def test_a_frozen_worker_that_was_cancelled_is_replaced(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
         busy = [w for w in lab(client).searches.workers if w.job is not None]
         os.kill(busy[0].process.pid, signal.SIGSTOP)
         ws.send_text(json.dumps({"type": "cancel"}))
@@ -330,11 +326,7 @@ def test_searches_run_side_by_side_and_per_connection_caps_hold(client: Any) -> 
         ws.send_text(json.dumps({"type": "cancel"}))
     assert wait_idle(client, 3)["busy"] == 0
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
         path = client.post("/api/path", json={"map": "arena", "start": [3, 3], "goal": [45, 45]})
         assert path.status_code == 200  # answered by the other worker during the search
         assert lab(client).searches.busy >= 1
