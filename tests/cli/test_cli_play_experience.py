@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 from cli_support import assert_one_line_error, play_typed, run_main
+from interrupt_support import interactive, interrupt_at_prompt, read_prompt
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "custom_game.py"
@@ -157,27 +154,6 @@ def test_bad_game_parameters_are_one_clear_line(
 
 
 def test_ctrl_c_at_the_prompt() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "searchlab", "play", "tictactoe", "--second", "random"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        assert process.stdout is not None
-        seen = ""
-        while not seen.endswith("your move> "):
-            char = process.stdout.read(1)
-            assert char, f"no prompt: {seen!r}"
-            seen += char
-        sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
-        assert time.monotonic() - sent < 10
-        assert err == "searchlab: interrupted\n" and process.returncode == 130
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    with interactive(["play", "tictactoe", "--second", "random"], ROOT) as process:
+        read_prompt(process)
+        interrupt_at_prompt(process)
