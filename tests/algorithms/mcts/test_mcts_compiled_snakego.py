@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from compiled_tree import walk
+from compiled_tree import grown
 
 from searchlab.algorithms.adversarial.solver import solve
 from searchlab.algorithms.kernels import (
@@ -30,7 +30,7 @@ from searchlab.algorithms.kernels import (
 )
 from searchlab.algorithms.mcts import MCTS, mcts
 from searchlab.algorithms.mcts import _kernel_snakego as KS
-from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts
+from searchlab.algorithms.mcts.compiled import compiled_mcts
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.errors import InvalidParameterError
@@ -85,11 +85,8 @@ def test_every_node_has_the_reference_games_actions_mover_and_value(scoring, val
     root = game.initial_state()
     options = MCTSOptions(value_scale=value_scale)
     scale = returns_scale(game, value_scale, "test")
-    search = _Search(_kernel_for(game, root, options), Limits(simulations=4000), options, 7)
-    search.run(4000, None)
+    search, nodes = grown(game, root, options, 4000, 7)
     tree = search.tree
-    nodes = walk(search, root)
-    assert len(nodes) == int(tree.counters[2])
     runs = finished = 0
     values = set()
     for node, state in nodes:
