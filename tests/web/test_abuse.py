@@ -199,17 +199,22 @@ def test_illegal_moves_and_positions(client: Any) -> None:
 # --- caps ---------------------------------------------------------------------------------
 
 
-def test_bad_budgets_and_requests_over_the_caps_are_refused_naming_the_cap(client: Any) -> None:
-    # (a search's budget over a cap runs at the cap, with a note: tests/web/test_budgets.py)
-    cases = {
-        "mcts:time=inf": "time must be a finite number",
-        "mcts:simulations=100000000000000000000000000000": "must be at most",
-        "mcts:exact=50": "depth 50 is over the server's cap of 12",
-        "mcts:simulations=-5": "must be > 0",
-    }
-    for agent, expected in cases.items():
-        reply = search(client, game="tictactoe", agent=agent)
-        assert reply["type"] == "error" and expected in reply["error"], (agent, reply)
+BAD_BUDGETS = {
+    "mcts:time=inf": "time must be a finite number",
+    "mcts:simulations=100000000000000000000000000000": "must be at most",
+    "mcts:exact=50": "depth 50 is over the server's cap of 12",
+    "mcts:simulations=-5": "must be > 0",
+}
+"""Budgets a search refuses (one over a cap runs at the cap, with a note: test_budgets.py)."""
+
+
+@pytest.mark.parametrize(("agent", "expected"), BAD_BUDGETS.items())
+def test_bad_budgets_are_refused_naming_the_fault(client: Any, agent: str, expected: str) -> None:
+    reply = search(client, game="tictactoe", agent=agent)
+    assert reply["type"] == "error" and expected in reply["error"], (agent, reply)
+
+
+def test_requests_over_the_caps_are_refused_naming_the_cap(client: Any) -> None:
     assert "simulations must be in 1..2000" in error_of(
         client.post("/api/mcts/steps", json={"game": "nim", "simulations": 10**6})
     )
