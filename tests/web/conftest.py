@@ -139,9 +139,12 @@ def _answers(url: str) -> bool:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the server's process group, wait, then SIGKILL whatever is left of it."""
+    """SIGTERM the server (it closes its pool: its workers end with their pipes), wait, then
+    SIGKILL whatever is left of its process group. (A SIGTERM to the whole group killed the
+    workers and the forkserver under the running server, which logged each lost pipe and a
+    traceback from starting a worker without its forkserver.)"""
     try:
-        os.killpg(process.pid, signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
     except ProcessLookupError:
         return
     with contextlib.suppress(subprocess.TimeoutExpired):
