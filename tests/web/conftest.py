@@ -214,9 +214,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         _stop(process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Any]:
-    """Playwright for Python (sync API), started once per session."""
+    """Playwright for Python (sync API), started once per test file and stopped after it: its
+    event loop runs in the main thread while it lives, where ``asyncio.run`` then refuses to
+    start (``cannot be called from a running event loop``), so a test process that goes on to
+    other files (``pytest -n 2``: the browser files first, then test_abuse's load, say) must
+    not keep it."""
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         missing(f"{CHROMIUM} not found: run scripts/test-deps.sh (installs Debian's chromium)")
     try:
