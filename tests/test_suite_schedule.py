@@ -27,7 +27,7 @@ def test_server_files_are_those_with_a_test_taking_the_server_or_a_lab_page(
 
 
 def test_under_xdist_each_file_runs_whole_on_one_process() -> None:
-    files = ["tests/algorithms/path/test_jps.py", "tests/cli/test_cli_play.py"]
+    files = ["tests/core/test_elo.py", "tests/core/test_tier.py"]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v",
          "-p", "no:cacheprovider", *files],
