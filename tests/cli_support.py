@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from searchlab.cli.main import main
@@ -12,6 +14,17 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     code = main([str(arg) for arg in argv])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def play_typed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, typed: str, *argv: str
+) -> tuple[str, str]:
+    """Run ``searchlab ARGV...`` with ``typed`` as what the person types (then the end of
+    input); asserts exit code 0; returns (stdout, stderr)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    code, out, err = run_main(capsys, *argv)
+    assert code == 0, err
+    return out, err
 
 
 def assert_one_line_error(code: int, err: str, *fragments: str) -> None:

@@ -1,18 +1,21 @@
 """Shared fixtures. Ground truth lives in ../shared/data beside the checkout (CI has it there).
 
-Run in parallel (pytest-xdist: ``-n 2 --dist loadgroup``), each test file runs whole on one
+Run in parallel (pytest-xdist: ``-n 2 --dist loadfile``), each test file runs whole on one
 worker (its module fixtures are made once, its tests keep their order), and every test that
-uses the browser lab's ``server`` runs on one worker, which starts that server once."""
+uses the browser lab's ``server`` runs on one worker, which starts that server once
+(tests/suite_schedule.py)."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
+import suite_schedule
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
@@ -26,19 +29,32 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-# The xdist group of the tests that share one ``searchlab serve`` (tests/web/conftest.py).
-SERVER_GROUP = "web-server"
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With ``-n N --dist loadfile`` (or ``loadgroup``): whole files to each process, the
+    browser lab's server files together and first (tests/suite_schedule.py)."""
+    if config.getvalue("dist") not in ("loadfile", "loadgroup"):
+        return None
+    return suite_schedule.make_scheduler(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, group the tests for ``--dist loadgroup``: by file, except those
-    that use the ``server`` fixture, which share one group (one server for them all)."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        uses_server = "server" in getattr(item, "fixturenames", ())
-        group = SERVER_GROUP if uses_server else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+    """Every test that uses the browser lab's ``server`` is in a file the scheduler keeps
+    with the server's (a test that reaches it through a fixture of its own would start a
+    second server under xdist): a collection error otherwise."""
+    server = suite_schedule.server_files(REPO_ROOT)
+    stray = sorted(
+        {
+            item.nodeid.split("::", 1)[0]
+            for item in items
+            if "server" in getattr(item, "fixturenames", ())
+            and item.nodeid.split("::", 1)[0] not in server
+        }
+    )
+    if stray:
+        raise pytest.UsageError(
+            f"{', '.join(stray)}: tests use the server through another fixture; take "
+            f"{' or '.join(sorted(suite_schedule.SERVER_FIXTURES))} in the test itself"
+        )
 
 
 def _load_benchmark(name: str) -> ModuleType:
@@ -55,3 +71,21 @@ def _load_benchmark(name: str) -> ModuleType:
 def load_benchmark() -> Callable[[str], ModuleType]:
     """A loader of benchmark scripts by name: ``load_benchmark("connect4_hardness").main(argv)``."""
     return _load_benchmark
+
+
+@pytest.fixture
+def gtp_registered() -> Iterator[None]:
+    """The ``gtp`` agent kind in the default registry (the arena builds agents from it),
+    removed again after the test."""
+    from searchlab.agents import AGENT_KINDS
+    from searchlab.agents.gtp_agent import GTP_KIND
+
+    before = AGENT_KINDS.get("gtp")
+    AGENT_KINDS["gtp"] = GTP_KIND
+    try:
+        yield
+    finally:
+        if before is None:
+            del AGENT_KINDS["gtp"]
+        else:
+            AGENT_KINDS["gtp"] = before

@@ -3,15 +3,18 @@ says."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["Interrupted", "interrupt"]
+__all__ = ["Interrupted", "interactive", "interrupt", "interrupt_at_prompt", "read_prompt"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +77,43 @@ def interrupt(argv: list[str], *, after_lines: int = 0, delay: float = 0.5) -> I
         reader.join()
     seconds = (answered[0] if answered else time.perf_counter()) - sent
     return Interrupted(code, seconds, "".join(lines), "".join(errors))
+
+
+@contextlib.contextmanager
+def interactive(argv: list[str], cwd: Path) -> Iterator[subprocess.Popen[str]]:
+    """``python -m searchlab ARGV`` in ``cwd`` with pipes for stdin, stdout and stderr (text);
+    killed at the end of the block if it is still running."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "searchlab", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+    )
+    try:
+        yield child
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def read_prompt(child: subprocess.Popen[str], prompt: str = "your move> ") -> str:
+    """What ``child`` prints on stdout up to and including ``prompt`` (read a character at a
+    time: the prompt ends without a newline); fails if its output ends first."""
+    assert child.stdout is not None
+    seen = ""
+    while not seen.endswith(prompt):
+        char = child.stdout.read(1)
+        assert char, f"no prompt: {seen!r}"
+        seen += char
+    return seen
+
+
+def interrupt_at_prompt(child: subprocess.Popen[str]) -> None:
+    """Ctrl-C (SIGINT) to ``child`` waiting at its prompt: it says ``searchlab: interrupted``
+    and nothing more on stderr and exits with 130 within 30 s."""
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert (err, child.returncode) == ("searchlab: interrupted\n", 130)

@@ -350,41 +350,40 @@ def _plant(package: Path, files: dict[str, str]) -> dict[str, set[str]]:
     return import_graph(package)
 
 
-def test_checker_detects_a_planted_cycle_even_through_a_function_level_import(
-    tmp_path: Path,
-) -> None:
-    graph = _plant(
-        tmp_path / "searchlab",
+PLANTED_CYCLES = {
+    "through a function-level import": (
         {
-            "__init__.py": "",
             "agents/__init__.py": "",
             "agents/spec.py": "def make():\n    from searchlab.agents import kinds\n",
             "agents/kinds.py": "from searchlab.agents.spec import make\n",
             "agents/base.py": "import searchlab.agents.spec\n",
         },
-    )
-    assert graph["searchlab.agents.spec"] == {"searchlab.agents.kinds"}
-    assert cycles(graph) == [
-        "searchlab.agents.kinds -> searchlab.agents.spec -> searchlab.agents.kinds"
-    ]
-
-
-def test_checker_finds_a_longer_cycle_through_relative_imports(tmp_path: Path) -> None:
-    graph = _plant(
-        tmp_path / "searchlab",
+        ["searchlab.agents.kinds -> searchlab.agents.spec -> searchlab.agents.kinds"],
+        {"searchlab.agents.spec": {"searchlab.agents.kinds"}},  # the import in make()
+    ),
+    "a longer one through relative imports": (
         {
-            "__init__.py": "",
             "cli/__init__.py": "from .main import main\n",
             "cli/main.py": "from . import solve\n",
             "cli/solve.py": "from searchlab.cli.games import connect4\n",
             "cli/games/__init__.py": "",
             "cli/games/connect4.py": "from ..main import main\n",
         },
-    )
-    assert cycles(graph) == [
-        "searchlab.cli.games.connect4 -> searchlab.cli.main -> searchlab.cli.solve"
-        " -> searchlab.cli.games.connect4"
-    ]
+        [
+            "searchlab.cli.games.connect4 -> searchlab.cli.main -> searchlab.cli.solve"
+            " -> searchlab.cli.games.connect4"
+        ],
+        {"searchlab.cli.main": {"searchlab.cli.solve"}},  # from . import solve
+    ),
+}
+
+
+@pytest.mark.parametrize("case", PLANTED_CYCLES)
+def test_checker_finds_a_planted_cycle(tmp_path: Path, case: str) -> None:
+    files, expected, edges = PLANTED_CYCLES[case]
+    graph = _plant(tmp_path / "searchlab", {"__init__.py": "", **files})
+    assert cycles(graph) == expected
+    assert {module: graph[module] for module in edges} == edges
 
 
 def test_type_checking_imports_are_not_edges(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -235,22 +234,6 @@ def test_gnugo_plays_a_legal_game() -> None:
     finally:
         agent.close()
     assert not agent.engine.is_running
-
-
-@pytest.fixture
-def gtp_registered() -> Iterator[None]:
-    """The gtp kind in the default registry (the arena builds agents from it)."""
-    from searchlab.agents import AGENT_KINDS
-
-    before = AGENT_KINDS.get("gtp")
-    AGENT_KINDS["gtp"] = GTP_KIND
-    try:
-        yield
-    finally:
-        if before is None:
-            del AGENT_KINDS["gtp"]
-        else:
-            AGENT_KINDS["gtp"] = before
 
 
 @pytest.mark.usefixtures("gtp_registered")

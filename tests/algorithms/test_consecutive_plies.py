@@ -30,6 +30,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 import pytest
+from bonus_nim import BonusNim, BonusNimState
 
 from searchlab.algorithms.adversarial.alphabeta import alphabeta
 from searchlab.algorithms.adversarial.minimax import minimax
@@ -91,50 +92,6 @@ class TreeGame:
 TWO_IN_A_ROW = (0, [(0, [-1, 1]), (1, [1, 0])])
 """Player 0 to move. Action 0: player 0 moves again and takes the +1 leaf (value +1). Action 1:
 player 1 moves and takes the 0 leaf (value 0). So the value is +1, the best action 0."""
-
-
-class BonusNimState:
-    """Take 1 or 3 counters; taking 3 gives another move (unless none are left); the player
-    who takes the last counter wins."""
-
-    def __init__(self, left: int, player: int) -> None:
-        self.left, self.player = left, player
-
-    def current_player(self) -> int:
-        return self.player
-
-    def legal_actions(self) -> list[int]:
-        return [n for n in (1, 3) if n <= self.left]
-
-    def apply(self, action: int) -> BonusNimState:
-        assert action in self.legal_actions()
-        left = self.left - action
-        again = action == 3 and left > 0
-        return BonusNimState(left, self.player if again else 1 - self.player)
-
-    def is_terminal(self) -> bool:
-        return self.left == 0
-
-    def returns(self) -> tuple[float, float]:
-        if self.left:
-            return (0.0, 0.0)
-        winner = 1 - self.player  # who took the last counter (and passed the move on)
-        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-
-    def key(self) -> Hashable:
-        return (self.left, self.player)
-
-    def __repr__(self) -> str:
-        return f"BonusNimState({self.left}, player={self.player})"
-
-
-class BonusNim:
-    def __init__(self, counters: int, player: int = 0) -> None:
-        self.counters, self.player = counters, player
-        self.info = GameInfo(name="bonus_nim", max_utility=1)
-
-    def initial_state(self) -> BonusNimState:
-        return BonusNimState(self.counters, self.player)
 
 
 def random_tree(seed: int, depth: int = 5, utilities: Sequence[int] = (-1, 0, 1)) -> Tree:
@@ -281,21 +238,12 @@ def test_bonus_nim_has_transpositions_whose_mover_differs() -> None:
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
-@pytest.mark.parametrize("search", [minimax, alphabeta], ids=["minimax", "alphabeta"])
-def test_minimax_and_alphabeta_agree_with_the_brute_force(search, game) -> None:
+@pytest.mark.parametrize(
+    "search", [minimax, alphabeta, negamax], ids=["minimax", "alphabeta", "negamax"]
+)
+def test_minimax_alphabeta_and_negamax_agree_with_the_brute_force(search, game) -> None:
     root = game.initial_state()
     result = search(game)
-    assert result.value == for_mover(root, exact(root))
-    assert result.action in best_actions(root)
-    assert result.is_proven
-    end = terminal_of(root, result.principal_variation)
-    assert end.is_terminal() and end.returns()[0] == exact(root)
-
-
-@pytest.mark.parametrize("game", GAME_LIST, ids=IDS)
-def test_negamax_agrees_with_the_brute_force(game) -> None:
-    root = game.initial_state()
-    result = negamax(game)
     assert result.value == for_mover(root, exact(root))
     assert result.action in best_actions(root)
     assert result.is_proven

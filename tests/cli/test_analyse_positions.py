@@ -82,9 +82,8 @@ def test_text_output_is_one_line_per_position(
 ) -> None:
     path = tmp_path / "lines.txt"
     path.write_text("a1 b2\nb2\n")
-    code, out, _ = run(
-        capsys, "analyse", "tictactoe", "--positions", str(path), "--agent", "random"
-    )
+    argv = ["analyse", "tictactoe", "--positions", str(path), "--agent", "random"]
+    code, out, _ = run(capsys, *argv)
     assert code == 0 and len(out.splitlines()) == 2 and "a1 b2  ->" in out
 
 

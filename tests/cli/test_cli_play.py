@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
-from cli_support import assert_one_line_error, run_main
+from cli_support import assert_one_line_error, play_typed, run_main
 
 from searchlab.core.game import play
 from searchlab.domains.games.connect4 import parse_moves
@@ -30,18 +29,8 @@ def test_ai_against_ai_json_is_a_legal_finished_game(capsys: pytest.CaptureFixtu
 def test_play_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     runs = []
     for seed in (5, 5, 6):
-        code, out, _ = run_main(
-            capsys,
-            "play",
-            "connect4",
-            "--first",
-            "random",
-            "--second",
-            "greedy",
-            "--seed",
-            str(seed),
-            "--json",
-        )
+        code, out, _ = run_main(capsys, "play", "connect4", "--first", "random", "--second",
+                                "greedy", "--seed", str(seed), "--json")  # fmt: skip
         assert code == 0
         runs.append(json.loads(out)["moves"])
     assert runs[0] == runs[1]
@@ -49,33 +38,21 @@ def test_play_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_play_starts_from_given_moves(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_main(
-        capsys,
-        "play",
-        "connect4",
-        "--moves",
-        "121212",
-        "--first",
-        "greedy",
-        "--second",
-        "random",
-        "--json",
-    )
+    code, out, _ = run_main(capsys, "play", "connect4", "--moves", "121212", "--first", "greedy",
+                            "--second", "random", "--json")  # fmt: skip
     assert code == 0
     game = json.loads(out)
     assert game["moves"] == ["1"] and game["winner"] == 0  # X completes column 1
 
 
-def _human_session(monkeypatch: pytest.MonkeyPatch, lines: str) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+AGAINST_EXACT = ("play", "tictactoe", "--second", "alphabeta:depth=9")
+"""A game of tic-tac-toe, the person first, against the exact alpha-beta agent."""
 
 
 def test_human_illegal_move_is_rejected_and_asked_again(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _human_session(monkeypatch, "z9\nb2\nresign\n")
-    code, out, err = run_main(capsys, "play", "tictactoe", "--second", "alphabeta:depth=9")
-    assert code == 0, err
+    out, _ = play_typed(capsys, monkeypatch, "z9\nb2\nresign\n", *AGAINST_EXACT)
     assert "illegal move 'z9'" in out and "illegal move: illegal move" not in out
     assert "alphabeta:depth=9 plays" in out  # b2 was accepted, the AI answered
     assert "first (human) resigns: second (alphabeta:depth=9) wins" in out
@@ -84,9 +61,7 @@ def test_human_illegal_move_is_rejected_and_asked_again(
 def test_human_undo_takes_back_the_move_and_the_reply(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _human_session(monkeypatch, "a1\nundo\nc3\nresign\n")
-    code, out, _ = run_main(capsys, "play", "tictactoe", "--second", "alphabeta:depth=9")
-    assert code == 0
+    out, _ = play_typed(capsys, monkeypatch, "a1\nundo\nc3\nresign\n", *AGAINST_EXACT)
     assert "took back your last move" in out
     assert out.rstrip().endswith("moves: c3 b2")  # a1 and its reply are gone
 
@@ -94,9 +69,8 @@ def test_human_undo_takes_back_the_move_and_the_reply(
 def test_undo_before_any_move(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _human_session(monkeypatch, "undo\n")  # then end of input: resigns
-    code, out, _ = run_main(capsys, "play", "tictactoe")
-    assert code == 0 and "nothing to undo" in out and "resigns" in out
+    out, _ = play_typed(capsys, monkeypatch, "undo\n", "play", "tictactoe")  # then: resigns
+    assert "nothing to undo" in out and "resigns" in out
 
 
 @pytest.mark.parametrize(
@@ -112,9 +86,8 @@ def test_end_of_input_is_a_resignation_that_says_so(
 ) -> None:
     """Ctrl-D (or the end of piped moves) resigns for the person, says why, and exits with 0
     like any finished game; a typed ``resign`` says no more than before."""
-    _human_session(monkeypatch, lines)
-    code, out, err = run_main(capsys, "play", "tictactoe", "--second", "random")
-    assert code == 0 and err == ""
+    out, err = play_typed(capsys, monkeypatch, lines, "play", "tictactoe", "--second", "random")
+    assert err == ""
     assert f"game over {said}\n" in out
 
 

@@ -5,24 +5,16 @@ messages for bad game parameters, and Ctrl-C at the prompt."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, run_main
+from cli_support import assert_one_line_error, play_typed, run_main
+from interrupt_support import interactive, interrupt_at_prompt, read_prompt
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "custom_game.py"
-
-
-def _person(monkeypatch: pytest.MonkeyPatch, lines: str) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
 
 
 @pytest.mark.parametrize(
@@ -36,9 +28,7 @@ def _person(monkeypatch: pytest.MonkeyPatch, lines: str) -> None:
 def test_told_which_side(
     argv: list[str], intro: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _person(monkeypatch, "resign\n")
-    code, out, err = run_main(capsys, "play", "tictactoe", *argv)
-    assert code == 0, err
+    out, _ = play_typed(capsys, monkeypatch, "resign\n", "play", "tictactoe", *argv)
     assert out.splitlines()[0].startswith(intro), out.splitlines()[0]
 
 
@@ -65,9 +55,7 @@ def test_help_names_the_notation_with_an_example(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _person(monkeypatch, "help\nresign\n")
-    code, out, err = run_main(capsys, "play", game, "--second", "random")
-    assert code == 0, err
+    out, _ = play_typed(capsys, monkeypatch, "help\nresign\n", "play", game, "--second", "random")
     help_line = next(line for line in out.splitlines() if "moves: " in line and notation in line)
     assert help_line.endswith(example), help_line
     assert "commands: moves" in out
@@ -76,9 +64,9 @@ def test_help_names_the_notation_with_an_example(
 def test_illegal_move_message_is_not_doubled(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _person(monkeypatch, "9\n0\nx\nresign\n")
-    code, out, _ = run_main(capsys, "play", "connect4", "--second", "random")
-    assert code == 0
+    out, _ = play_typed(
+        capsys, monkeypatch, "9\n0\nx\nresign\n", "play", "connect4", "--second", "random"
+    )
     rejections = [line for line in out.splitlines() if "(type 'moves'" in line]
     assert len(rejections) == 3
     for line in rejections:
@@ -102,9 +90,9 @@ def _marked(board: list[str], mark: str) -> set[str]:
 def test_othello_shows_legal_moves_and_the_last_move(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _person(monkeypatch, "f5\nresign\n")
-    code, out, err = run_main(capsys, "play", "othello", "--second", "alphabeta:depth=1")
-    assert code == 0, err
+    out, _ = play_typed(
+        capsys, monkeypatch, "f5\nresign\n", "play", "othello", "--second", "alphabeta:depth=1"
+    )
     first, after_f5, second = _boards(out)[:3]
     assert _marked(first, "*") == {"d3", "c4", "f5", "e6"}  # black's four opening moves
     assert "(X)" in after_f5[4] and not _marked(after_f5, "*")  # f5; no hints for the AI
@@ -166,27 +154,6 @@ def test_bad_game_parameters_are_one_clear_line(
 
 
 def test_ctrl_c_at_the_prompt() -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "searchlab", "play", "tictactoe", "--second", "random"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        assert process.stdout is not None
-        seen = ""
-        while not seen.endswith("your move> "):
-            char = process.stdout.read(1)
-            assert char, f"no prompt: {seen!r}"
-            seen += char
-        sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
-        assert time.monotonic() - sent < 10
-        assert err == "searchlab: interrupted\n" and process.returncode == 130
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    with interactive(["play", "tictactoe", "--second", "random"], ROOT) as process:
+        read_prompt(process)
+        interrupt_at_prompt(process)

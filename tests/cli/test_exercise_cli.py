@@ -65,18 +65,8 @@ def test_the_default_picture_fits_a_page(
 
 
 def test_json_is_the_library_export(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_main(
-        capsys,
-        "exercise",
-        "alphabeta",
-        *SMALL,
-        "--values",
-        "0..5",
-        "--seed",
-        "2",
-        "--format",
-        "json",
-    )
+    code, out, _ = run_main(capsys, "exercise", "alphabeta", *SMALL, "--values", "0..5",
+                            "--seed", "2", "--format", "json")  # fmt: skip
     assert code == 0
     data = json.loads(out)
     expected = generate_alphabeta(depth=3, leaves=12, min_cuts=3, low=0, high=5, seed=2)

@@ -14,7 +14,6 @@ import pytest
 from cli_support import assert_one_line_error, run_main
 from needs import gnugo_program
 
-from searchlab.agents.gtp_agent import GTP_KIND
 from searchlab.agents.gtp_client import GtpEngine, GtpError
 from searchlab.agents.gtp_engine import COMMANDS, GtpServer
 from searchlab.core.game import play
@@ -255,21 +254,6 @@ def test_gnugo_plays_searchlab_gtp_to_the_end() -> None:
     finally:
         gnugo.close()
         ours.close()
-
-
-@pytest.fixture
-def gtp_registered() -> Iterator[None]:
-    from searchlab.agents import AGENT_KINDS
-
-    before = AGENT_KINDS.get("gtp")
-    AGENT_KINDS["gtp"] = GTP_KIND
-    try:
-        yield
-    finally:
-        if before is None:
-            del AGENT_KINDS["gtp"]
-        else:
-            AGENT_KINDS["gtp"] = before
 
 
 @pytest.mark.usefixtures("gtp_registered")

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from cli_support import assert_one_line_error, run_main
+from interrupt_support import interactive, interrupt_at_prompt, read_prompt
 
 from searchlab.domains.games.go import Go, GoState
 from searchlab.domains.games.go.sgf import load_sgf, read_sgf, write_sgf
@@ -322,48 +321,14 @@ def test_the_engine_resigns_below_resign_below_and_not_without_it(
 
 def test_ctrl_c_keeps_every_move_in_the_file(tmp_path: Path) -> None:
     sgf = tmp_path / "game.sgf"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "searchlab",
-            "play",
-            "go",
-            *SMALL,
-            "--second",
-            "random",
-            "--sgf",
-            str(sgf),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        assert process.stdin is not None and process.stdout is not None
-
-        def prompt() -> None:
-            seen = ""
-            while not seen.endswith("your move> "):
-                char = process.stdout.read(1)  # type: ignore[union-attr]
-                assert char, f"no prompt: {seen!r}"
-                seen += char
-
-        prompt()
+    argv = ["play", "go", *SMALL, "--second", "random", "--sgf", str(sgf)]
+    with interactive(argv, ROOT) as process:
+        assert process.stdin is not None
+        read_prompt(process)
         process.stdin.write("c3\n")
         process.stdin.flush()
-        prompt()  # the engine has replied
-        process.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        _, err = process.communicate(timeout=30)
-        assert time.monotonic() - sent < 10
-        assert err == "searchlab: interrupted\n" and process.returncode == 130
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        read_prompt(process)  # the engine has replied
+        interrupt_at_prompt(process)
     record = load_sgf(sgf)
     assert len(record.moves) == 2 and record.final.action_to_string(record.moves[0]) == "C3"
     assert "RE" not in record.metadata  # the game did not end

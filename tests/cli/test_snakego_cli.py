@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, run_main
+from cli_support import assert_one_line_error, play_typed, run_main
 
 from searchlab.core.game import play
 from searchlab.games import make
@@ -22,10 +22,12 @@ def person_against(
     monkeypatch: pytest.MonkeyPatch,
     lines: list[str],
     *extra: str,
-) -> tuple[int, str, str]:
-    """``searchlab play snakego`` on the tiny board, the person first against greedy."""
-    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
-    return run_main(capsys, "play", "snakego", *TINY, "--second", "greedy", *extra)
+) -> tuple[str, str]:
+    """``searchlab play snakego`` on the tiny board, the person first against greedy; asserts
+    exit code 0; returns (stdout, stderr)."""
+    typed = "".join(f"{line}\n" for line in lines)
+    return play_typed(capsys, monkeypatch, typed, "play", "snakego", *TINY, "--second", "greedy",
+                      *extra)  # fmt: skip
 
 
 def played(out: str) -> list[str]:
@@ -48,8 +50,7 @@ def test_a_person_plays_a_tiny_game_to_the_end(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # top-left corner: right, down, right, down keeps snake A on the board for 4 rounds
-    code, out, err = person_against(capsys, monkeypatch, ["right", "down", "right", "down"])
-    assert code == 0, err
+    out, _ = person_against(capsys, monkeypatch, ["right", "down", "right", "down"])
     moves = played(out)
     final = play(make("snakego", size=6, rounds=4).initial_state(), moves)
     assert final.is_terminal()
@@ -66,8 +67,7 @@ def test_the_prompt_names_each_snake_of_a_turn_in_order(
 ) -> None:
     # round 1 right (length 2), round 2 split: round 3 asks snake A, then the new snake B
     lines = ["right", "split", "down", "down", "right", "down"]
-    code, out, err = person_against(capsys, monkeypatch, lines)
-    assert code == 0, err
+    out, _ = person_against(capsys, monkeypatch, lines)
     prompts = re.findall(r"snake ([A-Z]) to act: ([a-z/]+)> ", out)
     assert [name for name, _ in prompts] == ["A", "A", "A", "B", "A", "B"]
     moves = play(make("snakego", size=6, rounds=4).initial_state(), played(out))
@@ -86,8 +86,7 @@ def test_illegal_actions_are_one_line_each_and_the_prompt_comes_again(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = ["split", "jump", "right", "left", "ray", "down", "right", "down"]
-    code, out, err = person_against(capsys, monkeypatch, lines)
-    assert code == 0, err
+    out, err = person_against(capsys, monkeypatch, lines)
     messages = [
         "illegal move 'split': snake A has length 1 (a split needs length >= 2)",
         "unknown move 'jump': expected up, down, left, right",
@@ -107,8 +106,7 @@ def test_undo_takes_back_the_persons_last_action(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = ["right", "down", "undo", "right", "right", "down"]
-    code, out, err = person_against(capsys, monkeypatch, lines)
-    assert code == 0, err
+    out, _ = person_against(capsys, monkeypatch, lines)
     assert "took back your last move" in out
     assert persons(played(out)) == ["right", "right", "right", "down"]
 
@@ -130,10 +128,9 @@ def test_items_from_a_file_are_the_games_items(
 ) -> None:
     items = tmp_path / "items.txt"
     items.write_text("1 5 1 0 3\n4 4 2 2 512\n")  # length 3 next to A's corner, a ray
-    code, out, err = person_against(
+    out, _ = person_against(
         capsys, monkeypatch, ["right", "down", "right", "down"], "-p", f"items=@{items}"
     )
-    assert code == 0, err
     assert "A at (1, 5) length 2 bank 3" in out  # ate the file's length item at once
     game = make("snakego", size=6, rounds=4, items=items.read_text())
     final = play(game.initial_state(), played(out))

@@ -52,6 +52,18 @@ def test_every_seed_is_accepted(name: str) -> None:
         assert set(results) == {"ok"}, list(zip(seeds, results, strict=True))
 
 
+def steady(examples: int) -> settings:
+    """Hypothesis settings for these runs: ``examples`` inputs, the same ones every run (no
+    example database), no deadline (a parser may be slow on a busy machine)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_any_input_is_accepted_or_rejected_in_one_line(name: str) -> None:
     target = TARGETS[name]
@@ -61,13 +73,7 @@ def test_any_input_is_accepted_or_rejected_in_one_line(name: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
 
-        @settings(
-            max_examples=examples,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )
+        @steady(examples)
         @given(data=inputs(target))
         def check(data: str | bytes) -> None:
             try:
@@ -87,13 +93,7 @@ def test_rejected_inputs_are_one_line_and_exit_2_on_the_command_line(name: str) 
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
 
-        @settings(
-            max_examples=25,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )
+        @steady(25)
         @given(data=inputs(target))
         def check(data: str | bytes) -> None:
             try:

@@ -18,6 +18,7 @@ from cli_support import assert_one_line_error, run_main
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from needs import require_module
+from one_line import raises_one_line
 
 pyspiel: Any = require_module("pyspiel", "openspiel")
 
@@ -132,22 +133,20 @@ def test_a_player_moving_again_keeps_the_value() -> None:
         assert solve(game, state).value == _openspiel_value(game, state.spiel_state, 1)
 
 
-@pytest.mark.parametrize(
-    ("name", "lacks"),
-    [
-        ("kuhn_poker", "chance nodes and imperfect information"),
-        ("matrix_rps", "simultaneous moves and imperfect information"),
-        ("pig", "chance nodes"),
-        ("matching_pennies_3p", "3 players"),
-        ("first_sealed_auction", "chance nodes, imperfect information and general-sum utilities"),
-    ],
-)
+LACKS = {
+    "kuhn_poker": "chance nodes and imperfect information",
+    "matrix_rps": "simultaneous moves and imperfect information",
+    "pig": "chance nodes",
+    "matching_pennies_3p": "3 players",
+    "first_sealed_auction": "chance nodes, imperfect information and general-sum utilities",
+}
+"""Games of other kinds than searchlab's, and what each has that a searchlab game has not."""
+
+
+@pytest.mark.parametrize(("name", "lacks"), LACKS.items())
 def test_other_kinds_of_game_are_one_line(name: str, lacks: str) -> None:
-    with pytest.raises(InvalidParameterError) as caught:
-        OpenSpielGame(name)
-    message = str(caught.value)
-    assert "\n" not in message and f"it has {lacks}" in message, message
-    assert "two-player, zero-sum, deterministic, sequential, perfect-information" in message
+    kind = "two-player, zero-sum, deterministic, sequential, perfect-information"
+    raises_one_line(InvalidParameterError, lambda: OpenSpielGame(name), f"it has {lacks}", kind)
 
 
 def test_unknown_and_malformed_games_are_one_line(capfd: pytest.CaptureFixture[str]) -> None:

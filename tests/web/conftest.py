@@ -139,9 +139,12 @@ def _answers(url: str) -> bool:
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the server's process group, wait, then SIGKILL whatever is left of it."""
+    """SIGTERM the server (it closes its pool: its workers end with their pipes), wait, then
+    SIGKILL whatever is left of its process group. (A SIGTERM to the whole group killed the
+    workers and the forkserver under the running server, which logged each lost pipe and a
+    traceback from starting a worker without its forkserver.)"""
     try:
-        os.killpg(process.pid, signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
     except ProcessLookupError:
         return
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -211,9 +214,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         _stop(process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Any]:
-    """Playwright for Python (sync API), started once per session."""
+    """Playwright for Python (sync API), started once per test file and stopped after it: its
+    event loop runs in the main thread while it lives, where ``asyncio.run`` then refuses to
+    start (``cannot be called from a running event loop``), so a test process that goes on to
+    other files (``pytest -n 2``: the browser files first, then test_abuse's load, say) must
+    not keep it."""
     if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
         missing(f"{CHROMIUM} not found: run scripts/test-deps.sh (installs Debian's chromium)")
     try:
@@ -260,6 +267,35 @@ class Lab:
         )
         self.page.wait_for_selector("[data-testid=status]", state="attached")
         return self.page
+
+    def new_game(self, game: str, second: str, first: str = "human") -> tuple[Any, list[Any]]:
+        """Open the Play lab and start ``game`` between the agents ``first`` and ``second``
+        (specs; ``human`` is the person); returns the page and the list that collects every
+        websocket frame the page receives from then on (decoded JSON)."""
+        frames: list[Any] = []
+
+        def on_socket(socket: Any) -> None:
+            socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+        page = self.open("/play")
+        page.on("websocket", on_socket)
+        page.wait_for_selector(f"[data-testid=game] option[value={game}]", state="attached")
+        self.testid("game").select_option(game)
+        self.testid("agent-first").fill(first)
+        self.testid("agent-second").fill(second)
+        self.testid("agent-second").press("Tab")  # commits the spec (change event)
+        self.testid("new-game").click()
+        return page, frames
+
+    def wait_for_sim_count(self, simulations: int, timeout: float | None = None) -> None:
+        """Wait until the MCTS lab's simulation counter shows ``simulations`` (``timeout`` in
+        milliseconds, else the page's default)."""
+        self.page.wait_for_function(
+            "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === "
+            "String(n)",
+            arg=simulations,
+            timeout=timeout,
+        )
 
     def testid(self, name: str) -> Any:
         """The locator of the element with ``data-testid=name``."""

@@ -69,6 +69,17 @@ def error_of(response: Any, status: int = 400) -> str:
     return body["error"]
 
 
+def start_slow_search(ws: Any, *, analysis: bool = True) -> None:
+    """Start a search that is still running when the test looks (see ``CAPS``): Othello,
+    reference MCTS for 2 s; it is queued, then (with ``analysis``) sends its first analysis."""
+    ws.send_text(
+        json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
+    )
+    assert json.loads(ws.receive_text())["type"] == "queued"
+    if analysis:
+        assert json.loads(ws.receive_text())["type"] == "analysis"
+
+
 def until_final(ws: Any) -> list[dict[str, Any]]:
     messages = []
     while True:
@@ -188,17 +199,22 @@ def test_illegal_moves_and_positions(client: Any) -> None:
 # --- caps ---------------------------------------------------------------------------------
 
 
-def test_bad_budgets_and_requests_over_the_caps_are_refused_naming_the_cap(client: Any) -> None:
-    # (a search's budget over a cap runs at the cap, with a note: tests/web/test_budgets.py)
-    cases = {
-        "mcts:time=inf": "time must be a finite number",
-        "mcts:simulations=100000000000000000000000000000": "must be at most",
-        "mcts:exact=50": "depth 50 is over the server's cap of 12",
-        "mcts:simulations=-5": "must be > 0",
-    }
-    for agent, expected in cases.items():
-        reply = search(client, game="tictactoe", agent=agent)
-        assert reply["type"] == "error" and expected in reply["error"], (agent, reply)
+BAD_BUDGETS = {
+    "mcts:time=inf": "time must be a finite number",
+    "mcts:simulations=100000000000000000000000000000": "must be at most",
+    "mcts:exact=50": "depth 50 is over the server's cap of 12",
+    "mcts:simulations=-5": "must be > 0",
+}
+"""Budgets a search refuses (one over a cap runs at the cap, with a note: test_budgets.py)."""
+
+
+@pytest.mark.parametrize(("agent", "expected"), BAD_BUDGETS.items())
+def test_bad_budgets_are_refused_naming_the_fault(client: Any, agent: str, expected: str) -> None:
+    reply = search(client, game="tictactoe", agent=agent)
+    assert reply["type"] == "error" and expected in reply["error"], (agent, reply)
+
+
+def test_requests_over_the_caps_are_refused_naming_the_cap(client: Any) -> None:
     assert "simulations must be in 1..2000" in error_of(
         client.post("/api/mcts/steps", json={"game": "nim", "simulations": 10**6})
     )
@@ -243,11 +259,7 @@ def test_searches_keep_the_caps(client: Any) -> None:
 def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
     status = wait_idle(client, 1.5)  # stopped by its cancel flag, well before its 2 s
     assert status["busy"] == 0 and status["restarts"] == restarts
     assert search(client, game="tictactoe", agent="mcts:simulations=200")["type"] == "result"
@@ -255,10 +267,7 @@ def test_a_client_that_disconnects_frees_its_worker(client: Any) -> None:
 
 def test_cancel_stops_the_search_and_the_connection_goes_on(client: Any) -> None:
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
+        start_slow_search(ws, analysis=False)
         ws.send_text(json.dumps({"type": "cancel"}))
         messages = until_final(ws)
         assert messages[-1]["type"] == "cancelled"
@@ -273,11 +282,7 @@ def test_a_frozen_worker_is_killed_and_replaced(client: Any) -> None:
     worker takes its place."""
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
         busy = [w for w in lab(client).searches.workers if w.job is not None]
         assert len(busy) == 1
         os.kill(busy[0].process.pid, signal.SIGSTOP)
@@ -294,11 +299,7 @@ def test_a_frozen_worker_is_killed_and_replaced(client: Any) -> None:
 def test_a_frozen_worker_that_was_cancelled_is_replaced(client: Any) -> None:
     restarts = wait_idle(client)["restarts"]
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
         busy = [w for w in lab(client).searches.workers if w.job is not None]
         os.kill(busy[0].process.pid, signal.SIGSTOP)
         ws.send_text(json.dumps({"type": "cancel"}))
@@ -330,11 +331,7 @@ def test_searches_run_side_by_side_and_per_connection_caps_hold(client: Any) -> 
         ws.send_text(json.dumps({"type": "cancel"}))
     assert wait_idle(client, 3)["busy"] == 0
     with client.websocket_connect("/ws/search") as ws:
-        ws.send_text(
-            json.dumps({"type": "start", "game": "othello", "agent": "mcts:time=2,tier=reference"})
-        )
-        assert json.loads(ws.receive_text())["type"] == "queued"
-        assert json.loads(ws.receive_text())["type"] == "analysis"
+        start_slow_search(ws)
         path = client.post("/api/path", json={"map": "arena", "start": [3, 3], "goal": [45, 45]})
         assert path.status_code == 200  # answered by the other worker during the search
         assert lab(client).searches.busy >= 1
@@ -373,10 +370,25 @@ def _load_module() -> Any:
     return module
 
 
+def wait_ready(url: str, seconds: float = 600.0) -> None:
+    """Wait until the server at ``url`` says its workers are warm (on an empty numba cache
+    they compile first, in turn with any other warm-up on this machine: minutes)."""
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while True:
+        with urllib.request.urlopen(url.rstrip("/") + "/api/status", timeout=10) as answer:
+            if json.load(answer)["ready"]:
+                return
+        assert time.monotonic() < deadline, f"the workers were not warm within {seconds:.0f} s"
+        time.sleep(0.25)
+
+
 def test_ten_clients_for_five_seconds_on_a_real_server() -> None:
     web_load = _load_module()
     process, url = web_load.start_server(2)
     try:
+        wait_ready(url)  # the load measures the searches, not the workers' warm-up
         tally, status = asyncio.run(web_load.run_load(url, 10, 5.0))
     finally:
         process.send_signal(signal.SIGINT)

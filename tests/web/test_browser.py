@@ -11,7 +11,6 @@ the page. Screenshots of each lab are saved (see ``conftest.py``).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -110,13 +109,7 @@ def test_tictactoe_played_by_clicks_against_the_exact_agent_is_a_draw(
 ) -> None:
     """The person (X) plays the exactly best move each turn, so any weaker agent loses; the
     exact alpha-beta agent (full depth) holds the draw."""
-    page = lab.open("/play")
-    page.wait_for_selector("[data-testid=game] option[value=tictactoe]", state="attached")
-    lab.testid("game").select_option("tictactoe")
-    lab.testid("agent-first").fill("human")
-    lab.testid("agent-second").fill(EXACT_AGENT)
-    lab.testid("agent-second").press("Tab")  # commits the spec (change event)
-    lab.testid("new-game").click()
+    page, _ = lab.new_game("tictactoe", EXACT_AGENT)
     board = lab.testid("board")
     game = make("tictactoe")
     state = game.initial_state()
@@ -162,20 +155,8 @@ def test_play_streams_mcts_analysis_as_heat_map_and_bars(lab: Any, screenshot: A
     """While MCTS thinks, root statistics stream over the websocket; when it has moved, the
     board's heat map and the bar chart show each move's visits, which add up to the
     simulations it ran (the root's visits)."""
-    frames: list[dict[str, Any]] = []
-
-    def on_socket(socket: Any) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
-
-    page = lab.open("/play")
-    page.on("websocket", on_socket)
-    page.wait_for_selector("[data-testid=game] option[value=tictactoe]", state="attached")
-    lab.testid("game").select_option("tictactoe")
-    lab.testid("agent-first").fill("human")
     spec = f"mcts:time={MCTS_AGENT_SECONDS}"
-    lab.testid("agent-second").fill(spec)
-    lab.testid("agent-second").press("Tab")
-    lab.testid("new-game").click()
+    page, frames = lab.new_game("tictactoe", spec)
     wait_for_legal_cells(page, 9)
     legal_cells(lab.testid("board"))["b2"].click()
     wait_for_legal_cells(page, 7)
@@ -509,11 +490,7 @@ def test_mcts_lab_counts_match_the_library_observer_events(lab: Any, screenshot:
     # Then run freely to the end (the speed at its fastest).
     lab.testid("speed").fill("100")
     lab.testid("run").click()
-    page.wait_for_function(
-        "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
-        arg=MCTS_SIMULATIONS,
-        timeout=SEARCH_TIMEOUT_MS,
-    )
+    lab.wait_for_sim_count(MCTS_SIMULATIONS, SEARCH_TIMEOUT_MS)
     assert shown_counts(lab) == totals(expected)
     # "To the end" after a reset gives the same counts at once.
     lab.testid("reset").click()
@@ -523,10 +500,7 @@ def test_mcts_lab_counts_match_the_library_observer_events(lab: Any, screenshot:
         timeout=SEARCH_TIMEOUT_MS,
     )
     lab.testid("finish").click()
-    page.wait_for_function(
-        "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
-        arg=MCTS_SIMULATIONS,
-    )
+    lab.wait_for_sim_count(MCTS_SIMULATIONS)
     assert shown_counts(lab) == totals(expected)
     assert lab.testid("mcts-tree").locator("*").count() > 0
     screenshot(page, "mcts-end", docs=False)

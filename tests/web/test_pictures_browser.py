@@ -335,10 +335,7 @@ def test_mcts_tree_labels_do_not_overlap(lab: Any, screenshot: Any, game: str, p
         seen["playout"] += tree.locator("[data-label=playout]").count()
     assert seen["ucb"] >= MCTS_STEPPED and seen["playout"] == MCTS_STEPPED, seen
     lab.testid("finish").click()
-    page.wait_for_function(
-        "n => document.querySelector('[data-testid=sim-count]').textContent.trim() === String(n)",
-        arg=MCTS_SIMULATIONS,
-    )
+    lab.wait_for_sim_count(MCTS_SIMULATIONS)
     shown = assert_no_label_overlaps(tree, "the end, 120 nodes")
     assert shown >= 2 * 100, "most of 120 nodes drawn with their labels"
     screenshot(page, f"mcts-labels-{game}", docs=False)

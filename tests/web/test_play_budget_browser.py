@@ -11,7 +11,6 @@ agent's own simulations (its default, read from the library).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -43,19 +42,7 @@ def wait_for_turn(page: Any, pieces: int) -> None:
 
 
 def test_connect4_against_the_shipped_network_replies_within_3_s(lab: Any, screenshot: Any) -> None:
-    frames: list[dict[str, Any]] = []
-
-    def on_socket(socket: Any) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
-
-    page = lab.open("/play")
-    page.on("websocket", on_socket)
-    page.wait_for_selector("[data-testid=game] option[value=connect4]", state="attached")
-    lab.testid("game").select_option("connect4")
-    lab.testid("agent-first").fill("human")
-    lab.testid("agent-second").fill("az")
-    lab.testid("agent-second").press("Tab")  # commits the spec (change event)
-    lab.testid("new-game").click()
+    page, frames = lab.new_game("connect4", "az")
     board = lab.testid("board")
     game = make("connect4")
     state = game.initial_state()
@@ -101,13 +88,7 @@ def test_a_cap_that_changes_the_agent_is_shown_on_the_page(lab: Any, screenshot:
     """A spec deeper than the depth cap plays at the cap, and the page says so under the
     status line (the reply's note); the next search clears it until its own reply."""
     cap = ServerCaps().depth
-    page = lab.open("/play")
-    page.wait_for_selector("[data-testid=game] option[value=tictactoe]", state="attached")
-    lab.testid("game").select_option("tictactoe")
-    lab.testid("agent-first").fill("human")
-    lab.testid("agent-second").fill(f"alphabeta:depth={cap + 1}")
-    lab.testid("agent-second").press("Tab")
-    lab.testid("new-game").click()
+    page, _ = lab.new_game("tictactoe", f"alphabeta:depth={cap + 1}")
     wait_for_turn(page, 0)
     lab.testid("board").locator("[data-cell].legal[data-label='b2']").first.click()
     wait_for_turn(page, 2)

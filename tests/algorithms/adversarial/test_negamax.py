@@ -9,6 +9,7 @@ from operator import xor
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import random_walk
 
 from searchlab.algorithms.adversarial.minimax import minimax
 from searchlab.algorithms.adversarial.negamax import iterative_deepening, negamax
@@ -35,10 +36,7 @@ def random_positions(game: MNKGame, count: int, seed: int) -> list:
     positions = []
     while len(positions) < count:
         state = game.initial_state()
-        for _ in range(rng.randrange(0, 7)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = random_walk(state, rng.randrange(0, 7), rng)
         if not state.is_terminal():
             positions.append(state)
     return positions

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from endgame_context import search_context
 
 from searchlab.algorithms.adversarial._othello_endgame_flips import flips_at, moves_at
 from searchlab.algorithms.adversarial._othello_endgame_last import search_few
@@ -133,15 +134,7 @@ def test_table_entries_round_trip_and_the_deeper_entry_stays() -> None:
         assert [int(x) for x in unpack_entry(data)] == [lower, upper, square, empties]
     table = np.zeros((16, 3), dtype=np.uint64)
     stats = np.array([0, 1 << 40, 0], dtype=np.int64)
-    context = (
-        stats,
-        table,
-        np.zeros((65, 40, 3), dtype=np.uint64),
-        np.zeros((65, 40), dtype=np.int64),
-        edge_stability_table(),
-        np.full(65, -1, dtype=np.int64),
-        np.zeros(1, dtype=np.uint64),  # no helper threads
-    )
+    context = search_context(stats, table)
     # a 10-empties position: its root entry holds the exact score after a full-window search
     state = played_states(1, seed=0)[0]
     rng = random.Random(5)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from endgame_context import search_context
 
 from searchlab.algorithms.adversarial._othello_endgame_search import (
     pack_entry,
     probe,
     search,
 )
-from searchlab.algorithms.adversarial._othello_endgame_stability import edge_stability_table
 from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver, solve_endgame
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
@@ -100,15 +100,7 @@ def test_a_torn_table_entry_reads_as_a_miss() -> None:
     board = "XXXXXXXX" * 3 + "OOOOOOXX" + "XOXOXOOX" + "OXXOOXOX" + "OX---X-O" + "O-O-XO--"
     state = Othello().state_from_board(board, "X")  # 9 empties: stored in the table
     mine, theirs = (np.uint64(bits) for bits in state.mover_bits())
-    context = (
-        stats,
-        table,
-        np.zeros((65, 40, 3), dtype=np.uint64),
-        np.zeros((65, 40), dtype=np.int64),
-        edge_stability_table(),
-        np.full(65, -1, dtype=np.int64),
-        np.zeros(1, dtype=np.uint64),
-    )
+    context = search_context(stats, table)
     search(mine, theirs, np.int64(-64), np.int64(64), np.int64(9), context)
     row = probe(table, mine, theirs)
     assert row >= 0

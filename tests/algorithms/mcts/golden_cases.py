@@ -308,6 +308,19 @@ def _go_searcher(
     return GoSearcher(game, MCTSOptions(**options), seed, priors=priors), state
 
 
+def _reuse_two_plies_down(searcher: Any, state: Any, first: int, second: int) -> Summary:
+    """A search of ``first`` simulations, then one of ``second`` from the position two plies
+    down its principal variation, on the subtree the searcher kept."""
+    from searchlab.core.limits import Limits
+
+    one = searcher.search(state, Limits(simulations=first))
+    assert one.action is not None
+    after = state.apply(one.action).apply(one.principal_variation[1])
+    two = searcher.search(after, Limits(simulations=second))
+    assert two.stats["reused_visits"] > 0
+    return {"first": summarise(one, state), "second": summarise(two, after)}
+
+
 @case("uct_compiled_go7_searcher_no_priors")
 def _() -> Summary:
     # priors off and rave=0: the compiled Go search is plain UCT
@@ -342,15 +355,9 @@ def _() -> Summary:
 
 @case("uct_compiled_go9_searcher_reuse_informed")
 def _() -> Summary:
-    from searchlab.core.limits import Limits
 
     searcher, state = _go_searcher(_go(9), GO9_MOVES, 3, 1500, rave=1000, rollout="informed")
-    first = searcher.search(state, Limits(simulations=1500))
-    assert first.action is not None
-    after = state.apply(first.action).apply(first.principal_variation[1])
-    second = searcher.search(after, Limits(simulations=800))
-    assert second.stats["reused_visits"] > 0
-    return {"first": summarise(first, state), "second": summarise(second, after)}
+    return _reuse_two_plies_down(searcher, state, 1500, 800)
 
 
 # reference tier (search.py, selection.py, final_move.py, rave.py, tree.py)
@@ -427,17 +434,9 @@ def _() -> Summary:
     # the reference MCTS class keeps its tree: the second search starts from a grandchild
     from searchlab.algorithms.mcts import MCTS
     from searchlab.core.game import play
-    from searchlab.core.limits import Limits
 
     game = _tictactoe()
-    searcher = MCTS(game, seed=3)
-    state = play(game.initial_state(), "b2")
-    first = searcher.search(state, Limits(simulations=600))
-    assert first.action is not None
-    after = state.apply(first.action).apply(first.principal_variation[1])
-    second = searcher.search(after, Limits(simulations=400))
-    assert second.stats["reused_visits"] > 0
-    return {"first": summarise(first, state), "second": summarise(second, after)}
+    return _reuse_two_plies_down(MCTS(game, seed=3), play(game.initial_state(), "b2"), 600, 400)
 
 
 # RAVE

@@ -8,6 +8,7 @@ import dataclasses
 import random
 
 import pytest
+from random_play import random_walk
 
 from searchlab.agents.search import MCTSAgent
 from searchlab.algorithms.kernels import KERNELS, mcts_features, mcts_rollouts
@@ -134,10 +135,7 @@ def test_every_line_of_the_tree_is_legal_under_superko() -> None:
     checked = 0
     for seed in range(12):
         state = game.initial_state()
-        for _ in range(rng.randrange(10, 40)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.playout_actions()))
+        state = random_walk(state, rng.randrange(10, 40), rng, lambda s: s.playout_actions())
         if state.is_terminal():
             continue
         result = GoSearcher(game, MCTSOptions(rave=300), seed).search(

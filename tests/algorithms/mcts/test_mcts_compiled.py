@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from compiled_tree import grown, walk
 
 from searchlab.algorithms.adversarial.solver import solve
 from searchlab.algorithms.kernels import KERNELS
@@ -64,23 +65,6 @@ def visit_shares(result: SearchResult) -> dict[int, float]:
     return {child["action"]: child["visits"] / total for child in result.stats["children"]}
 
 
-def walk(search: _Search, game: Any, root: Any) -> list[tuple[int, Any]]:
-    """Every node of a compiled tree made so far, with the reference state it stands for
-    (replaying the reference game's ``apply`` along the actions from the root)."""
-    tree = search.tree
-    found = []
-    stack = [(0, root)]
-    while stack:
-        node, state = stack.pop()
-        found.append((node, state))
-        first = int(tree.first[node])
-        if first < 0:
-            continue
-        for child in range(first, first + int(tree.n_expanded[node])):
-            stack.append((child, state.apply(int(tree.action[child]))))
-    return found
-
-
 # --- the compiled tree against the reference game -------------------------------------
 
 
@@ -102,11 +86,8 @@ def test_every_node_has_the_reference_games_legal_actions_and_value(
 ) -> None:
     options = MCTSOptions(value_scale=value_scale)
     scale = returns_scale(game, value_scale, "test")
-    search = _Search(_kernel_for(game, state, options), Limits(simulations=3000), options, 5)
-    search.run(3000, None)
+    search, nodes = grown(game, state, options, 3000, 5)
     tree = search.tree
-    nodes = walk(search, game, state)
-    assert len(nodes) == int(tree.counters[2])  # every node made is reachable, once
     saw_pass = False
     saw_values = set()
     for node, reference in nodes:
@@ -304,7 +285,7 @@ def test_pausing_to_grow_or_for_the_clock_does_not_change_the_search(monkeypatch
         tree = search.tree
         return sorted(
             (node, int(tree.visits[node]), float(tree.value[node]), int(tree.action[node]))
-            for node, _ in walk(search, CONNECT4, state)
+            for node, _ in walk(search, state)
         )
 
     assert made(plain) == made(sliced)

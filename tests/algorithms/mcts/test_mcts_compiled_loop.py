@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from compiled_tree import walk
 from numba import njit
 
 from searchlab.algorithms.mcts import mcts
@@ -164,20 +165,6 @@ def nim_search_of(state: TurnNimState, simulations: int, seed: int, **options: A
     search = _Search(kernel, Limits(simulations=simulations), mcts_options, seed)
     search.run(simulations, None)
     return search
-
-
-def walk(search: _Search, root: Any) -> list[tuple[int, Any]]:
-    """Every node made, with the reference state it stands for (replayed from the root)."""
-    tree = search.tree
-    found, stack = [], [(0, root)]
-    while stack:
-        node, state = stack.pop()
-        found.append((node, state))
-        first = int(tree.first[node])
-        if first >= 0:
-            for child in range(first, first + int(tree.n_expanded[node])):
-                stack.append((child, state.apply(int(tree.action[child]))))
-    return found
 
 
 @pytest.mark.parametrize("solver", [False, True])

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from compiled_tree import grown
 
 from searchlab.algorithms.adversarial.solver import solve
 from searchlab.algorithms.kernels import (
@@ -28,7 +29,7 @@ from searchlab.algorithms.kernels import (
     mcts_rollouts,
 )
 from searchlab.algorithms.mcts import MCTS, mcts
-from searchlab.algorithms.mcts.compiled import _kernel_for, _Search, compiled_mcts
+from searchlab.algorithms.mcts.compiled import compiled_mcts
 from searchlab.algorithms.mcts.options import MCTSOptions
 from searchlab.algorithms.mcts.value_scale import returns_scale
 from searchlab.core.errors import InvalidParameterError
@@ -47,20 +48,6 @@ BESIDE = OPEN.state_from(
 )
 """Player 0 to move with two snakes (two plies in a row); the first one's head is beside
 player 1's snake: ``right`` runs into it and kills the snake."""
-
-
-def tree_walk(search: _Search, root: Any) -> list[tuple[int, Any]]:
-    """Every node of the compiled tree, with the reference state it stands for."""
-    tree = search.tree
-    found, stack = [], [(0, root)]
-    while stack:
-        node, state = stack.pop()
-        found.append((node, state))
-        first = int(tree.first[node])
-        if first >= 0:
-            for child in range(first, first + int(tree.n_expanded[node])):
-                stack.append((child, state.apply(int(tree.action[child]))))
-    return found
 
 
 def visit_shares(result: Any, actions: tuple[int, ...]) -> list[float]:
@@ -98,11 +85,8 @@ def test_every_node_has_the_reference_games_actions_mover_and_value(scoring, val
     root = game.initial_state()
     options = MCTSOptions(value_scale=value_scale)
     scale = returns_scale(game, value_scale, "test")
-    search = _Search(_kernel_for(game, root, options), Limits(simulations=4000), options, 7)
-    search.run(4000, None)
+    search, nodes = grown(game, root, options, 4000, 7)
     tree = search.tree
-    nodes = tree_walk(search, root)
-    assert len(nodes) == int(tree.counters[2])
     runs = finished = 0
     values = set()
     for node, state in nodes:

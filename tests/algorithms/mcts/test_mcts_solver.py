@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from random_play import random_walk
 
 from searchlab.algorithms.adversarial.solver import Solver, solve
 from searchlab.algorithms.mcts import MCTS, ProofSearch, mcts
@@ -97,10 +98,7 @@ def test_solver_proofs_agree_with_the_exact_solver_on_tictactoe() -> None:
     proved = 0
     for _ in range(40):
         state = game.initial_state()
-        for _ in range(rng.randint(3, 6)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = random_walk(state, rng.randint(3, 6), rng)
         if state.is_terminal():
             continue
         result = mcts(

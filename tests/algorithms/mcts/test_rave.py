@@ -12,64 +12,20 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Hashable
 from typing import Any
 
 import pytest
+from bonus_nim import BonusNim, BonusNimState
 
 from searchlab.algorithms.mcts import MCTS
 from searchlab.algorithms.mcts.rave import rave_beta, select_rave, update_amaf
 from searchlab.algorithms.mcts.tree import Node
-from searchlab.core.game import GameInfo, play
+from searchlab.core.game import play
 from searchlab.core.game_events import Playout, Visit
 from searchlab.core.limits import Limits
 from searchlab.games import make
 
-# --- a tiny game with runs of plies by one player and repeated actions --------------------
-
-
-class BonusNimState:
-    """Take 1 or 2 counters; taking 2 gives another move (unless none are left); who takes
-    the last counter wins. Players repeat actions, and move several plies in a row."""
-
-    def __init__(self, left: int, player: int) -> None:
-        self.left, self.player = left, player
-
-    def current_player(self) -> int:
-        return self.player
-
-    def legal_actions(self) -> list[int]:
-        return [n for n in (1, 2) if n <= self.left] if self.left else []
-
-    def apply(self, action: int) -> BonusNimState:
-        assert action in self.legal_actions()
-        left = self.left - action
-        again = action == 2 and left > 0
-        return BonusNimState(left, self.player if again else 1 - self.player)
-
-    def is_terminal(self) -> bool:
-        return self.left == 0
-
-    def returns(self) -> tuple[float, float]:
-        if self.left:
-            return (0.0, 0.0)
-        winner = 1 - self.player  # the player who just took the last counter
-        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-
-    def key(self) -> Hashable:
-        return (self.left, self.player)
-
-    def action_to_string(self, action: int) -> str:
-        return str(action)
-
-
-class BonusNim:
-    def __init__(self, counters: int) -> None:
-        self.counters = counters
-        self.info = GameInfo(name="bonus_nim", max_utility=1)
-
-    def initial_state(self) -> BonusNimState:
-        return BonusNimState(self.counters, 0)
+# BonusNim(counters, bonus=2): take 1 or 2, taking 2 earns another move (tests/bonus_nim.py)
 
 
 # --- the hand-checked rule ------------------------------------------------------------------
@@ -78,7 +34,7 @@ class BonusNim:
 def test_update_amaf_by_hand() -> None:
     """BonusNim(5): player 0 takes 2 (and moves again), takes 1; then the rollout: player 1
     takes 1, player 0 takes 1 (the last one: player 0 wins)."""
-    root = Node(BonusNimState(5, 0), mover=1, amaf=True)
+    root = Node(BonusNimState(5, 0, bonus=2), mover=1, amaf=True)
     root.actions = [1, 2]  # fix the order (a search shuffles it)
     second = Node(root.state.apply(2), mover=0, amaf=True)  # player 0 again, 3 left
     second.actions = [1, 2]
@@ -110,7 +66,7 @@ def test_beta_schedule() -> None:
 
 def test_select_rave_mixes_by_beta() -> None:
     """Two visited edges: plain UCT prefers the better mean, RAVE the better AMAF value."""
-    root = Node(BonusNimState(5, 0), mover=1, amaf=True)
+    root = Node(BonusNimState(5, 0, bonus=2), mover=1, amaf=True)
     root.actions = [1, 2]
     children = [Node(root.state.apply(a), mover=0) for a in root.actions]
     root.children = list(children)
@@ -212,8 +168,8 @@ def _tree_counts(root: Node, table: bool) -> dict[Any, dict[int, tuple[int, floa
     [
         (make("tictactoe"), "", {}),
         (make("tictactoe"), "b2 a1", {"solver": True}),
-        (BonusNim(9), None, {}),
-        (BonusNim(21), None, {"transpositions": True, "solver": True}),
+        (BonusNim(9, bonus=2), None, {}),
+        (BonusNim(21, bonus=2), None, {"transpositions": True, "solver": True}),
         (make("connect4"), "4 3", {"transpositions": True}),
         (make("go", size=5), "C3 pass", {}),
     ],

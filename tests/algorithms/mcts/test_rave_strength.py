@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from random_play import random_walk
+
 from searchlab.algorithms.adversarial.solver import Solver
 from searchlab.algorithms.mcts import mcts
 from searchlab.core.limits import Limits
@@ -30,10 +32,7 @@ def _positions(game: Any, count: int) -> list[tuple[Any, set[int]]]:
     found: list[tuple[Any, set[int]]] = []
     while len(found) < count:
         state = game.initial_state()
-        for _ in range(rng.randint(1, 5)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = random_walk(state, rng.randint(1, 5), rng)
         if state.is_terminal():
             continue
         values = {}

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from line_problem import Line
 
 from searchlab.algorithms.path import best_first
 from searchlab.algorithms.path.best_first import (
@@ -183,32 +184,12 @@ def test_explicit_heuristic_overrides_the_problems_own() -> None:
 
 
 def test_problem_without_heuristic_method_uses_zero() -> None:
-    class Line:
-        def initial_state(self) -> int:
-            return 0
-
-        def is_goal(self, state: int) -> bool:
-            return state == 3
-
-        def successors(self, state: int) -> list[tuple[int, float]]:
-            return [(state + 1, 1.0), (state + 2, 3.0)] if state < 3 else []
-
-    result = astar(Line())
+    result = astar(Line(((1, 1.0), (2, 3.0)), goal=3))
     assert result.path == [0, 1, 2, 3] and result.cost == 3.0
 
 
 def test_time_limit_stops_an_endless_search() -> None:
-    class Endless:
-        def initial_state(self) -> int:
-            return 0
-
-        def is_goal(self, state: int) -> bool:
-            return False
-
-        def successors(self, state: int) -> list[tuple[int, float]]:
-            return [(state + 1, 1.0)]
-
-    result = dijkstra(Endless(), limits=Limits(time=0.05))
+    result = dijkstra(Line(((1, 1.0),)), limits=Limits(time=0.05))
     assert result.status == "limit" and result.path is None
     assert result.expanded > 0 and result.expanded % 1024 == 0  # the clock is read every 1024
 

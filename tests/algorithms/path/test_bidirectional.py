@@ -7,6 +7,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
+from line_problem import Line
 
 from searchlab.algorithms.path.best_first import dijkstra
 from searchlab.algorithms.path.bidirectional import bidirectional_search
@@ -82,22 +83,9 @@ def test_expansion_limit() -> None:
     assert (result.status, result.expanded, result.path) == ("limit", 3, None)
 
 
-class OneWay:
-    """A forward-only problem: no goal_state, no predecessors."""
-
-    def initial_state(self) -> int:
-        return 0
-
-    def is_goal(self, state: int) -> bool:
-        return state == 1
-
-    def successors(self, state: int) -> list[tuple[int, float]]:
-        return [(1, 1.0)]
-
-
 def test_problem_without_predecessors_is_rejected_naming_what_is_missing() -> None:
     with pytest.raises(InvalidParameterError, match="lacks goal_state, predecessors"):
-        bidirectional_search(OneWay())  # type: ignore[arg-type]
+        bidirectional_search(Line(((1, 1.0),), goal=1))  # type: ignore[arg-type]
 
 
 def test_goal_state_must_be_a_goal() -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -40,6 +42,19 @@ def load(shared_data: Path, name: str) -> tuple[GridMap, list[Scenario]]:
     return _load(shared_data / "grid_movingai", name)
 
 
+def optimal_runs(
+    shared_data: Path, name: str, searcher_of: Callable[[GridMap], Any]
+) -> Iterator[tuple[GridMap, Scenario, Any]]:
+    """Every scenario of map ``name`` searched by ``searcher_of(grid)``, each result's cost
+    checked against the scenario's optimal length: ``(grid, scenario, result)``."""
+    grid, scenarios = load(shared_data, name)
+    searcher = searcher_of(grid)
+    for scenario in scenarios:
+        result = searcher.search(scenario.start, scenario.goal)
+        assert abs(result.cost - scenario.optimal_length) <= TOLERANCE, scenario
+        yield grid, scenario, result
+
+
 def map_names(shared_data: Path) -> list[str]:
     with open(shared_data / "grid_movingai" / "MANIFEST.tsv", newline="") as handle:
         return [
@@ -64,12 +79,8 @@ def check_path(grid: GridMap, result, scenario: Scenario) -> None:  # type: igno
 
 @pytest.mark.parametrize("name", SMALL_MAPS)
 def test_every_scenario_of_the_small_maps_is_solved_optimally(shared_data: Path, name: str) -> None:
-    grid, scenarios = load(shared_data, name)
-    searcher = grid_searcher(grid)
-    for scenario in scenarios:
-        result = searcher.search(scenario.start, scenario.goal)
+    for grid, scenario, result in optimal_runs(shared_data, name, grid_searcher):
         assert result.is_solved
-        assert abs(result.cost - scenario.optimal_length) <= TOLERANCE, scenario
         check_path(grid, result, scenario)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
+from line_problem import Line
 
 from searchlab.algorithms.path.idastar import idastar
 from searchlab.core.errors import InvalidParameterError
@@ -94,17 +95,8 @@ def test_depth_limit_caps_the_threshold() -> None:
 
 
 def test_time_limit_stops_an_endless_search() -> None:
-    class Endless:
-        def initial_state(self) -> int:
-            return 0
-
-        def is_goal(self, state: int) -> bool:
-            return False
-
-        def successors(self, state: int) -> list[tuple[int, float]]:
-            return [(state + 1, 0.0)]  # zero costs: the first iteration never ends
-
-    result = idastar(Endless(), limits=Limits(time=0.05))
+    # zero costs: the first iteration never ends
+    result = idastar(Line(((1, 0.0),)), limits=Limits(time=0.05))
     assert result.status == "limit" and result.expanded % 1024 == 0
 
 

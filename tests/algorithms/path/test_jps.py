@@ -16,6 +16,7 @@ from test_grid_astar import (
     load,
     map_names,
     octile_graph,
+    optimal_runs,
     random_grid,
     sample,
 )
@@ -40,11 +41,7 @@ def check_result(grid: GridMap, result, start, goal) -> None:  # type: ignore[no
 
 @pytest.mark.parametrize("name", SMALL_MAPS)
 def test_every_scenario_of_the_small_maps(shared_data: Path, name: str) -> None:
-    grid, scenarios = load(shared_data, name)
-    searcher = jump_point_searcher(grid)
-    for scenario in scenarios:
-        result = searcher.search(scenario.start, scenario.goal)
-        assert abs(result.cost - scenario.optimal_length) <= TOLERANCE, scenario
+    for grid, scenario, result in optimal_runs(shared_data, name, jump_point_searcher):
         check_result(grid, result, scenario.start, scenario.goal)
 
 

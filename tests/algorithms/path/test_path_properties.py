@@ -139,12 +139,18 @@ def test_astar_with_admissible_heuristic_is_optimal(sample: Any) -> None:
     assert_matches_oracle(case, astar(case.problem, h.__getitem__))
 
 
+def traced_astar(sample: Any) -> tuple[Any, Any, TraceRecorder, str]:
+    """A* on a drawn graph with its drawn heuristic, recorded: (the drawn case, the result,
+    the recorder, the heuristic's kind)."""
+    case, h, kind = sample
+    recorder = TraceRecorder()
+    return case, astar(case.problem, h.__getitem__, observer=recorder), recorder, kind
+
+
 @PROPERTY
 @given(graphs_with_admissible_heuristic())
 def test_astar_with_consistent_heuristic_never_reopens(sample: Any) -> None:
-    case, h, kind = sample
-    recorder = TraceRecorder()
-    result = astar(case.problem, h.__getitem__, observer=recorder)
+    _, result, recorder, kind = traced_astar(sample)
     if kind == "consistent":
         assert result.reopened == 0
         expanded = recorder.states("expand")
@@ -154,9 +160,7 @@ def test_astar_with_consistent_heuristic_never_reopens(sample: Any) -> None:
 @PROPERTY
 @given(graphs_with_admissible_heuristic())
 def test_observer_events_match_counters(sample: Any) -> None:
-    case, h, _ = sample
-    recorder = TraceRecorder()
-    result = astar(case.problem, h.__getitem__, observer=recorder)
+    case, result, recorder, _ = traced_astar(sample)
     counts = recorder.counts()
     assert counts["expand"] == result.expanded
     assert counts["generate"] == result.generated

@@ -7,6 +7,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
+from line_problem import Line
 
 from searchlab.algorithms.path.best_first import astar
 from searchlab.algorithms.path.perfect_heuristic import PerfectHeuristic, perfect_heuristic
@@ -86,18 +87,8 @@ def test_limits_that_cut_the_enumeration_short_raise() -> None:
 
 
 def test_problem_without_predecessors_is_rejected() -> None:
-    class OneWay:
-        def initial_state(self) -> int:
-            return 0
-
-        def is_goal(self, state: int) -> bool:
-            return state == 1
-
-        def successors(self, state: int) -> list[tuple[int, float]]:
-            return [(1, 1.0)]
-
     with pytest.raises(InvalidParameterError, match="perfect_heuristic needs a ReversibleProblem"):
-        perfect_heuristic(OneWay())  # type: ignore[arg-type]
+        perfect_heuristic(Line(((1, 1.0),), goal=1))  # type: ignore[arg-type]
 
 
 def test_negative_cost_is_reported_with_its_edge() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from one_line import raises_one_line
 
 from searchlab.core.errors import (
     InvalidParameterError,
@@ -79,28 +80,25 @@ def test_crlf_and_trailing_blank_lines() -> None:
     assert grid.passable.shape == (2, 3)
 
 
-@pytest.mark.parametrize(
-    ("text", "fragment"),
-    [
-        ("typ octile\nheight 2\nwidth 3\nmap\n...\n...\n", "x.map:1: expected 'type octile'"),
-        ("type octile\nheight two\nwidth 3\nmap\n...\n...\n", "x.map:2: expected 'height <H>'"),
-        ("type octile\nheight 2\nwdth 3\nmap\n", "x.map:3: expected 'width <W>', got 'wdth 3'"),
-        ("type octile\nheight 2\nwidth 3\nmapp\n...\n...\n", "x.map:4: expected 'map'"),
-        ("type octile\nheight 2\nwidth 3\n", "x.map:4: expected 'map', got end of file"),
-        ("type hex\nheight 2\nwidth 3\nmap\n...\n...\n", "x.map:1: only 'type octile'"),
-        ("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", "x.map:6: expected 3 characters"),
-        ("type octile\nheight 2\nwidth 3\nmap\n...\n", "x.map:6: expected 2 map rows"),
-        ("type octile\nheight 1\nwidth 3\nmap\n...\n...\n", "x.map:6: expected 1 map rows"),
-        ("type octile\nheight 1\nwidth 3\nmap\n.x.\n", "x.map:5: unknown map character 'x' at"),
-        ("type octile\nheight 1\nwidth 3\nmap\n.é.\n", "x.map:5: unknown map character 'é'"),
-        ("type octile\nheight 0\nwidth 3\nmap\n", "x.map:2: the map is empty"),
-    ],
-)  # fmt: skip
+BAD_MAPS = {
+    "typ octile\nheight 2\nwidth 3\nmap\n...\n...\n": "x.map:1: expected 'type octile'",
+    "type octile\nheight two\nwidth 3\nmap\n...\n...\n": "x.map:2: expected 'height <H>'",
+    "type octile\nheight 2\nwdth 3\nmap\n": "x.map:3: expected 'width <W>', got 'wdth 3'",
+    "type octile\nheight 2\nwidth 3\nmapp\n...\n...\n": "x.map:4: expected 'map'",
+    "type octile\nheight 2\nwidth 3\n": "x.map:4: expected 'map', got end of file",
+    "type hex\nheight 2\nwidth 3\nmap\n...\n...\n": "x.map:1: only 'type octile'",
+    "type octile\nheight 2\nwidth 3\nmap\n...\n..\n": "x.map:6: expected 3 characters",
+    "type octile\nheight 2\nwidth 3\nmap\n...\n": "x.map:6: expected 2 map rows",
+    "type octile\nheight 1\nwidth 3\nmap\n...\n...\n": "x.map:6: expected 1 map rows",
+    "type octile\nheight 1\nwidth 3\nmap\n.x.\n": "x.map:5: unknown map character 'x' at",
+    "type octile\nheight 1\nwidth 3\nmap\n.é.\n": "x.map:5: unknown map character 'é'",
+    "type octile\nheight 0\nwidth 3\nmap\n": "x.map:2: the map is empty",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "fragment"), BAD_MAPS.items())
 def test_malformed_maps(text: str, fragment: str) -> None:
-    with pytest.raises(MapFormatError) as info:
-        parse_map(text, source="x.map")
-    assert fragment in str(info.value)
-    assert "\n" not in str(info.value)
+    raises_one_line(MapFormatError, lambda: parse_map(text, source="x.map"), fragment)
 
 
 def test_wrong_row_length_quotes_the_row(tmp_path: Path) -> None:
@@ -123,19 +121,17 @@ def test_loaded_map_is_named_after_the_file(tmp_path: Path) -> None:
     assert load_map(path).name == "tiny"
 
 
-@pytest.mark.parametrize(
-    ("text", "fragment"),
-    [
-        ("", "x.scen:1: expected 'version 1' or 'version 1.0', got an empty file"),
-        ("version 2\n", "x.scen:1: expected 'version 1'"),
-        ("version 1\n0\tm.map\t3\t2\t0\t0\t2\n", "x.scen:2: expected 9 fields"),
-        ("version 1\n0\tm.map\t3\t2\tA\t0\t2\t1\t2.0\n", "x.scen:2: expected whole numbers"),
-    ],
-)
+BAD_SCENARIOS = {
+    "": "x.scen:1: expected 'version 1' or 'version 1.0', got an empty file",
+    "version 2\n": "x.scen:1: expected 'version 1'",
+    "version 1\n0\tm.map\t3\t2\t0\t0\t2\n": "x.scen:2: expected 9 fields",
+    "version 1\n0\tm.map\t3\t2\tA\t0\t2\t1\t2.0\n": "x.scen:2: expected whole numbers",
+}
+
+
+@pytest.mark.parametrize(("text", "fragment"), BAD_SCENARIOS.items())
 def test_malformed_scenarios(text: str, fragment: str) -> None:
-    with pytest.raises(ScenarioFormatError) as info:
-        parse_scenarios(text, source="x.scen")
-    assert fragment in str(info.value)
+    raises_one_line(ScenarioFormatError, lambda: parse_scenarios(text, source="x.scen"), fragment)
 
 
 def test_scenarios_that_do_not_fit_the_map() -> None:

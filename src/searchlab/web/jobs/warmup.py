@@ -12,6 +12,8 @@ from searchlab.agents import make_agent
 from searchlab.algorithms.path import best_first
 from searchlab.algorithms.path.jps import jump_point_search
 from searchlab.algorithms.warmup import warm_up_game
+from searchlab.core.cache_dir import cache_directory
+from searchlab.core.file_lock import taking_turns
 from searchlab.domains.games import GAMES, make
 from searchlab.domains.path.grid import GridMap, GridProblem
 from searchlab.learning.shipped import shipped_games
@@ -27,7 +29,19 @@ def warm_up() -> None:
     Othello, Snake Go and Go; the exact solvers; each game's rules) and of the path searches;
     with PyTorch (the ``learn`` extra), run torch on one thread and load each network shipped
     for a game and search with it once (``az``'s PUCT kernels). A part that fails says so in
-    one line on stderr; the worker still serves."""
+    one line on stderr; the worker still serves. The workers warm up in turn
+    (:func:`~searchlab.core.file_lock.taking_turns`, on ``warmup.lock`` in searchlab's cache
+    folder): on an empty cache the first compiles and the others load what it kept."""
+    try:
+        lock = cache_directory() / "warmup.lock"
+    except RuntimeError:  # no home folder to find: warm up without waiting for anyone
+        _warm_up_all()
+        return
+    with taking_turns(lock):
+        _warm_up_all()
+
+
+def _warm_up_all() -> None:
     for name in sorted(GAMES):
         _warm(name, functools.partial(_warm_game, name))
 
