@@ -589,15 +589,7 @@ class CompiledSearcher:
             return self._search_shared(state, kernel, limits, began)
         if options.threads > 1:
             return self._search_threads(state, kernel, limits, began)
-        node = self._find_reusable(state)
-        if node >= 0 and self._search is not None:
-            search = self._search
-            reused = search.reroot(node, kernel, limits)
-        else:
-            seed = self._seed if self._first else self._seeds.getrandbits(63)
-            search = _Search(kernel, limits, options, seed, self.report_rave)
-            reused = 0
-        self._first = False
+        search, reused = self._one_tree(state, kernel, limits)
         self._search, self._root = search, state
         deadline = None if limits.time is None else began + limits.time
         stopped_by = search.run(limits.simulations, deadline)
@@ -614,6 +606,21 @@ class CompiledSearcher:
             chosen = search.final_choice(MOST_VISITS)
         return search.result(chosen, stopped_by, began, list(state.legal_actions()), reused)
 
+    def _one_tree(self, state: State, kernel: _Kernel, limits: Limits) -> tuple[_Search, int]:
+        """The tree of a search of ``state`` on one thread or shared by all: the previous
+        tree's subtree where it holds ``state`` (and the simulations it inherits), else a
+        fresh one seeded by the searcher's seed (its first search) or its stream."""
+        node = self._find_reusable(state)
+        if node >= 0 and self._search is not None:
+            search = self._search
+            reused = search.reroot(node, kernel, limits)
+        else:
+            seed = self._seed if self._first else self._seeds.getrandbits(63)
+            search = _Search(kernel, limits, self.options, seed, self.report_rave)
+            reused = 0
+        self._first = False
+        return search, reused
+
     def _search_shared(
         self, state: State, kernel: _Kernel, limits: Limits, began: float
     ) -> SearchResult:
@@ -622,15 +629,7 @@ class CompiledSearcher:
         with its own copy of the position and its own random stream, the budget split."""
         options = self.options
         shares = _thread_limits(limits, options.threads)
-        node = self._find_reusable(state)
-        if node >= 0 and self._search is not None:
-            search = self._search
-            reused = search.reroot(node, kernel, limits)
-        else:
-            seed = self._seed if self._first else self._seeds.getrandbits(63)
-            search = _Search(kernel, limits, options, seed, self.report_rave)
-            reused = 0
-        self._first = False
+        search, reused = self._one_tree(state, kernel, limits)
         self._search, self._helpers, self._root = search, [], state
         lanes = []
         for index in range(len(shares)):
