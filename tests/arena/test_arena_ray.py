@@ -9,13 +9,13 @@ import json
 import multiprocessing
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from arena_records import comparable, count_games
 from cli_support import assert_one_line_error, run_main
 from needs import require_module
 
@@ -23,26 +23,10 @@ from searchlab.arena.runner import run_tournament
 from searchlab.arena.schedule import round_robin
 from searchlab.arena.standings import standings
 from searchlab.arena.store import ArenaStore
-from searchlab.arena.worker import GameRecord
 from searchlab.core.workers import RayPool, WorkerError, make_pool
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 JOBS = round_robin("nim", ["random", "greedy", "alphabeta:depth=3"], 4, seed=11, openings=1)
-
-
-def comparable(record: GameRecord) -> tuple:
-    """Everything but the measured seconds."""
-    return (
-        record.key,
-        record.first,
-        record.second,
-        record.seed,
-        record.opening,
-        record.moves,
-        record.movers,
-        record.result,
-        record.termination,
-    )
 
 
 def table(store: ArenaStore) -> list[tuple]:
@@ -117,17 +101,6 @@ def test_a_ray_address_where_nothing_answers_is_one_line(
     assert_one_line_error(code, err, "--ray 127.0.0.1:1: no Ray cluster answers there")
     with ArenaStore.open(db) as store:
         assert store.count() == 0
-
-
-def count_games(path: Path) -> int:
-    """Games in the file, read while another process may be writing it."""
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05) as raw:
-            return int(raw.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 def session_processes(session: int) -> list[str]:

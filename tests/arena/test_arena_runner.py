@@ -5,7 +5,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from arena_records import comparable, count_games
 
 from searchlab.arena.runner import ArenaWorkerError, TournamentInterrupted, run_tournament
 from searchlab.arena.schedule import round_robin
@@ -21,22 +21,6 @@ from searchlab.arena.store import ArenaStore
 from searchlab.arena.worker import GameRecord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def comparable(record: GameRecord) -> tuple:
-    """Everything but the measured seconds."""
-    return (
-        record.key,
-        record.game,
-        record.first,
-        record.second,
-        record.seed,
-        record.opening,
-        record.moves,
-        record.movers,
-        record.result,
-        record.termination,
-    )
 
 
 def stored(path: Path) -> dict[str, tuple]:
@@ -96,17 +80,6 @@ def test_workers_stop_when_asked(tmp_path: Path) -> None:
         count = store.count()
     # the games already running when the rule fired are finished and stored, no new ones
     assert summary.is_stopped and 5 <= count <= 6 and summary.played == count
-
-
-def count_games(path: Path) -> int:
-    """Games in the file, read while another process may be writing it."""
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05) as raw:
-            return int(raw.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 ARENA = ["arena", "tictactoe", "alphabeta:depth=9", "random", "--games", "40", "--seed", "3"]
