@@ -67,10 +67,18 @@ def _load_benchmark(name: str) -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="session")
-def load_benchmark() -> Callable[[str], ModuleType]:
-    """A loader of benchmark scripts by name: ``load_benchmark("connect4_hardness").main(argv)``."""
-    return _load_benchmark
+@pytest.fixture
+def load_benchmark() -> Iterator[Callable[[str], ModuleType]]:
+    """A loader of benchmark scripts by name: ``load_benchmark("connect4_hardness").main(argv)``.
+    The agent kinds a script registers in the default registry (``connect4_mistakes``'s
+    ``azjl-minimax``) are removed again after the test, so that no later test in the same
+    process sees them (the test files go to the two processes in no fixed order)."""
+    from searchlab.agents import AGENT_KINDS
+
+    before = set(AGENT_KINDS)
+    yield _load_benchmark
+    for name in set(AGENT_KINDS) - before:
+        del AGENT_KINDS[name]
 
 
 @pytest.fixture
