@@ -24,8 +24,6 @@ True
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError
+from searchlab.core.workers import ProcessPool
 from searchlab.domains.games.connect4 import parse_moves
 from searchlab.learning.alphago.data import ExpertPositions, generate_expert_positions
 
@@ -84,10 +83,6 @@ def label_chunk(job: ChunkJob) -> float:
     return time.process_time() - started
 
 
-def _ignore_ctrl_c() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def label_chunks(
     jobs: Sequence[ChunkJob],
     *,
@@ -114,30 +109,23 @@ def label_chunks(
             if on_done is not None:
                 on_done(job, seconds)
         return True
-    pool = multiprocessing.get_context("spawn").Pool(
-        min(workers, len(pending)), initializer=_ignore_ctrl_c
-    )
-    try:
-        running = [(job, pool.apply_async(label_chunk, (job,))) for job in pending]
-        while running:
+    queue = list(pending)
+    with ProcessPool(min(workers, len(pending)), name="searchlab-labelling") as pool:
+        while queue or pool.busy:
             if stopping():
+                pool.terminate()
                 return False
-            waiting = []
-            for job, result in running:
-                if result.ready():
-                    seconds = result.get()
-                    if on_done is not None:
-                        on_done(job, seconds)
-                else:
-                    waiting.append((job, result))
-            running = waiting
-            if running:
-                time.sleep(0.2)
-        pool.close()
-        return True
-    finally:
-        pool.terminate()
-        pool.join()
+            while queue and pool.idle:
+                pool.submit(_labelled, queue.pop(0))
+            for job, seconds in pool.finished(timeout=0.2):
+                if on_done is not None:
+                    on_done(job, seconds)
+    return True
+
+
+def _labelled(job: ChunkJob) -> tuple[ChunkJob, float]:
+    """:func:`label_chunk` in a worker of the pool, with the job it labelled."""
+    return job, label_chunk(job)
 
 
 def held_out_keys(path: str | Path) -> frozenset[int]:
