@@ -55,6 +55,7 @@ import select
 import signal
 import socket
 import time
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -127,21 +128,26 @@ class _Farm(Closing):
     size: int
 
     @property
+    @abstractmethod
     def idle(self) -> int:
-        raise NotImplementedError
+        """How many more tasks may be submitted now."""
 
     @property
+    @abstractmethod
     def busy(self) -> int:
-        raise NotImplementedError
+        """How many tasks are running."""
 
+    @abstractmethod
     def submit(self, function: Callable[[Any], Any], task: Any) -> None:
-        raise NotImplementedError
+        """Start ``function(task)`` (an idle worker must be free)."""
 
+    @abstractmethod
     def finished(self, timeout: float | None = None, *, wake: int | None = None) -> Iterator[Any]:
-        raise NotImplementedError
+        """Wait (at most ``timeout``) for tasks to end and yield their results."""
 
+    @abstractmethod
     def terminate(self) -> None:
-        raise NotImplementedError
+        """End the tasks in progress at once."""
 
     def run(self, tasks: Iterable[Any], function: Callable[[Any], Any]) -> Iterator[Any]:
         """``function(task)`` of each of ``tasks`` (a module-level function), as they finish;
