@@ -28,8 +28,8 @@ def test_every_case_is_recorded() -> None:
 def _compare(found: Any, expected: Any, where: str, floats_exact: bool) -> None:
     """``found == expected``, naming the first place they differ. Integers (visits, actions,
     node counts), strings, ``None`` and booleans compare exactly, type and all; floats exactly
-    too (an integer of the same value passes), unless ``floats_exact`` is off (then to 1e-9
-    relative)."""
+    too (an integer of the same value passes), unless ``floats_exact`` is off (then to 1e-5
+    relative: float32's rounding, about 1e-7, summed over a network's layers)."""
     if isinstance(expected, dict):
         assert isinstance(found, dict), where
         assert sorted(found) == sorted(expected), f"{where}: keys"
@@ -46,7 +46,7 @@ def _compare(found: Any, expected: Any, where: str, floats_exact: bool) -> None:
             assert found == expected, f"{where}: {found!r} != {expected!r}"
         else:
             assert math.isfinite(found), where
-            assert found == pytest.approx(expected, rel=1e-9, abs=1e-12), (
+            assert found == pytest.approx(expected, rel=1e-5, abs=1e-7), (
                 f"{where}: {found!r} != {expected!r}"
             )
     else:
@@ -61,5 +61,6 @@ def test_search_matches_its_golden_result(name: str) -> None:
     # same numbers in the same order: compared exactly. Where a PyTorch network gives the
     # priors and values, its float32 arithmetic may round differently on another CPU (the
     # matrix kernels torch picks depend on the instruction set), so those floats are compared
-    # to 1e-9 relative; visits, actions and node counts are still exact.
+    # to 1e-5 relative (an AVX-512 Xeon and an AVX2 EPYC differ by about 3e-8); visits,
+    # actions and node counts are still exact.
     _compare(run_case(name), STORED[name], name, floats_exact=name not in TORCH_CASES)
