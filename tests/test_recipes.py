@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 import runpy
 import shlex
 import sys
@@ -27,36 +26,10 @@ from typing import Any
 
 import pytest
 from cli_support import run_main
+from recipe_files import recipe_blocks, write_files
 
 from searchlab.agents import AGENT_KINDS
 from searchlab.domains.games import GAMES
-
-REPO = Path(__file__).resolve().parents[1]
-PAGE = REPO / "docs" / "architecture.md"
-BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
-FILE_LINE = re.compile(r"# (\w+\.py)(, continued)?")
-
-
-def recipe_blocks() -> list[tuple[str, str]]:
-    """``(language, code)`` of every fenced block of the recipes section, in page order."""
-    text = PAGE.read_text(encoding="utf-8")
-    return BLOCK.findall(text[text.index("## Recipes") :])
-
-
-def write_files(folder: Path) -> list[str]:
-    """Save the recipes' files in ``folder``; their names in page order."""
-    names: list[str] = []
-    for language, code in recipe_blocks():
-        if language != "python":
-            continue
-        match = FILE_LINE.fullmatch(code.splitlines()[0])
-        assert match, f"a Python block of the recipes names no file: {code.splitlines()[0]!r}"
-        name, continued = match.groups()
-        with (folder / name).open("a" if continued else "w", encoding="utf-8") as handle:
-            handle.write(("\n\n" if continued else "") + code)
-        if name not in names:
-            names.append(name)
-    return names
 
 
 def commands() -> list[list[str]]:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from recipe_files import OWN_GAME, write_files
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -87,11 +88,11 @@ def _free_port() -> int:
         return port
 
 
-def _serve_command(port: int) -> list[str]:
+def _serve_command(port: int, *extra: str) -> list[str]:
     script = Path(sys.executable).parent / "searchlab"
     if script.exists():
-        return [str(script), "serve", "--port", str(port)]
-    return [sys.executable, "-m", "searchlab", "serve", "--port", str(port)]
+        return [str(script), "serve", "--port", str(port), *extra]
+    return [sys.executable, "-m", "searchlab", "serve", "--port", str(port), *extra]
 
 
 @dataclass
@@ -166,10 +167,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             missing(f"{module} is not installed: pip install -e '.[web]'")
     port = _free_port()
     log_path = tmp_path_factory.mktemp("server") / "serve.log"
+    own = tmp_path_factory.mktemp("own-game")
+    write_files(own)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            _serve_command(port),
+            _serve_command(port, "--game", f"{own / OWN_GAME}.py:Notakto"),
             cwd=REPO_ROOT,
             env=env,
             stdin=subprocess.DEVNULL,

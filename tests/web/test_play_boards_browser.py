@@ -18,15 +18,20 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
+
+from recipe_files import OWN_GAME, write_files
 
 from searchlab.core.game import play
 from searchlab.domains.games.go import point_to_vertex
 from searchlab.domains.games.go.score import owners, result_of_score, settle_by_playouts
 from searchlab.domains.games.othello import PASS
+from searchlab.domains.games.registry import load_game_class
 from searchlab.domains.games.snakego.policy import DEADLY, action_kinds
 from searchlab.games import make
-from searchlab.web.views import GO_SETTLE_SEED
+from searchlab.web.own_games import parse_game_option
+from searchlab.web.views import GO_SETTLE_SEED, result_text
 
 ENGINE_TIMEOUT_MS = 120_000
 GO_ENGINE = "mcts:simulations=200"  # a small budget: the whole game takes seconds
@@ -249,4 +254,46 @@ def test_snakego_marks_and_guards_the_moves_that_kill_the_snake(lab: Any) -> Non
     lab.testid("actions").locator("[data-action-label=down]").click()
     wait_for_person(page, 2)
     assert page_moves(lab)[0] == "down"
+    lab.check()
+
+
+# --- A person's own game: the recipe's Notakto, served with ``searchlab serve --game`` -------
+
+
+def capitalise(text: str) -> str:
+    """As the page's ``capitalise`` (``play_boards.js``): the first letter upper case."""
+    return text[:1].upper() + text[1:]
+
+
+def test_own_game_of_the_recipe_is_played_by_clicks_against_mcts(lab: Any, tmp_path: Path) -> None:
+    """The server of these tests serves ``docs/architecture.md``'s toy game beside the
+    built-in ones (``--game notakto.py:Notakto``, as the recipe says). The page lists it and,
+    as for any game of a person's own (``web/views.py``), shows its text and a button for each
+    legal move; it takes the person's clicks and the engine's replies to the end. The text,
+    the buttons and the result are the library's, for the page's own list of moves, through
+    the class loaded from the same file."""
+    write_files(tmp_path)
+    name, spec = parse_game_option(f"{tmp_path / OWN_GAME}.py:Notakto")
+    game = load_game_class(spec)()
+    page = open_game(lab, name, "mcts:simulations=200")
+    actions = lab.testid("actions")
+    clicks = 0
+    while wait_for_person(page, 2 * clicks) == "human":
+        state = play(game.initial_state(), page_moves(lab))
+        assert lab.testid("state-text").text_content() == str(state), page_moves(lab)
+        legal = [state.action_to_string(a) for a in state.legal_actions()]
+        shown = actions.locator("[data-action-label]").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.actionLabel)"
+        )
+        assert shown == legal
+        move = "b2" if "b2" in legal else legal[0]
+        actions.locator(f"[data-action-label={move}]").click()
+        clicks += 1
+    moves = page_moves(lab)
+    state = play(game.initial_state(), moves)
+    assert clicks >= 2 and state.is_terminal(), moves
+    assert lab.testid("state-text").text_content() == str(state)
+    result = lab.testid("result")
+    result.wait_for(state="visible")
+    assert result.inner_text() == capitalise(result_text(name, state.returns()))
     lab.check()
