@@ -45,6 +45,7 @@ from typing import Any, NamedTuple, cast
 import torch
 from torch import nn
 
+from searchlab.core.checks import check_keys
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = [
@@ -137,13 +138,7 @@ blocks, channels, hidden
         their defaults."""
         if not isinstance(data, Mapping):
             raise InvalidParameterError(f"network: expected a table of settings, got {data!r}")
-        known = [field.name for field in dataclasses.fields(cls)]
-        unknown = [str(key) for key in data if key not in known]
-        if unknown:
-            plural = "s" if len(unknown) > 1 else ""
-            raise InvalidParameterError(
-                f"network: unknown key{plural} {', '.join(unknown)}; known: {', '.join(known)}"
-            )
+        check_keys(data, (field.name for field in dataclasses.fields(cls)), owner="network")
         return cls(**data)
 
     @classmethod
