@@ -16,9 +16,9 @@ from searchlab.cli._common import add_command, emit_json
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.domains.path.sliding_tile import (
-    GOALS,
-    HEURISTICS,
     SlidingTilePuzzle,
+    check_goal,
+    check_heuristic,
     moves_between,
     parse_tiles,
     render,
@@ -126,14 +126,8 @@ def run(args: argparse.Namespace) -> int:
         raise UnknownNameError(
             f"unknown algorithm {args.algorithm!r}: expected one of {', '.join(ALGORITHMS)}"
         )
-    if args.goal not in GOALS:
-        raise InvalidParameterError(
-            f"unknown goal {args.goal!r}: expected one of {', '.join(GOALS)}"
-        )
-    if args.heuristic not in HEURISTICS:
-        raise UnknownNameError(
-            f"unknown heuristic {args.heuristic!r}: expected one of {', '.join(HEURISTICS)}"
-        )
+    check_goal(args.goal)
+    check_heuristic(args.heuristic)
     expansions = _positive(args.max_expansions, "--max-expansions", int)
     seconds = _positive(args.time, "--time", float)
     tiles = parse_tiles(" ".join(args.tiles))
