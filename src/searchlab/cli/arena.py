@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from searchlab.cli._common import (
+    add_json_argument,
     add_param_argument,
     add_ray_argument,
     positive_int,
@@ -174,7 +175,7 @@ def register(subparsers: Any) -> None:
         help="Go: write each game finished in this run as an SGF file in DIR (created if "
         "missing): players, result, date",
     )
-    parser.add_argument("--json", action="store_true", help="the standings as one JSON list")
+    add_json_argument(parser, "the standings as one JSON list")
     parser.set_defaults(func=run)
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from searchlab.cli._common import add_command, emit_json
+from searchlab.cli._common import add_command, add_json_argument, emit_json
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.domains.path.sliding_tile import (
@@ -99,7 +99,7 @@ def register(subparsers: Any) -> None:
         help=f"stop after N expansions (astar on 4x4 and up: {ASTAR_DEFAULT_EXPANSIONS:,})",
     )
     parser.add_argument("--time", metavar="SECONDS", help="stop after this many seconds")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_argument(parser, "print one JSON object")
     parser.set_defaults(func=run)
 
 
