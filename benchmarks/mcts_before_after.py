@@ -88,12 +88,10 @@ for name, (game, options, simulations, spiel) in CASES.items():
         sstate = sgame.new_initial_state()
         out[name]["openspiel_cpp"] = best(lambda: bot.step(sstate), simulations)
 import numpy as np
-try:  # the engine's PUCT (after PUCTConfig merged into MCTSOptions) or, before, learning's
+try:  # PUCT on arrays, in the engine since 0465562: an older base has no PUCT rows
     from searchlab.algorithms.mcts.puct import search as puct_search
-    BATCH = "search_batch"
 except ImportError:
-    from searchlab.learning.puct_arrays import search as puct_search
-    BATCH = "batch_size"
+    puct_search = None
 
 
 class _Cells:  # Connect Four's action index is the column itself
@@ -109,11 +107,11 @@ class _Uniform:  # equal priors, value 0: the tree's own cost, no network
 
 
 puct_state = make("connect4").initial_state()
-for batch in (1, 8):
+for batch in (1, 8) if puct_search is not None else ():
     simulations = 2_000 if quick else 10_000
     def run_puct(batch=batch, simulations=simulations):
         outcome = puct_search(puct_state, _Uniform(), num_simulations=simulations,
-                              **{BATCH: batch})
+                              search_batch=batch)
         assert outcome.simulations == simulations
     out[f"puct batch {batch}"] = {"searchlab": best(run_puct, simulations)}
 print(json.dumps(out))
@@ -182,12 +180,15 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     for case, engines in best["after"].items():
-        before = best["before"][case]["searchlab"]
         after = engines["searchlab"]
-        cpp_before = best["before"][case].get("openspiel_cpp")
         cpp_after = engines.get("openspiel_cpp")
-        vs_before = f"{before / cpp_before:.1f}x" if cpp_before else "-"
         vs_after = f"{after / cpp_after:.1f}x" if cpp_after else "-"
+        if case not in best["before"]:  # a case the base cannot run
+            print(f"{case:<17} {'-':>11} {after:>11,.0f} {'-':>13} {'-':>11} {vs_after:>10}")
+            continue
+        before = best["before"][case]["searchlab"]
+        cpp_before = best["before"][case].get("openspiel_cpp")
+        vs_before = f"{before / cpp_before:.1f}x" if cpp_before else "-"
         print(
             f"{case:<17} {before:>11,.0f} {after:>11,.0f} {after / before:>12.3f}x "
             f"{vs_before:>11} {vs_after:>10}"

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 from cli_support import assert_one_line_error, run_main
+from needs import require_module
+
+from searchlab.cli.main import build_parser
 
 # A Middle-Easy position of Pons' Test_L2_R1 and its score there.
 ROOT, ROOT_SCORE = "4661237137541742643224", 8
@@ -82,3 +85,49 @@ def test_a_ray_address_that_does_not_answer_is_one_line_soon(
         "--ray", "127.0.0.1:1",
     )  # fmt: skip
     assert_one_line_error(code, err, "no Ray cluster answers")
+
+
+@pytest.mark.parametrize(
+    ("ray", "expected"),
+    [
+        ([], None),
+        (["--ray"], "local"),
+        (["--ray", "auto"], "auto"),
+        (["--ray", "h:6379"], "h:6379"),
+    ],
+)
+def test_ray_takes_an_optional_address_as_arena_and_train_do(
+    ray: list[str], expected: str | None
+) -> None:
+    """``--ray`` alone is a local Ray instance, as in ``arena`` and ``train``."""
+    book = ["book", "build", "connect4", "--depth", "4", "--out", "b"]
+    for command in (
+        book,
+        ["train", "nim", "--out", "r"],
+        ["arena", "nim", "a", "b", "--games", "2"],
+    ):
+        args = build_parser().parse_args([*command, *ray])
+        assert args.ray == expected, command
+    args = build_parser().parse_args(["book", "build", "connect4", "--ray", "--depth", "4",
+                                      "--out", "b"])  # fmt: skip
+    assert (args.ray, args.depth) == ("local", 4)  # an option after a bare --ray is no address
+
+
+def test_a_book_built_on_local_ray_is_the_book_of_local_processes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ray`` with no address starts a local Ray instance, builds the same file, and shuts
+    the instance down."""
+    require_module("ray", "ray")
+    argv = ["book", "build", "connect4", "--depth", "27", "--root", ROOT, "--chunk", "16"]
+    code, _, err = run_main(capsys, *argv, "--out", tmp_path / "local.c4book", "--workers", "2")
+    assert code == 0, err
+    code, stdout, err = run_main(
+        capsys, *argv, "--out", tmp_path / "ray.c4book", "--workers", "2", "--ray"
+    )
+    assert code == 0, err
+    assert "building the depth-27 book on Ray (local)" in err and "92 positions" in stdout
+    assert (tmp_path / "ray.c4book").read_bytes() == (tmp_path / "local.c4book").read_bytes()
+    import ray
+
+    assert not ray.is_initialized()  # the command shut down the instance it started

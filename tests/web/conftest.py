@@ -17,7 +17,8 @@
   the committed pictures), there too.
 
 Missing Chromium or Playwright: in CI (``CI=true``) the tests FAIL with the reason, never skip;
-elsewhere they are skipped with the reason (``scripts/test-deps.sh`` installs Chromium).
+elsewhere they are skipped with the reason (``needs.missing``; ``scripts/test-deps.sh`` installs
+Chromium).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from needs import missing
 from recipe_files import OWN_GAME, write_files
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -60,25 +62,12 @@ PAGE_TIMEOUT_MS = 30_000
 SCREENSHOTS_ENV = "SEARCHLAB_SCREENSHOTS"
 
 
-def in_ci() -> bool:
-    """True when the ``CI`` environment variable says so (GitHub Actions sets ``CI=true``)."""
-    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
-
-
-def missing(reason: str) -> None:
-    """Fail in CI, skip elsewhere: the browser tests never skip in CI."""
-    if in_ci():
-        pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
-    pytest.skip(reason)
-
-
 @pytest.fixture
 def browser_requirements() -> Any:
-    """This module's checks, for the tests of the setup itself (``in_ci``, ``missing``,
-    ``CHROMIUM``)."""
+    """What the browser tests need, for the tests of the setup itself (``CHROMIUM``)."""
     import types
 
-    return types.SimpleNamespace(in_ci=in_ci, missing=missing, CHROMIUM=CHROMIUM)
+    return types.SimpleNamespace(CHROMIUM=CHROMIUM)
 
 
 def _free_port() -> int:

@@ -9,7 +9,8 @@ process, or a Ray task, runs; the pools are :mod:`searchlab.core.workers`),
 :mod:`~searchlab.arena.match_rules` and :mod:`~searchlab.arena.matches` (whole matches of two
 halves, sides swapped, decided by a game's own rule: Snake Go),
 :mod:`~searchlab.arena.elo` (ratings and confidence intervals), :mod:`~searchlab.arena.sprt`
-(the sequential probability ratio test stop rule) and :mod:`~searchlab.arena.standings`
+(the sequential probability ratio test), :mod:`~searchlab.arena.stopping` (when a tournament
+starts no new game: the SPRT has decided, or its time is up) and :mod:`~searchlab.arena.standings`
 (the table of results per agent).
 
 >>> jobs = round_robin("tictactoe", ["random", "greedy"], games_per_pairing=4, seed=1)
@@ -32,6 +33,7 @@ from searchlab.arena.runner import (
 from searchlab.arena.schedule import GameJob, round_robin
 from searchlab.arena.sprt import SPRT, SPRTResult
 from searchlab.arena.standings import Standing, standings
+from searchlab.arena.stopping import StopRule
 from searchlab.arena.store import ArenaDatabaseError, ArenaStore
 from searchlab.arena.worker import GameRecord, play_game
 
@@ -48,6 +50,7 @@ __all__ = [
     "Repetition",
     "SPRTResult",
     "Standing",
+    "StopRule",
     "TournamentInterrupted",
     "TournamentSummary",
     "decide_records",

@@ -394,6 +394,21 @@ def emit_json(obj: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
 
 
+def add_json_argument(
+    parser: argparse.ArgumentParser, help: str = "one JSON object on stdout"
+) -> None:
+    """Add ``--json`` to ``parser`` (a flag, ``args.json``): the command's result as JSON on
+    stdout instead of text, ``help`` saying its form.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_json_argument(parser)
+    >>> parser.parse_args([]).json, parser.parse_args(["--json"]).json
+    (False, True)
+    """
+    parser.add_argument("--json", action="store_true", help=help)
+
+
 def add_ray_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """Add ``--ray [ADDRESS]`` to ``parser``: absent ``None``, alone ``"local"`` (a local Ray
     instance), else the address of a cluster (``HOST:PORT`` or ``auto``), as

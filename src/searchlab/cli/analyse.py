@@ -34,6 +34,7 @@ from typing import Any
 
 from searchlab.cli._common import (
     add_game_argument,
+    add_json_argument,
     add_param_argument,
     emit_json,
     picture_file,
@@ -84,7 +85,7 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="with --load: the position after move N (default: the last; 0: the start)",
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_json_argument(parser)
     add_positions_arguments(parser)
     parser.add_argument(
         "--png",

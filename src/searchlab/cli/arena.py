@@ -24,14 +24,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import signal
 import sys
-import time
 from collections.abc import Iterator
 from typing import Any
 
 from searchlab.cli._common import (
+    add_json_argument,
     add_param_argument,
     add_ray_argument,
     positive_int,
@@ -176,7 +175,7 @@ def register(subparsers: Any) -> None:
         help="Go: write each game finished in this run as an SGF file in DIR (created if "
         "missing): players, result, date",
     )
-    parser.add_argument("--json", action="store_true", help="the standings as one JSON list")
+    add_json_argument(parser, "the standings as one JSON list")
     parser.set_defaults(func=run)
 
 
@@ -201,17 +200,15 @@ def _run(args: argparse.Namespace) -> int:
     from searchlab.arena import ArenaStore, round_robin, run_tournament, standings
     from searchlab.arena.repeats import repetitions
     from searchlab.arena.runner import TournamentInterrupted
-    from searchlab.arena.sprt import SPRT, SPRTMonitor
+    from searchlab.arena.sprt import SPRT
+    from searchlab.arena.stopping import StopRule
     from searchlab.core.interrupts import exit_code, signal_name
 
     game_params, specs = _check_agents(args)
     sprt = SPRT.parse(args.sprt) if args.sprt is not None else None
-    if sprt is not None and len(specs) != 2:
-        raise InvalidParameterError(f"--sprt needs exactly two agents, got {len(specs)}")
+    stop = StopRule.for_tournament(specs, sprt=sprt, seconds=args.time, move_time=args.move_time)
     if args.openings is not None and args.openings < 0:
         raise InvalidParameterError(f"--openings must be >= 0 plies, got {args.openings}")
-    if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
-        raise InvalidParameterError(f"--time must be a number of seconds > 0, got {args.time}")
     if args.matches is not None:
         from searchlab.arena.match_rules import rule_of
 
@@ -231,21 +228,10 @@ def _run(args: argparse.Namespace) -> int:
     game_id = jobs[0].game_id
     save_sgf = _sgf_writer(args, jobs, game_params)
     with ArenaStore.open(args.db) as store:
-        monitor = None
-        if sprt is not None:
-            agent, opponent = (_label(spec, args.move_time) for spec in specs)
-            monitor = SPRTMonitor(sprt, agent, opponent)
-            for record in store.records(game=game_id):
-                monitor.add(record)
+        if stop.sprt is not None:
+            stop.add_all(store.records(game=game_id))
         keys = {job.key for job in jobs}
         todo = len(jobs) - len(store.keys() & keys)
-        deadline = None if args.time is None else time.monotonic() + args.time
-
-        def should_stop() -> bool:
-            if monitor is not None and monitor.is_decided:
-                return True
-            return deadline is not None and time.monotonic() >= deadline
-
         with _ray_pool(args, todo) as pool:
             try:
                 with progress(todo, f"arena {game_id}") as advance:
@@ -254,8 +240,7 @@ def _run(args: argparse.Namespace) -> int:
                         advance()
                         if save_sgf is not None:
                             save_sgf(record)
-                        if monitor is not None:
-                            monitor.add(record)
+                        stop.add(record)
 
                     summary = run_tournament(
                         jobs,
@@ -263,7 +248,7 @@ def _run(args: argparse.Namespace) -> int:
                         workers=args.workers,
                         pool=pool,
                         on_record=on_record,
-                        should_stop=should_stop,
+                        should_stop=stop.should_stop,
                     )
             except TournamentInterrupted as stopped:
                 done = len(store.keys() & keys)
@@ -289,8 +274,7 @@ def _run(args: argparse.Namespace) -> int:
             "deterministic; --openings K starts each game pair from K random plies",
             file=sys.stderr,
         )
-    timed_out = deadline is not None and summary.is_stopped and time.monotonic() >= deadline
-    if timed_out:
+    if summary.is_stopped and stop.is_timed_out:
         print(
             f"searchlab: time limit of {args.time:g} s reached: played {summary.played} of the "
             f"{summary.scheduled - summary.skipped} games left; run the same command again to "
@@ -308,16 +292,16 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         sys.stdout.write(json.dumps([row.as_json() for row in table]) + "\n")
-        if monitor is not None:  # stdout holds the standings only
-            print(monitor.result.describe(monitor.test), file=sys.stderr)
+        if stop.sprt is not None:  # stdout holds the standings only
+            print(stop.sprt.result.describe(stop.sprt.test), file=sys.stderr)
         return 0
     _print_table(table, title=f"{game_id}: {total} games in {args.db}")
     resumed = f", {summary.skipped} already stored" if summary.skipped else ""
     print(f"played {summary.played} of {summary.scheduled} scheduled games{resumed}")
-    if monitor is not None:
-        wins, draws, losses = monitor.counts
-        print(f"{monitor.agent} vs {monitor.opponent}: +{wins} ={draws} -{losses}")
-        print(monitor.result.describe(monitor.test))
+    if stop.sprt is not None:
+        wins, draws, losses = stop.sprt.counts
+        print(f"{stop.sprt.agent} vs {stop.sprt.opponent}: +{wins} ={draws} -{losses}")
+        print(stop.sprt.result.describe(stop.sprt.test))
     return 0
 
 
@@ -419,12 +403,6 @@ def _sgf_writer(
         save_text(folder / name, text)
 
     return save
-
-
-def _label(spec: str, move_time: float | None) -> str:
-    from searchlab.arena.schedule import agent_label, canonical_spec
-
-    return agent_label(canonical_spec(spec), move_time)
 
 
 def _check_agents(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:

@@ -1,6 +1,6 @@
 """``searchlab book``: build and inspect Connect Four opening books.
 
-  searchlab book build connect4 --depth D --out FILE [--workers W] [--ray ADDRESS]
+  searchlab book build connect4 --depth D --out FILE [--workers W] [--ray [ADDRESS]]
   searchlab book info FILE
 
 ``build`` enumerates every distinct position up to ``D`` plies (mirror images folded), solves
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from searchlab.cli._common import add_command, worker_count
+from searchlab.cli._common import add_command, add_ray_argument, worker_count
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
@@ -26,13 +26,13 @@ __all__ = ["register"]
 EPILOG = """\
 examples:
   searchlab book build connect4 --depth 4 --out connect4-d4.c4book --workers 2
-  searchlab book build connect4 --depth 8 --out d8.c4book --ray local --workers 8
+  searchlab book build connect4 --depth 8 --out d8.c4book --ray --workers 8
   searchlab book build connect4 --depth 8 --out d8.c4book --ray 10.0.0.5:6379
   searchlab book info connect4-d4.c4book
   searchlab solve connect4 44 --book connect4-d4.c4book
 
---ray local starts a Ray instance on this machine with --workers CPUs; --ray auto joins the
-cluster this machine belongs to; HOST:PORT joins that cluster. The same command resumes a
+--ray alone starts a Ray instance on this machine with --workers CPUs; --ray auto joins the
+cluster this machine belongs to; --ray HOST:PORT joins that cluster. The same command resumes a
 killed build. Exit codes: 0 done, 2 bad input, 130 interrupted (finished chunks are kept).
 """
 
@@ -55,7 +55,11 @@ def register(subparsers: Any) -> None:
     build.add_argument(
         "--workers", type=worker_count, default=1, help="processes (or Ray CPUs), default 1"
     )
-    build.add_argument("--ray", metavar="ADDRESS", help="run on Ray: 'local', 'auto' or HOST:PORT")
+    add_ray_argument(
+        build,
+        "solve the chunks as Ray tasks: alone, on a local Ray instance of --workers CPUs; with "
+        "ADDRESS (host:port, or auto), on that cluster (needs pip install 'searchlab[ray]')",
+    )
     build.add_argument("--chunk", type=worker_count, default=64, help="positions per saved chunk")
     build.add_argument("--root", default="", help="only the positions below these moves")
     build.set_defaults(func=_build)

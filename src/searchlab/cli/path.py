@@ -21,7 +21,14 @@ from searchlab.algorithms.path.registry import (
     path_algorithm,
 )
 from searchlab.algorithms.path.scenario_check import TOLERANCE, ScenarioTally
-from searchlab.cli._common import add_command, emit_json, parse_xy, picture_file, progress
+from searchlab.cli._common import (
+    add_command,
+    add_json_argument,
+    emit_json,
+    parse_xy,
+    picture_file,
+    progress,
+)
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.core.results import PathResult
@@ -96,7 +103,7 @@ def register(subparsers: Any) -> None:
         metavar="OUT.png",
         help="one query: draw the search (format from the extension: .png, .jpg, .webp, ...)",
     )
-    parser.add_argument("--json", action="store_true", help="JSON lines on stdout")
+    add_json_argument(parser, "JSON lines on stdout")
     parser.set_defaults(func=run)
 
 

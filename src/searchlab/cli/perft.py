@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from searchlab.cli._common import add_param_argument, emit_json, parse_params
+from searchlab.cli._common import add_json_argument, add_param_argument, emit_json, parse_params
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["register"]
@@ -37,7 +37,7 @@ def register(subparsers: Any) -> None:
     add_param_argument(parser, "piles=3,4,5 or m=4")
     parser.add_argument("--moves", default="", help="moves to play first, e.g. 'b2 a1'")
     parser.add_argument("--expect", type=int, help="expected count: mismatch -> divide, exit 1")
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_json_argument(parser)
     parser.set_defaults(func=run)
 
 

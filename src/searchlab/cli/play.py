@@ -57,7 +57,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from searchlab.cli._common import add_game_argument, add_param_argument, emit_json
+from searchlab.cli._common import (
+    add_game_argument,
+    add_json_argument,
+    add_param_argument,
+    emit_json,
+)
 from searchlab.core.errors import InvalidParameterError, InvalidStateError
 from searchlab.domains.games.players import players
 
@@ -141,11 +146,7 @@ def register(subparsers: Any) -> None:
         "at two of its moves in a row, e.g. -0.9 (default: it never resigns)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="print the game as one JSON object at the end (implies --quiet)",
-    )
+    add_json_argument(parser, "print the game as one JSON object at the end (implies --quiet)")
     parser.set_defaults(func=run)
 
 

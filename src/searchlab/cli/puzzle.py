@@ -12,13 +12,13 @@ import argparse
 import sys
 from typing import Any
 
-from searchlab.cli._common import add_command, emit_json
+from searchlab.cli._common import add_command, add_json_argument, emit_json
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.core.limits import Limits
 from searchlab.domains.path.sliding_tile import (
-    GOALS,
-    HEURISTICS,
     SlidingTilePuzzle,
+    check_goal,
+    check_heuristic,
     moves_between,
     parse_tiles,
     render,
@@ -99,7 +99,7 @@ def register(subparsers: Any) -> None:
         help=f"stop after N expansions (astar on 4x4 and up: {ASTAR_DEFAULT_EXPANSIONS:,})",
     )
     parser.add_argument("--time", metavar="SECONDS", help="stop after this many seconds")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_argument(parser, "print one JSON object")
     parser.set_defaults(func=run)
 
 
@@ -126,14 +126,8 @@ def run(args: argparse.Namespace) -> int:
         raise UnknownNameError(
             f"unknown algorithm {args.algorithm!r}: expected one of {', '.join(ALGORITHMS)}"
         )
-    if args.goal not in GOALS:
-        raise InvalidParameterError(
-            f"unknown goal {args.goal!r}: expected one of {', '.join(GOALS)}"
-        )
-    if args.heuristic not in HEURISTICS:
-        raise UnknownNameError(
-            f"unknown heuristic {args.heuristic!r}: expected one of {', '.join(HEURISTICS)}"
-        )
+    check_goal(args.goal)
+    check_heuristic(args.heuristic)
     expansions = _positive(args.max_expansions, "--max-expansions", int)
     seconds = _positive(args.time, "--time", float)
     tiles = parse_tiles(" ".join(args.tiles))

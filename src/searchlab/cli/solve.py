@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from searchlab.cli import solve_connect4, solve_othello, solve_reference
-from searchlab.cli._common import emit_json
+from searchlab.cli._common import add_json_argument, emit_json
 from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, UnknownNameError
 from searchlab.domains.games.registry import game_names
@@ -42,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
 def _nim_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("piles", help="pile sizes separated by commas, e.g. 3,4,5")
     parser.add_argument("--misere", action="store_true", help="taking the last counter loses")
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_json_argument(parser)
 
 
 def _run_nim(args: argparse.Namespace) -> int:

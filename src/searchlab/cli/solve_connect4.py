@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from searchlab.cli._common import emit_json, positive_int, progress, worker_count
+from searchlab.cli._common import add_json_argument, emit_json, positive_int, progress, worker_count
 from searchlab.cli.solve_command import GameCommand, run_stoppable
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.position_files import (
@@ -57,7 +57,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         "--time", type=float, metavar="S", help="seconds per position (stopped: bounds shown)"
     )
     parser.add_argument("--nodes", type=positive_int, help="node budget per position")
-    parser.add_argument("--json", action="store_true", help="JSON lines on stdout")
+    add_json_argument(parser, "JSON lines on stdout")
     parser.add_argument(
         "--table-log2", type=int, default=23, help="transposition table: 2**N slots (default 23)"
     )

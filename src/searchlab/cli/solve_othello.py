@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from searchlab.cli._common import emit_json, positive_int, progress
+from searchlab.cli._common import add_json_argument, emit_json, positive_int, progress
 from searchlab.cli.solve_command import GameCommand, run_stoppable
 from searchlab.core.errors import InvalidParameterError
 
@@ -46,7 +46,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--move-scores", action="store_true", help="also the exact score of every move (slower)"
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per position")
+    add_json_argument(parser, "one JSON object per position")
     parser.add_argument(
         "--threads",
         type=_thread_count,

@@ -32,7 +32,7 @@ import sys
 from typing import Any
 
 from searchlab.algorithms.adversarial.solver import solve_within
-from searchlab.cli._common import add_param_argument, emit_json, positive_int
+from searchlab.cli._common import add_json_argument, add_param_argument, emit_json, positive_int
 from searchlab.cli.solve_command import GameCommand
 from searchlab.core.errors import InvalidParameterError, SearchlabError
 from searchlab.core.game import Game, State
@@ -55,7 +55,7 @@ def _position_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="stop before solving more than N distinct positions (then: not solved, exit 1)",
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_json_argument(parser)
 
 
 def _tictactoe_arguments(parser: argparse.ArgumentParser) -> None:

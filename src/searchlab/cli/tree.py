@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from searchlab.cli._common import emit_json, output_file, picture_file
+from searchlab.cli._common import add_json_argument, emit_json, output_file, picture_file
 
 __all__ = ["register"]
 
@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", help="a .tree (text) or .json tree file")
     parser.add_argument("--alphabeta", action="store_true", help="alpha-beta with its trace")
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_json_argument(parser)
     parser.add_argument("--svg", metavar="FILE", help="draw the searched tree as SVG")
     parser.add_argument(
         "--png", metavar="FILE", help="draw the searched tree as a picture (.png, .jpg, ...)"

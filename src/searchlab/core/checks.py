@@ -1,8 +1,8 @@
-"""Checks of a number given as an option, written once: every options object and config of
-the searches (``MCTSOptions``, self-play, the AlphaGo pipeline) checks its
-numbers here, so a bad value reads the same everywhere: one
-:class:`~searchlab.core.errors.InvalidParameterError` line naming who asked, the option, the
-range and the value.
+"""Checks of a number given as an option, and of a config table's keys, written once: every
+options object and config of the searches (``MCTSOptions``, self-play, the AlphaGo pipeline,
+a network's settings) checks its numbers and keys here, so a bad value or an unknown key reads
+the same everywhere: one :class:`~searchlab.core.errors.InvalidParameterError` line naming who
+asked, the option, the range and the value (the unknown keys and the known ones).
 
 >>> check_number(0.5, "c", owner="mcts", low=0.0)
 >>> check_number(float("nan"), "c", owner="mcts", low=0.0)
@@ -18,17 +18,22 @@ searchlab.core.errors.InvalidParameterError: selfplay: alpha must be a finite nu
 Traceback (most recent call last):
 ...
 searchlab.core.errors.InvalidParameterError: puct: batch_size must be an integer >= 1, got True
+>>> check_keys({"seed": 1, "lambda": 0.5}, ["seed", "games"], owner="alphago")
+Traceback (most recent call last):
+...
+searchlab.core.errors.InvalidParameterError: alphago: unknown key lambda; known: seed, games
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any, TypeGuard
 
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import MAX_COUNT
 
-__all__ = ["check_integer", "check_number", "is_finite_number"]
+__all__ = ["check_integer", "check_keys", "check_number", "is_finite_number"]
 
 
 def is_finite_number(value: Any) -> TypeGuard[int | float]:
@@ -73,4 +78,24 @@ def check_integer(value: Any, name: str, *, owner: str, low: int) -> None:
     if value > MAX_COUNT:
         raise InvalidParameterError(
             f"{owner}: {name} must be at most {MAX_COUNT} (a 64-bit integer), got {value!r}"
+        )
+
+
+def check_keys(given: Iterable[Any], known: Iterable[str], *, owner: str) -> None:
+    """Nothing when every key of ``given`` (a config table, or its keys) is in ``known``; else
+    one ``InvalidParameterError`` line, ``owner`` first, naming every unknown key (``unknown
+    key K`` or ``unknown keys K1, K2``) and then the known ones, in their order.
+
+    >>> check_keys({"depth": 1, "width": 2}, ("kind", "blocks"), owner="network")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.InvalidParameterError: network: unknown keys depth, width; known: \
+kind, blocks
+    """
+    names = list(known)
+    unknown = [str(key) for key in given if key not in names]
+    if unknown:
+        plural = "s" if len(unknown) > 1 else ""
+        raise InvalidParameterError(
+            f"{owner}: unknown key{plural} {', '.join(unknown)}; known: {', '.join(names)}"
         )

@@ -32,7 +32,7 @@ action), or one is **sampled** with probability proportional to ``N ** (1 / temp
 
 With ``search_batch=1`` and no noise the root visits are those of the reference PUCT
 (``mcts(game, state, evaluator=E, lambda_=0, ...)``) exactly, bit for bit
-(``tests/learning/test_puct_arrays.py`` checks it).
+(``tests/learning/alphazero/test_puct_arrays.py`` checks it).
 
 The knobs are the PUCT fields of :class:`~searchlab.algorithms.mcts.options.MCTSOptions`
 (written once there, with their defaults and help); the budget is the tree's own ``budget``.

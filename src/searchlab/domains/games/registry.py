@@ -34,9 +34,7 @@ parameters:
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import importlib.util
 import inspect
 import sys
 from collections.abc import Callable
@@ -45,6 +43,7 @@ from typing import Any
 
 from searchlab.core.errors import InvalidParameterError, SearchlabError, UnknownNameError
 from searchlab.core.game import Game, GameInfo, State
+from searchlab.domains.games.own_file import NotAPythonFileError, import_game_file
 
 __all__ = ["GAMES", "game_names", "game_parameters", "load_game_class", "make", "register"]
 
@@ -228,7 +227,8 @@ def load_game_class(spec: str) -> Callable[..., Game]:
     """The class (or factory) named by ``"module:Class"`` or ``"path/to/file.py:Class"``.
 
     A module is imported as Python would (the current directory is tried too); a file is
-    loaded under its path. ``Class(**params)`` must return a :class:`Game`, which
+    loaded by :func:`~searchlab.domains.games.own_file.import_game_file` (once per contents,
+    its numba caches valid in a copy of it). ``Class(**params)`` must return a :class:`Game`, which
     :func:`make` checks. Every failure is one ``InvalidParameterError`` line: the module or
     file cannot be imported (with the reason), it has no such name (with the classes it
     defines), or the name is not callable.
@@ -270,21 +270,10 @@ def _import_source(spec: str, source: str) -> Any:
             path = Path(source)
             if not path.is_file():
                 raise InvalidParameterError(f"game {spec!r}: no such file {source}")
-            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
-            name = f"searchlab_user_game_{path.stem}_{digest}"
-            if name in sys.modules:
-                return sys.modules[name]
-            loader = importlib.util.spec_from_file_location(name, path)
-            if loader is None or loader.loader is None:
-                raise InvalidParameterError(f"game {spec!r}: {source} is not a Python file")
-            module = importlib.util.module_from_spec(loader)
-            sys.modules[name] = module
             try:
-                loader.loader.exec_module(module)
-            except BaseException:
-                del sys.modules[name]
-                raise
-            return module
+                return import_game_file(path)
+            except NotAPythonFileError as error:
+                raise InvalidParameterError(f"game {spec!r}: {error}") from None
         try:
             return importlib.import_module(source)
         except ModuleNotFoundError as error:

@@ -40,8 +40,7 @@ from searchlab.core.errors import (
     UnknownNameError,
     UnsolvableError,
 )
-from searchlab.domains.path.sliding_tile_goals import GOALS, goal_tiles
-from searchlab.domains.path.sliding_tile_goals import check_goal as _check_goal
+from searchlab.domains.path.sliding_tile_goals import GOALS, check_goal, goal_tiles
 
 __all__ = [
     "GOALS",
@@ -49,6 +48,8 @@ __all__ = [
     "MoveSequence",
     "SlidingTilePuzzle",
     "apply_moves",
+    "check_goal",
+    "check_heuristic",
     "goal_tiles",
     "is_solvable",
     "line_conflict_removals",
@@ -64,6 +65,23 @@ HEURISTICS: tuple[str, ...] = ("manhattan", "linear_conflict", "misplaced", "pat
 """The built-in heuristics; all are admissible. ``pattern_database`` (15-puzzle only) is the
 6-6-3 additive pattern database of :mod:`searchlab.domains.path.sliding_tile_pdb`, built on
 first use (seconds) and cached on disk."""
+
+
+def check_heuristic(name: str) -> None:
+    """Raise ``UnknownNameError`` (listing :data:`HEURISTICS`) unless ``name`` is one of them.
+
+    >>> check_heuristic("manhattan")
+    >>> check_heuristic("euclid")
+    Traceback (most recent call last):
+    ...
+    searchlab.core.errors.UnknownNameError: unknown heuristic 'euclid': expected one of \
+manhattan, linear_conflict, misplaced, pattern_database
+    """
+    if name not in HEURISTICS:
+        raise UnknownNameError(
+            f"unknown heuristic {name!r}: expected one of {', '.join(HEURISTICS)}"
+        )
+
 
 # Blank directions in the order successors are generated: (letter, row step, column step).
 DIRECTIONS: tuple[tuple[str, int, int], ...] = (
@@ -205,7 +223,7 @@ def is_solvable(tiles: Sequence[int] | str, goal: str = "blank-first") -> bool:
     >>> is_solvable([2, 1, 3, 4, 5, 6, 7, 8, 0], "blank-last")
     False
     """
-    _check_goal(goal)
+    check_goal(goal)
     board = _validated(tiles)
     return _parity_mismatch(board, goal_tiles(_board_size(board), goal)) is None
 
@@ -295,11 +313,8 @@ class SlidingTilePuzzle:
         goal: str = "blank-first",
         heuristic: str = "linear_conflict",
     ) -> None:
-        _check_goal(goal)
-        if heuristic not in HEURISTICS:
-            raise UnknownNameError(
-                f"unknown heuristic {heuristic!r}: expected one of {', '.join(HEURISTICS)}"
-            )
+        check_goal(goal)
+        check_heuristic(heuristic)
         board = _validated(tiles)
         self.size: int = _board_size(board)
         """Side length n of the board."""

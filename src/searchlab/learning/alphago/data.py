@@ -35,6 +35,7 @@ import numpy as np
 
 from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
 from searchlab.core.atomic_file import write_atomically
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.core.limits import Limits
 from searchlab.domains.games.connect4 import Connect4, Connect4State, parse_moves
@@ -250,10 +251,7 @@ def generate_expert_positions(
         solver: a solver to reuse (its table); a new one by default.
         progress: called as ``progress(done, count)`` after each position kept.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InvalidParameterError(
-            f"expert positions: count must be an integer >= 1, got {count!r}"
-        )
+    check_integer(count, "count", owner="expert positions", low=1)
     if not 0 <= min_ply < 42:
         raise InvalidParameterError(f"expert positions: min_ply must be in 0..41, got {min_ply!r}")
     if isinstance(max_ply, bool) or not isinstance(max_ply, int) or not min_ply <= max_ply <= 41:
@@ -261,23 +259,12 @@ def generate_expert_positions(
             f"expert positions: max_ply must be an integer in min_ply..41 ({min_ply}..41), "
             f"got {max_ply!r}"
         )
-    if (
-        isinstance(positions_per_game, bool)
-        or not isinstance(positions_per_game, int)
-        or positions_per_game < 1
-    ):
-        raise InvalidParameterError(
-            f"expert positions: positions_per_game must be an integer >= 1, "
-            f"got {positions_per_game!r}"
-        )
+    check_integer(positions_per_game, "positions_per_game", owner="expert positions", low=1)
     if not 0.0 <= random_share <= 1.0:
         raise InvalidParameterError(
             f"expert positions: random_share must be in 0..1, got {random_share!r}"
         )
-    if isinstance(hard_budget, bool) or not isinstance(hard_budget, int) or hard_budget < 0:
-        raise InvalidParameterError(
-            f"expert positions: hard_budget must be an integer >= 0, got {hard_budget!r}"
-        )
+    check_integer(hard_budget, "hard_budget", owner="expert positions", low=0)
     rng = np.random.default_rng(seed)
     solver = solver or Connect4Solver(table_log2=20)
     policy = RolloutPolicy.heuristic()

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphago.data import ExpertPositions
 from searchlab.learning.alphazero.trainer import scheduled_learning_rate
@@ -103,10 +104,8 @@ def _augmented(encoder: Encoder, planes: np.ndarray, *rows: np.ndarray) -> list[
 
 
 def _check_fit(epochs: int, batch_size: int, learning_rate: float) -> None:
-    if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1:
-        raise InvalidParameterError(f"fit: epochs must be an integer >= 1, got {epochs!r}")
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise InvalidParameterError(f"fit: batch_size must be an integer >= 1, got {batch_size!r}")
+    check_integer(epochs, "epochs", owner="fit", low=1)
+    check_integer(batch_size, "batch_size", owner="fit", low=1)
     if not learning_rate > 0:
         raise InvalidParameterError(f"fit: learning_rate must be > 0, got {learning_rate!r}")
 

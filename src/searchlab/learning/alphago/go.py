@@ -56,7 +56,7 @@ import numpy as np
 import torch
 
 from searchlab.algorithms.mcts.go_rollouts import GoRollouts
-from searchlab.core.checks import check_integer, check_number
+from searchlab.core.checks import check_integer, check_keys, check_number
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.go import Go
 from searchlab.learning.alphago.fit import fit_value, values
@@ -183,12 +183,7 @@ class GoAlphaGoConfig:
         network may also be given by the flat keys ``network_kind``, ``blocks``, ``channels``
         and ``hidden``, as in ``searchlab train``'s other configs."""
         data = network_keys(data, _DEFAULT_NETWORK)
-        known = [field.name for field in dataclasses.fields(cls)]
-        for key in data:
-            if key not in known:
-                raise InvalidParameterError(
-                    f"{_OWNER}: unknown key {key}; known: {', '.join(known)}"
-                )
+        check_keys(data, (field.name for field in dataclasses.fields(cls)), owner=_OWNER)
         return cls(**dict(data))
 
     def to_dict(self) -> dict[str, Any]:

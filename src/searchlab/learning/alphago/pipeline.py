@@ -59,7 +59,7 @@ import torch
 
 from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH
 from searchlab.core.atomic_file import write_atomically
-from searchlab.core.checks import check_integer
+from searchlab.core.checks import check_integer, check_keys
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4, parse_moves
 from searchlab.learning.alphago.data import ExpertPositions
@@ -300,12 +300,7 @@ class AlphaGoConfig:
         where = f"expert_groups[{index}]"
         if not isinstance(group, Mapping):
             raise InvalidParameterError(f"alphago: {where} must be a table, got {group!r}")
-        unknown = [str(key) for key in group if key not in self._GROUP_KEYS]
-        if unknown:
-            raise InvalidParameterError(
-                f"alphago: {where}: unknown key {', '.join(unknown)}; "
-                f"known: {', '.join(self._GROUP_KEYS)}"
-            )
+        check_keys(group, self._GROUP_KEYS, owner=f"alphago: {where}")
         if "positions" not in group:
             raise InvalidParameterError(f"alphago: {where} needs positions")
         filled = {
@@ -358,13 +353,7 @@ class AlphaGoConfig:
         may also be given by the flat keys of ``searchlab train``'s config (``network_kind``,
         ``blocks``, ``channels``, ``hidden``), which replace those of ``network``."""
         data = network_keys(data, cls().network)
-        known = [f.name for f in dataclasses.fields(cls)]
-        unknown = [str(key) for key in data if key not in known]
-        if unknown:
-            plural = "s" if len(unknown) > 1 else ""
-            raise InvalidParameterError(
-                f"alphago: unknown key{plural} {', '.join(unknown)}; known: {', '.join(known)}"
-            )
+        check_keys(data, (field.name for field in dataclasses.fields(cls)), owner="alphago")
         return cls(**data)
 
     @classmethod

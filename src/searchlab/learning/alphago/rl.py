@@ -47,6 +47,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.domains.games.connect4 import Connect4
 from searchlab.learning.alphago.fit import policy_probabilities
@@ -219,8 +220,7 @@ def match(
     """``games`` games of ``a`` against ``b`` (of ``game``, default Connect Four), ``a``
     moving first in the even-numbered ones; moves sampled, seeded; ``a``'s tally (the
     evaluation games' :class:`MatchResult`)."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise InvalidParameterError(f"match: games must be an integer >= 1, got {games!r}")
+    check_integer(games, "games", owner="match", low=1)
     lines = play_games(
         games,
         lambda g, ply: a if (ply + g) % 2 == 0 else b,
@@ -280,10 +280,7 @@ def reinforce(
             learner's and the pool's moves).
         value_weight: the weight of the critic's squared error (``"actor_critic"``).
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise InvalidParameterError(
-            f"reinforce: iterations must be an integer >= 1, got {iterations!r}"
-        )
+    check_integer(iterations, "iterations", owner="reinforce", low=1)
     if games_per_iteration < 2 or pool_every < 1 or not learning_rate > 0:
         raise InvalidParameterError(
             "reinforce: games_per_iteration must be >= 2, pool_every >= 1, learning_rate > 0"
@@ -413,10 +410,7 @@ def value_positions(
     position each (see the module), and its result for the player to move in it: ``(states,
     targets float32 [count])``. A game that ends before its position is played again with a
     new ``U``."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise InvalidParameterError(
-            f"value_positions: count must be an integer >= 1, got {count!r}"
-        )
+    check_integer(count, "count", owner="value_positions", low=1)
     rng = np.random.default_rng(seed)
     uniform = _Uniform(encoder)
     states: list[Any] = []

@@ -40,6 +40,7 @@ import numpy as np
 
 from searchlab.algorithms.mcts.options import DEFAULT_C_PUCT, DEFAULT_SEARCH_BATCH, MCTSOptions
 from searchlab.algorithms.mcts.puct import PUCTTree, SearchOutcome, run
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphago.fit import policy_probabilities, values
 from searchlab.learning.networks.encoder import Encoder
@@ -85,10 +86,7 @@ class AlphaGoEvaluator:
         seed: int = 0,
     ) -> None:
         self.lambda_ = check_lambda(lambda_)
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-            raise InvalidParameterError(
-                f"alphago: rollouts must be an integer >= 1, got {rollouts!r}"
-            )
+        check_integer(rollouts, "rollouts", owner="alphago", low=1)
         if self.lambda_ < 1 and value_net is None:
             raise InvalidParameterError("alphago: lambda < 1 needs a value network")
         if self.lambda_ > 0 and rollout_policy is None:

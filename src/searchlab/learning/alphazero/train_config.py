@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from searchlab.algorithms.mcts.options import FPU_MODES, ROOT_RULES, MCTSOptions, option_help
-from searchlab.core.checks import check_integer
+from searchlab.core.checks import check_integer, check_keys
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphazero.selfplay import SelfPlayConfig
 from searchlab.learning.alphazero.trainer import LR_SCHEDULES, OPTIMIZERS
@@ -303,13 +303,7 @@ def config_for(game_name: str, overrides: Mapping[str, Any] | None = None) -> Tr
     file's keys); unknown keys are refused in one line naming them and the known ones."""
     values = dict(GAME_DEFAULTS.get(game_name, {}))
     given = dict(overrides or {})
-    known = [item.name for item in fields(TrainConfig)]
-    unknown = [str(key) for key in given if key not in known]
-    if unknown:
-        plural = "s" if len(unknown) > 1 else ""
-        raise InvalidParameterError(
-            f"config: unknown key{plural} {', '.join(unknown)}; known: {', '.join(known)}"
-        )
+    check_keys(given, (item.name for item in fields(TrainConfig)), owner="config")
     values.update(given)
     return TrainConfig(**values)
 

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 from searchlab.learning.alphazero.replay import ReplayWindow
 from searchlab.learning.networks.encoder import Symmetry
@@ -133,10 +134,7 @@ class Trainer:
                     f"trainer: {name} must be a finite number >= 0 (learning_rate: > 0), "
                     f"got {value!r}"
                 )
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise InvalidParameterError(
-                f"trainer: batch_size must be an integer >= 1, got {batch_size!r}"
-            )
+        check_integer(batch_size, "batch_size", owner="trainer", low=1)
         if optimizer not in OPTIMIZERS:
             raise InvalidParameterError(
                 f"trainer: optimizer must be one of {', '.join(OPTIMIZERS)}, got {optimizer!r}"

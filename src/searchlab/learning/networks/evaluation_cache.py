@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.core.checks import check_integer
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = ["EvaluationCache"]
@@ -70,10 +71,7 @@ class EvaluationCache:
     """
 
     def __init__(self, evaluator: Any, capacity: int) -> None:
-        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
-            raise InvalidParameterError(
-                f"{_NAME}: capacity must be an integer >= 1, got {capacity!r}"
-            )
+        check_integer(capacity, "capacity", owner=_NAME, low=1)
         if not callable(getattr(evaluator, "evaluate_batch", None)):
             raise InvalidParameterError(
                 f"{_NAME}: the evaluator must have evaluate_batch(states), got {evaluator!r}"

@@ -45,6 +45,7 @@ from typing import Any, NamedTuple, cast
 import torch
 from torch import nn
 
+from searchlab.core.checks import check_integer, check_keys
 from searchlab.core.errors import InvalidParameterError
 
 __all__ = [
@@ -137,13 +138,7 @@ blocks, channels, hidden
         their defaults."""
         if not isinstance(data, Mapping):
             raise InvalidParameterError(f"network: expected a table of settings, got {data!r}")
-        known = [field.name for field in dataclasses.fields(cls)]
-        unknown = [str(key) for key in data if key not in known]
-        if unknown:
-            plural = "s" if len(unknown) > 1 else ""
-            raise InvalidParameterError(
-                f"network: unknown key{plural} {', '.join(unknown)}; known: {', '.join(known)}"
-            )
+        check_keys(data, (field.name for field in dataclasses.fields(cls)), owner="network")
         return cls(**data)
 
     @classmethod
@@ -222,10 +217,7 @@ class PolicyValueNet(nn.Module):
             raise InvalidParameterError(
                 f"network: shape must be (C, H, W), three positive integers, got {shape!r}"
             )
-        if isinstance(num_actions, bool) or not isinstance(num_actions, int) or num_actions < 1:
-            raise InvalidParameterError(
-                f"network: num_actions must be an integer >= 1, got {num_actions!r}"
-            )
+        check_integer(num_actions, "num_actions", owner="network", low=1)
         self.shape: tuple[int, int, int] = (int(shape[0]), int(shape[1]), int(shape[2]))
         self.num_actions = num_actions
         self.config = config if config is not None else NetworkConfig.default_for(self.shape)
