@@ -36,9 +36,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     kernels into numba's cache once, in two processes side by side (tests/kernel_warmup.py),
     so that the test processes and the browser lab's server load them instead of each
     compiling the same ones at once on a fresh clone's empty cache. Nothing to do in a test
-    process, nor without ``-n``; a part that fails prints its error and the tests go on."""
+    process, nor without ``-n``, nor with ``SEARCHLAB_TEST_WARMUP=0`` (a run of a few files
+    that need no kernel); a part that fails prints its error and the tests go on."""
     config = session.config
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    if os.environ.get("SEARCHLAB_TEST_WARMUP") == "0":
         return
     if config.getoption("collectonly", False):
         return

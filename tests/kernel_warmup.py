@@ -21,13 +21,23 @@ import sys
 PARTS = {"go": ("go", "connect4")}
 
 
+def games_of(part: str) -> tuple[str, ...]:
+    """The built-in games whose kernels ``part`` compiles (the two parts share them out)."""
+    from searchlab.domains.games import GAMES
+
+    if part == "go":
+        return PARTS["go"]
+    if part == "rest":
+        return tuple(name for name in sorted(GAMES) if name not in PARTS["go"])
+    raise ValueError(f"unknown part {part!r}: go or rest")
+
+
 def warm(part: str) -> None:
     """Compile (or load) the kernels of ``part``: see the module."""
     from searchlab.algorithms.warmup import warm_up_game
     from searchlab.domains.games import GAMES, make
 
-    mine = PARTS["go"] if part == "go" else tuple(n for n in sorted(GAMES) if n not in PARTS["go"])
-    for name in mine:
+    for name in games_of(part):
         warm_up_game(make(name))
     if part == "go":
         return
