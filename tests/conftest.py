@@ -8,6 +8,7 @@ uses the browser lab's ``server`` runs on one worker, which starts that server o
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +28,48 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.fail(f"ground-truth data not found at {SHARED_DATA} (expected ../shared/data)")
     return SHARED_DATA
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist (``-n N``), before the test processes start: compile the library's
+    kernels into numba's cache once, in two processes side by side (tests/kernel_warmup.py),
+    so that the test processes and the browser lab's server load them instead of each
+    compiling the same ones at once on a fresh clone's empty cache. Nothing to do in a test
+    process, nor without ``-n``, nor with ``SEARCHLAB_TEST_WARMUP=0`` (a run of a few files
+    that need no kernel); a part that fails prints its error and the tests go on."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    if os.environ.get("SEARCHLAB_TEST_WARMUP") == "0":
+        return
+    if config.getoption("collectonly", False):
+        return
+    import subprocess
+
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(REPO_ROOT / "src"), os.environ.get("PYTHONPATH")])
+        ),
+    }
+    script = str(REPO_ROOT / "tests" / "kernel_warmup.py")
+    parts = [
+        subprocess.Popen(
+            [sys.executable, script, part],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for part in ("go", "rest")
+    ]
+    for part in parts:
+        _, err = part.communicate()
+        if part.returncode != 0:
+            print(
+                f"kernel warm-up failed (the tests go on): {err.strip()[-2000:]}", file=sys.stderr
+            )
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:

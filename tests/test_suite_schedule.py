@@ -3,11 +3,13 @@ browser lab's server files as one unit."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from suite_schedule import SERVER_GROUP, scope_of, server_files
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,9 +34,24 @@ def test_under_xdist_each_file_runs_whole_on_one_process() -> None:
         [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v",
          "-p", "no:cacheprovider", *files],
         cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "SEARCHLAB_TEST_WARMUP": "0"},  # two files without kernels
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     ran = re.findall(r"\[(gw\d)\] \[ *\d+%\] PASSED (\S+?)::", done.stdout)
     assert {file for _, file in ran} == set(files)
     workers = {file: {gw for gw, name in ran if name == file} for file in files}
     assert all(len(used) == 1 for used in workers.values()), workers
+
+
+def test_the_kernel_warm_up_parts_share_out_every_built_in_game() -> None:
+    """tests/kernel_warmup.py's two parts (run side by side before an xdist run) compile
+    every built-in game's kernels, each game in one part only."""
+    import kernel_warmup
+
+    from searchlab.domains.games import GAMES
+
+    go, rest = kernel_warmup.games_of("go"), kernel_warmup.games_of("rest")
+    assert sorted(go + rest) == sorted(GAMES) and not set(go) & set(rest)
+    assert "go" in go  # the longest compile, beside the rest
+    with pytest.raises(ValueError, match="unknown part"):
+        kernel_warmup.games_of("all")

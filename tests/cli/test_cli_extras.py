@@ -2,7 +2,8 @@
 command works, or fails with one line naming the extra; never a traceback.
 
 Each command runs in a subprocess where importing rich and PIL fails (``sys.modules[name] =
-None``, as if they were not installed).
+None``, as if they were not installed): the commands that work and every ``--help`` one after
+another in one such subprocess (a fixture of the module), the others each in its own.
 """
 
 from __future__ import annotations
@@ -40,6 +41,50 @@ def run_without_extra(*argv: object, cwd: Path = ROOT) -> subprocess.CompletedPr
     )
 
 
+BATCH_WITHOUT_EXTRA = (
+    "import contextlib, io, json, sys, traceback\n"
+    "sys.modules['rich'] = None\n"
+    "sys.modules['PIL'] = None\n"
+    "from searchlab.cli.main import main\n"
+    "results = []\n"
+    "for argv in json.loads(sys.stdin.read()):\n"
+    "    out, err = io.StringIO(), io.StringIO()\n"
+    "    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):\n"
+    "        try:\n"
+    "            code = main(argv)\n"
+    "        except SystemExit as stop:\n"
+    "            code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)\n"
+    "        except BaseException:\n"
+    "            traceback.print_exc()\n"
+    "            code = 1\n"
+    "    results.append([code, out.getvalue(), err.getvalue()])\n"
+    "with open(sys.argv[1], 'w') as handle:\n"
+    "    json.dump(results, handle)\n"
+)
+
+
+def run_many_without_extra(
+    commands: list[list[str]], tmp_path: Path
+) -> dict[tuple[str, ...], subprocess.CompletedProcess[str]]:
+    """Each command of ``commands`` run by ``main`` in turn in ONE subprocess where importing
+    rich and PIL fails (as :func:`run_without_extra` does for one; a process start and the
+    library's import per command were most of these tests' time); each command's exit code,
+    stdout and stderr, by its argv."""
+    import json
+
+    results = tmp_path / "results.json"
+    done = subprocess.run(
+        [sys.executable, "-c", BATCH_WITHOUT_EXTRA, str(results)],
+        input=json.dumps(commands), capture_output=True, text=True, check=False, cwd=ROOT,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {
+        tuple(argv): subprocess.CompletedProcess(argv, code, out, err)
+        for argv, (code, out, err) in zip(commands, json.loads(results.read_text()), strict=True)
+    }
+
+
 def test_the_blocking_works() -> None:
     probe = subprocess.run(
         [sys.executable, "-c", WITHOUT_EXTRA.split("from")[0] + "import rich.console"],
@@ -64,17 +109,38 @@ COMMANDS_THAT_WORK = [
 ]
 
 
+def _help_argv(command: str) -> list[str]:
+    return [*([command] if command else []), "--help"]
+
+
+@pytest.fixture(scope="module")
+def batch(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[str, ...], subprocess.CompletedProcess[str]]:
+    """The commands that work and every command's ``--help``, run once in one subprocess
+    without the extra (:func:`run_many_without_extra`)."""
+    commands = [[str(word) for word in argv] for argv, _ in COMMANDS_THAT_WORK]
+    commands += [_help_argv(command) for command in ["", *SUBCOMMANDS]]
+    return run_many_without_extra(commands, tmp_path_factory.mktemp("extras"))
+
+
 @pytest.mark.parametrize(("argv", "expected"), COMMANDS_THAT_WORK)
-def test_commands_work_without_the_extra(argv: list[object], expected: str) -> None:
-    completed = run_without_extra(*argv)
+def test_commands_work_without_the_extra(
+    batch: dict[tuple[str, ...], subprocess.CompletedProcess[str]],
+    argv: list[object],
+    expected: str,
+) -> None:
+    completed = batch[tuple(str(word) for word in argv)]
     assert completed.returncode == 0, completed.stderr
     assert expected in completed.stdout
     assert "Traceback" not in completed.stderr
 
 
 @pytest.mark.parametrize("command", ["", *SUBCOMMANDS])
-def test_help_of_every_command_without_the_extra(command: str) -> None:
-    completed = run_without_extra(*([command] if command else []), "--help")
+def test_help_of_every_command_without_the_extra(
+    batch: dict[tuple[str, ...], subprocess.CompletedProcess[str]], command: str
+) -> None:
+    completed = batch[tuple(_help_argv(command))]
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.startswith("usage: searchlab")
 

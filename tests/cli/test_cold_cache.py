@@ -42,25 +42,31 @@ def _run(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_a_cold_cache_keeps_the_first_searchs_budget(tmp_path: Path) -> None:
-    """Two empty caches, each run cold then warm, in turn (the tests run on two processes
-    and the machine is shared, so the load moves between runs): the better cold run reaches
-    80% of the simulations of the worse warm run (a fresh process just done compiling has
-    run at 0.85-0.87 of a warm one in fresh-clone CI runs). Before, the compile ran inside
-    the timed search: 64 simulations in 10.5 s, against 620,154 warm."""
+    """Up to two empty caches, each run cold then warm, in turn (the tests run on two
+    processes and the machine is shared, so the load moves between runs): the better cold run
+    reaches 80% of the simulations of the worse warm run (a fresh process just done compiling
+    has run at 0.85-0.87 of a warm one in fresh-clone CI runs). The second cache is tried only
+    when the first pair falls short (a cold compile is 10-25 s here): what passes after one
+    pair passes the check over both, since the better cold is no worse and the worse warm no
+    better. Before, the compile ran inside the timed search: 64 simulations in 10.5 s, against
+    620,154 warm."""
     argv = ("-m", "searchlab", "analyse", "connect4", "--agent", "mcts:time=1", "--json")
-    envs = [_cold(tmp_path / name) for name in ("a", "b")]
-    colds, warms = [], []
-    for env in envs:
+    said = compile_message("connect4", cached=True) + "\n"
+    colds: list[subprocess.CompletedProcess[str]] = []
+    warms: list[subprocess.CompletedProcess[str]] = []
+    for name in ("a", "b"):
+        env = _cold(tmp_path / name)
         colds.append(_run(*argv, env=env))  # compiles (10-20 s here), then searches 1 s
         warms.append(_run(*argv, env=env))
-    for run in (*colds, *warms):
-        assert run.returncode == 0, run.stderr[-2000:]
-    cold = max((json.loads(run.stdout) for run in colds), key=lambda data: data["simulations"])
-    warm = min((json.loads(run.stdout) for run in warms), key=lambda data: data["simulations"])
+        for run in (colds[-1], warms[-1]):
+            assert run.returncode == 0, run.stderr[-2000:]
+        cold = max((json.loads(run.stdout) for run in colds), key=lambda d: d["simulations"])
+        warm = min((json.loads(run.stdout) for run in warms), key=lambda d: d["simulations"])
+        if cold["simulations"] >= 0.8 * warm["simulations"] and "" in [r.stderr for r in warms]:
+            break
     assert cold["simulations"] >= 0.8 * warm["simulations"], (cold, warm)
     assert all(json.loads(run.stdout)["seconds"] < 1.5 for run in colds)
-    said = compile_message("connect4", cached=True) + "\n"
-    assert [run.stderr for run in colds] == [said, said]
+    assert [run.stderr for run in colds] == [said] * len(colds)
     # a warm run says nothing; on a machine so busy that loading the cached kernel passes
     # SLOW_SECONDS one may say the line late, but not both (a stale cache says it in each)
     assert all(run.stderr in ("", said) for run in warms), [run.stderr for run in warms]

@@ -69,14 +69,22 @@ def test_move_outcomes_agree_with_pons_scores(shared_data: Path) -> None:
         assert [c for c in range(7) if outcomes[c] != ILLEGAL] == legal
 
 
+@pytest.fixture(scope="module")
+def solver() -> Connect4Solver:
+    """One exact solver for the module's hand-picked positions: its table carries over from
+    test to test (the answers are exact either way), so "17273", whose children take seconds
+    each, is solved once, not in each test that uses it (15-25 s each with a fresh table of
+    2**16 slots)."""
+    return Connect4Solver(table_log2=20)
+
+
 def _outcomes(moves: str, solver: Connect4Solver) -> list[int]:
     outcomes = move_outcomes(parse_moves(moves), solver)
     assert outcomes is not None
     return [int(x) for x in outcomes]
 
 
-def test_move_outcomes_of_hand_checked_positions() -> None:
-    solver = Connect4Solver(table_log2=16)
+def test_move_outcomes_of_hand_checked_positions(solver: Connect4Solver) -> None:
     # X has 4, 5, 6 on the bottom row with both ends open: 3 and 7 win at once, anything
     # else lets O block one end, and X wins at the other next move: every move wins
     assert _outcomes("445566", solver) == [1] * 7
@@ -225,8 +233,7 @@ def test_reinforce_is_seeded_and_grows_its_pool() -> None:
     assert len(report.pool) == 3 and report.games == 32 and len(report.mean_results) == 4
 
 
-def test_fit_policy_learns_a_fixed_batch_deterministically() -> None:
-    solver = Connect4Solver(table_log2=16)
+def test_fit_policy_learns_a_fixed_batch_deterministically(solver: Connect4Solver) -> None:
     moves = ("17273", "445566", "23427374")
     outcomes = np.array([_outcomes(m, solver) for m in moves], dtype=np.int8)
     data = ExpertPositions(moves, outcomes)
@@ -237,19 +244,22 @@ def test_fit_policy_learns_a_fixed_batch_deterministically() -> None:
     assert policy_accuracy(nets[0], ENCODER, data) == 1.0
 
 
-def test_child_values_teach_the_value_head_the_positions_after_each_move() -> None:
+def test_child_values_teach_the_value_head_the_positions_after_each_move(
+    solver: Connect4Solver,
+) -> None:
     """``extra_values`` (here every child of three labelled positions, valued by the labels)
     join the value term: after the same fit, the value head is far closer to the children's
     exact values than a network fitted on the positions alone, and the policy learns as
     before (the children carry no policy target)."""
     from searchlab.learning.alphago.fit import fit_policy_value, values
 
-    solver = Connect4Solver(table_log2=16)
     moves = ("17273", "23427374", "4455")
     data = ExpertPositions(moves, np.array([_outcomes(m, solver) for m in moves], np.int8))
     children, truth = data.child_values()
     for state, value in zip(children, truth, strict=True):  # the labels are the solver's
-        assert value == np.sign(solver.solve(state, weak=True).score)
+        # (the table kept from labelling them answers: the exact value either way)
+        score = solver.solve(state, weak=True, find_move=False, reset=False).score
+        assert value == np.sign(score)
     errors = []
     for extra in (None, (children, truth)):
         net = PolicyValueNet(ENCODER.shape, 7, SMALL, seed=3)
