@@ -1,5 +1,6 @@
-"""Ctrl-C on the real ``searchlab`` command, in a child process: how fast it stops and what it
-says."""
+"""Ctrl-C on the real ``searchlab`` command, in a child process: that it stops, and what it
+says (never how fast: a test gives the command far more work than the guard allows, so a
+command that does not stop fails as hung)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Interrupted", "interactive", "interrupt", "interrupt_at_prompt", "read_prompt"]
+import pytest
+
+__all__ = [
+    "HANG_SECONDS", "Interrupted", "interactive", "interrupt", "interrupt_at_prompt", "read_prompt",
+]  # fmt: skip
+
+HANG_SECONDS = 120.0
+"""How long a command may run on after SIGINT before it fails as hung (not a timing)."""
 
 
 @dataclass(frozen=True)
@@ -22,16 +30,16 @@ class Interrupted:
     """What a command did after SIGINT."""
 
     code: int
-    seconds: float  # from SIGINT to the first line on stderr (the process exits after it)
     stdout: str
     stderr: str
 
 
 def interrupt(argv: list[str], *, after_lines: int = 0, delay: float = 0.5) -> Interrupted:
     """Run ``python -m searchlab ARGV``; once it has printed ``after_lines`` lines on stdout
-    (so that it is busy with what comes next), wait ``delay`` seconds, send SIGINT and time
-    how long it takes to answer on stderr (the interpreter's own shutdown after that is not
-    counted); the command is killed if it has not exited 30 s after the signal."""
+    (so that it is busy with what comes next), wait ``delay`` seconds and send SIGINT. A
+    command still running ``HANG_SECONDS`` after the signal is killed and fails the test as
+    hung (a guard, not a timing: a command stops in a second or two, and the tests give it
+    work of an hour or more)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     child = subprocess.Popen(
         [sys.executable, "-m", "searchlab", *argv],
@@ -43,7 +51,6 @@ def interrupt(argv: list[str], *, after_lines: int = 0, delay: float = 0.5) -> I
     lines: list[str] = []
     enough = threading.Event()
     errors: list[str] = []
-    answered: list[float] = []
 
     def read_stdout() -> None:
         assert child.stdout is not None
@@ -56,8 +63,6 @@ def interrupt(argv: list[str], *, after_lines: int = 0, delay: float = 0.5) -> I
     def read_stderr() -> None:
         assert child.stderr is not None
         for line in child.stderr:
-            if not answered:
-                answered.append(time.perf_counter())
             errors.append(line)
 
     readers = [threading.Thread(target=read_stdout), threading.Thread(target=read_stderr)]
@@ -66,17 +71,18 @@ def interrupt(argv: list[str], *, after_lines: int = 0, delay: float = 0.5) -> I
     if after_lines:
         enough.wait(120)
     time.sleep(delay)
-    sent = time.perf_counter()
     child.send_signal(signal.SIGINT)
     try:
-        code = child.wait(30)
+        code = child.wait(HANG_SECONDS)
     except subprocess.TimeoutExpired:
         child.kill()
-        code = child.wait()
+        child.wait()
+        for reader in readers:
+            reader.join()
+        pytest.fail(f"searchlab {' '.join(argv)}: still running {HANG_SECONDS:g} s after SIGINT")
     for reader in readers:
         reader.join()
-    seconds = (answered[0] if answered else time.perf_counter()) - sent
-    return Interrupted(code, seconds, "".join(lines), "".join(errors))
+    return Interrupted(code, "".join(lines), "".join(errors))
 
 
 @contextlib.contextmanager

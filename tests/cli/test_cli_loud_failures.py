@@ -17,12 +17,12 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from cli_support import GAMES, assert_one_line_error, run_main
 from cli_support import GAMES_APPLY_LINE as APPLY_LINE
+from hang_guard import hang_guard
 from needs import gnugo_program, in_ci
 
 
@@ -57,7 +57,7 @@ def searchlab(*argv: str | Path, timeout: float = 120) -> subprocess.CompletedPr
         ("false", ["GTP engine 'false' exited with code 1 during 'protocol_version'"]),
         ("cat", ["GTP engine 'cat' answered 'protocol_version' with '1 protocol_version'",
                  "not a GTP response"]),
-        ("sleep 30,timeout=1", ["GTP engine 'sleep 30' did not answer 'protocol_version' "
+        ("sleep 600,timeout=1", ["GTP engine 'sleep 600' did not answer 'protocol_version' "
                                 "within 1 s"]),
     ],
 )  # fmt: skip
@@ -67,12 +67,11 @@ def test_an_engine_that_cannot_play_stops_the_arena_before_any_game(
     gnugo = gnugo_program() if "{gnugo}" in command else ""
     spec = "gtp:command=" + command.format(gnugo=gnugo)
     db = tmp_path / "arena.sqlite"
-    start = time.monotonic()
-    code, out, err = run_main(
-        capsys, "arena", "go", "mcts:simulations=50", spec, "--games", "4", "-p", "size=5",
-        "--db", db,
-    )  # fmt: skip
-    assert time.monotonic() - start < 30
+    with hang_guard("an arena with an engine that cannot play"):  # 'sleep 600': its timeout
+        code, out, err = run_main(
+            capsys, "arena", "go", "mcts:simulations=50", spec, "--games", "4", "-p", "size=5",
+            "--db", db,
+        )  # fmt: skip
     assert_one_line_error(code, err, *fragments)
     assert out == ""
     assert not db.exists()  # nothing stored: no forfeit distorts a later rating
@@ -172,12 +171,11 @@ def test_a_game_that_never_ends_is_cut_at_its_length(
 
 # -- unbounded work ------------------------------------------------------------------------------
 def test_solve_nim_answers_huge_piles_at_once() -> None:
-    start = time.monotonic()
+    # no timing: a search of these piles would never end, and the 60 s timeout fails a hang
     done = searchlab("solve", "nim", "99999999999999999999999999,3", "--json", timeout=60)
     assert done.returncode == 0, done.stderr
     assert '"move":"1:99999999999999999999999996"' in done.stdout  # leave 3 3
     assert '"after":[3,3]' in done.stdout
-    assert time.monotonic() - start < 30
 
 
 def test_solve_nim_piles_past_what_python_reads_are_one_line(

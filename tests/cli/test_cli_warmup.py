@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -84,23 +85,29 @@ def test_warmup_names_a_bad_game_in_one_line_before_compiling(
 def test_a_searchs_clock_starts_after_its_kernels_are_ready(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from searchlab.algorithms.mcts import compiled
+    from searchlab.algorithms.mcts import compiled, slices
     from searchlab.algorithms.mcts.options import MCTSOptions
     from searchlab.core.limits import Limits
     from searchlab.games import make
 
     readied: list[str] = []
+    hour = 3600.0
+    passed = [0.0]  # what the compile adds to the module's clock: no real sleep, no timing
 
-    def slow_ready(kernel: Any, *args: Any) -> None:  # as a first compile would be
-        time.sleep(0.5)
+    def slow_ready(kernel: Any, *args: Any) -> None:  # a first compile that takes an hour
+        passed[0] += hour
         readied.append(kernel.name)
 
     monkeypatch.setattr(compiled, "_make_ready", slow_ready)
+    clock = SimpleNamespace(perf_counter=lambda: time.perf_counter() + passed[0])
+    monkeypatch.setattr(compiled, "time", clock)  # the search's clock, and its slices'
+    monkeypatch.setattr(slices, "time", clock)
     game = make("connect4")
-    began = time.perf_counter()
     result = compiled.compiled_mcts(
         game, state=game.initial_state(), limits=Limits(time=0.2), options=MCTSOptions(), seed=1
     )
-    assert result is not None and readied == ["connect4"]
-    assert time.perf_counter() - began >= 0.7
-    assert result.elapsed < 0.45 and result.stopped_by == "time"
+    assert result is not None and readied == ["connect4"] and passed == [hour]
+    # the hour is outside the search's clock: counted in, it would be in elapsed, and the
+    # 0.2 s budget would be spent before the first simulation
+    assert result.elapsed < hour and result.stopped_by == "time"
+    assert result.stats["simulations"] > 0

@@ -4,12 +4,12 @@ file (the ground truth), limits and stop, bad thread counts, the lockless table.
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from endgame_context import search_context
+from hang_guard import hang_guard
 
 from searchlab.algorithms.adversarial._othello_endgame_search import (
     pack_entry,
@@ -69,11 +69,10 @@ def test_limits_and_stop_on_two_threads(shared_data: Path) -> None:
     solver = EndgameSolver(table_bits=16, threads=2)
     timer = threading.Timer(0.3, solver.stop)
     timer.start()
-    start = time.perf_counter()
-    result = solver.solve(hard.state())
+    with hang_guard("a two-thread solve stopped from another thread"):
+        result = solver.solve(hard.state())  # stopped, not solved (#53 takes minutes)
     timer.join()
     assert result.stopped_by == "stop" and not result.is_proven
-    assert time.perf_counter() - start < 60  # stopped, not solved (#53 takes minutes)
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,10 @@ from __future__ import annotations
 import csv
 import random
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from hang_guard import hang_guard
 
 from searchlab.algorithms.adversarial.connect4_solver import Connect4Solver
 from searchlab.algorithms.adversarial.othello_endgame import EndgameSolver
@@ -124,9 +124,8 @@ def test_connect4_node_budget_is_exact_and_its_bounds_hold(shared_data: Path) ->
 def test_connect4_time_limit(shared_data: Path) -> None:
     moves, expected = hard_connect4(shared_data)
     solver = Connect4Solver(table_log2=20)
-    began = time.perf_counter()
-    result = solver.solve(moves, limits=Limits(time=0.3))
-    assert time.perf_counter() - began < 2.0
+    with hang_guard("a connect4 solve with a 0.3 s budget"):
+        result = solver.solve(moves, limits=Limits(time=0.3))
     assert result.stopped_by == "time" and result.outcome == "unknown"
     low, high = result.stats["bounds"]
     assert low <= expected <= high
@@ -141,16 +140,11 @@ def test_connect4_time_limit(shared_data: Path) -> None:
 def test_connect4_stop_from_another_thread(shared_data: Path) -> None:
     moves, expected = hard_connect4(shared_data)
     solver = Connect4Solver(table_log2=20)
-    stopped_at: list[float] = []
-
-    def stop_soon() -> None:
-        time.sleep(0.3)
-        stopped_at.append(time.perf_counter())
-        solver.stop()
-
-    threading.Thread(target=stop_soon).start()
-    result = solver.solve(moves)
-    assert time.perf_counter() - stopped_at[0] < 0.5  # within one node, plus the bookkeeping
+    stopper = threading.Timer(0.3, solver.stop)
+    stopper.start()
+    with hang_guard("a connect4 solve stopped from another thread"):
+        result = solver.solve(moves)  # no limit: only stop() ends it within the guard
+    stopper.join()
     assert result.stopped_by == "stop" and not result.is_proven
     low, high = result.stats["bounds"]
     assert low <= expected <= high
@@ -164,9 +158,8 @@ def test_othello_stop_from_another_thread(shared_data: Path) -> None:
     state = Othello().state_from_board(row["board"], row["side_to_move"])
     solver = EndgameSolver()
     threading.Timer(0.3, solver.stop).start()
-    began = time.perf_counter()
-    result = solver.solve(state)  # no limit: one long kernel call, ended by stop()
-    assert time.perf_counter() - began < 2.0
+    with hang_guard("an othello solve stopped from another thread"):
+        result = solver.solve(state)  # no limit: one long kernel call, ended by stop()
     assert result.stopped_by == "stop" and result.score is None and not result.is_proven
     low, high = result.stats["bounds"]
     assert low <= int(row["best_score"]) <= high
