@@ -23,11 +23,12 @@ from typing import Any
 
 from recipe_files import OWN_GAME, write_files
 
+from searchlab.agents import AGENT_KINDS
 from searchlab.core.game import play
 from searchlab.domains.games.go import point_to_vertex
 from searchlab.domains.games.go.score import owners, result_of_score, settle_by_playouts
 from searchlab.domains.games.othello import PASS
-from searchlab.domains.games.registry import load_game_class
+from searchlab.domains.games.registry import GAMES, load_game_class
 from searchlab.domains.games.snakego.policy import DEADLY, action_kinds
 from searchlab.games import make
 from searchlab.web.own_games import parse_game_option
@@ -273,8 +274,15 @@ def test_own_game_of_the_recipe_is_played_by_clicks_against_mcts(lab: Any, tmp_p
     the buttons and the result are the library's, for the page's own list of moves, through
     the class loaded from the same file."""
     write_files(tmp_path)
-    name, spec = parse_game_option(f"{tmp_path / OWN_GAME}.py:Notakto")
-    game = load_game_class(spec)()
+    kinds, games = dict(AGENT_KINDS), dict(GAMES)
+    try:  # the file registers the recipe's game and agent kind here: not for later tests
+        name, spec = parse_game_option(f"{tmp_path / OWN_GAME}.py:Notakto")
+        game = load_game_class(spec)()
+    finally:
+        AGENT_KINDS.clear()
+        AGENT_KINDS.update(kinds)
+        GAMES.clear()
+        GAMES.update(games)
     page = open_game(lab, name, "mcts:simulations=200")
     actions = lab.testid("actions")
     clicks = 0

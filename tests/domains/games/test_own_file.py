@@ -1,6 +1,6 @@
-"""A game's own file as a module: named by its contents, so a copied project (``cp -a``: numba's
-cache in ``__pycache__`` copied with its times) loads its cached kernels instead of failing with
-``ModuleNotFoundError``; a cache that names a module not loaded is compiled again.
+"""A game's own file as a module, named by its path and contents: a copied project (``cp -a``:
+numba's cache in ``__pycache__`` copied with its times) whose cache names the old path's module
+compiles those kernels again instead of failing with ``ModuleNotFoundError``.
 
 numba's cache loads only in a fresh process, so each load here runs in a subprocess.
 """
@@ -78,18 +78,21 @@ def project(tmp_path: Path) -> Path:
     return folder
 
 
-def test_a_copied_project_loads_its_cached_kernels(project: Path, tmp_path: Path) -> None:
+def test_a_copied_project_compiles_again_what_its_cache_names_elsewhere(
+    project: Path, tmp_path: Path
+) -> None:
     load = tmp_path / "load.py"
     load.write_text(LOAD)
-    first = run(str(load), str(project / "mygame.py"))
+    first = run(str(load), str(project / "mygame.py")).split()[0]
     cached = cache_files(project)
-    assert any(name.endswith(".nbc") for name in cached), "numba wrote no cache"
+    assert any(first.encode() in data for data in cached.values()), "numba wrote no cache"
     copy = tmp_path / "copy"
     shutil.copytree(project, copy)  # copy2: modification times kept, as cp -a does
-    again = run(str(load), str(copy / "mygame.py"))
-    assert again.split()[1:] == ["42", "nim"]
-    assert again.split()[0] == first.split()[0]  # the same contents, the same module name
-    assert cache_files(copy) == cached  # loaded as it was, not compiled and written again
+    name, value, game = run(str(load), str(copy / "mygame.py")).split()
+    assert (value, game) == ("42", "nim") and name == module_name(copy / "mygame.py") != first
+    rewritten = cache_files(copy)
+    assert any(name.encode() in data for data in rewritten.values())  # saved under its name
+    assert run(str(load), str(copy / "mygame.py")).split() == [name, "42", "nim"]
 
 
 def test_a_cache_naming_a_module_not_loaded_is_compiled_again(
@@ -123,21 +126,26 @@ def test_a_cache_naming_a_module_not_loaded_is_compiled_again(
     assert run(str(load), str(game)).split()[:2] == [name, "42"]
 
 
-def test_the_name_follows_the_contents_not_the_path(tmp_path: Path) -> None:
-    first, second, edited = (tmp_path / f"{folder}" / "mygame.py" for folder in "abc")
-    for path, text in ((first, GAME), (second, GAME), (edited, GAME + "\nX = 1\n")):
+def test_the_name_follows_the_path_and_the_contents(tmp_path: Path) -> None:
+    first, second = (tmp_path / folder / "mygame.py" for folder in "ab")
+    for path in (first, second):
         path.parent.mkdir()
-        path.write_text(text)
-    assert module_name(first) == module_name(second) != module_name(edited)
+        path.write_text(GAME)
+    assert module_name(first) != module_name(second)  # the same bytes, two files
     assert module_name(first).startswith(f"{MODULE_PREFIX}mygame_")
+    names = [module_name(first)]
     module = import_game_file(first)
     try:
-        assert import_game_file(second) is module  # the same bytes: one module
-        other = import_game_file(edited)
-        assert other is not module and other.X == 1
+        assert import_game_file(first) is module  # imported once
+        other = import_game_file(second)
+        assert other is not module and Path(other.__file__) == second
+        first.write_text(GAME + "\nX = 1\n")
+        names += [module_name(second), module_name(first)]
+        edited = import_game_file(first)
+        assert edited is not module and edited.X == 1 and names[2] != names[0]
     finally:
-        for path in (first, edited):
-            sys.modules.pop(module_name(path), None)
+        for name in names:
+            sys.modules.pop(name, None)
 
 
 def test_a_file_python_cannot_import_is_named(tmp_path: Path) -> None:

@@ -1,20 +1,17 @@
 """Import a game's own file (``path/to/mygame.py``) as a module, numba caches included.
 
 The module is named ``searchlab_user_game_<stem>_<digest>``, where ``digest`` is a hash of the
-file's *bytes*, not of its path. numba's on-disk cache (``@njit(cache=True)``, in the
-``__pycache__`` folder beside the file) records the module's name in every compiled function it
-stores and imports that module again when it loads one; its cache is valid while the file keeps
-its modification time and size. A project copied with ``cp -a`` (or moved, or synced) keeps
-both, so the copy's cache is loaded: named by its path, the module would be looked for under
-the old path's name, which does not exist (``ModuleNotFoundError``). Named by its contents, the
-copy's module has the name its cache expects.
+file's resolved path and of its bytes: two files are two modules (a game's errors are told by
+its own file, ``own_game.py``, and what a module registers stays its own), and an edited file is
+a new module.
 
-Two files with the same bytes are one module, then: the second path loaded in a process gets
-the module of the first (its ``__file__`` included). An edited file is a new module.
-
-A cache that names a module of this kind that is not loaded (a cache written by a searchlab
-that named modules by their path, or a file edited back to its old size and time) is not an
-error either: the function is compiled again and the cache rewritten, as when it is cold.
+numba's on-disk cache (``@njit(cache=True)``, in the ``__pycache__`` folder beside the file)
+records the module's name in every compiled function it stores and imports that module again
+when it loads one; its cache is valid while the file keeps its modification time and size. A
+project copied with ``cp -a`` (or moved, or synced) keeps both, so the copy's cache names the
+module of the old path, which is not loaded: such a function is compiled again and its cache
+rewritten under the copy's name, as when the cache is cold, instead of failing with
+``ModuleNotFoundError``.
 
 >>> import pathlib, searchlab
 >>> example = pathlib.Path(searchlab.__file__).parents[2] / "examples" / "custom_game.py"
@@ -44,16 +41,19 @@ class NotAPythonFileError(ValueError):
 
 
 def module_name(path: Path) -> str:
-    """The name the file at ``path`` is imported under: its stem and a hash of its bytes.
+    """The name the file at ``path`` is imported under: its stem and a hash of its resolved
+    path and its bytes.
 
     Raises ``OSError`` when the file cannot be read.
     """
-    digest = hashlib.sha1(path.read_bytes()).hexdigest()[:12]
+    where = str(path.resolve()).encode("utf-8", "surrogateescape")
+    digest = hashlib.sha1(where + b"\0" + path.read_bytes()).hexdigest()[:12]
     return f"{MODULE_PREFIX}{path.stem}_{digest}"
 
 
 def import_game_file(path: Path) -> ModuleType:
-    """The module of the Python file ``path``, imported once per contents (module docstring).
+    """The module of the Python file ``path``, imported once per path and contents (module
+    docstring).
 
     Whatever the file raises while it is imported propagates (and the module is forgotten);
     :class:`NotAPythonFileError` when ``path`` is not a file Python can import.
