@@ -6,8 +6,7 @@ Before the fix the server replaced ``az``'s budget with its 10 s time cap (every
 11 s) and the first move, on a worker still importing torch, failed. Now no move fails and each
 of the agent's replies runs the agent's own simulations (its default, read from the library),
 with no note of a cap. The seconds from each click to the reply's disc are printed, not asserted
-(a wall-clock figure depends on the machine and its load, and the project's tests assert none;
-on this 2-core machine, loaded by the rest of the suite, they were 3.5-6.9 s on 2026-12-07).
+(a wall-clock figure depends on the machine and its load, and the project's tests assert none).
 """
 
 from __future__ import annotations
